@@ -1,0 +1,18 @@
+import { resolve } from 'node:path';
+
+/** Runtime settings, from the environment (CLI flags override them in server/cli.ts). */
+export interface Config {
+  /** data directory: journal, derived state, keys (default ./data) */
+  dataDir: string;
+  port: number;
+  /** bind address; 127.0.0.1 by default so a fresh start is not exposed to the network */
+  host: string;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    dataDir: resolve(env.PERPS_DATA_DIR ?? './data'),
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '127.0.0.1',
+  };
+}

@@ -1,0 +1,149 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { sqlFile } from './sql-files.ts';
+import { plainRow, type Plain } from './values.ts';
+
+export type Params = Record<string, string | number | boolean | bigint | null | undefined>;
+export type Row = Record<string, Plain>;
+
+interface PooledConnection {
+  conn: DuckDBConnection;
+  statements: Map<string, DuckDBPreparedStatement>;
+}
+
+/** Names of the `$params` a SQL text uses, so we bind exactly those (DuckDB rejects extras). */
+function paramNames(sql: string): string[] {
+  const withoutComments = sql.replace(/--[^\n]*/g, '');
+  return [...new Set([...withoutComments.matchAll(/\$([a-z_][a-z0-9_]*)/gi)].map((m) => m[1] as string))];
+}
+
+function bindValues(sql: string, params: Params): Record<string, DuckDBValue> {
+  const out: Record<string, DuckDBValue> = {};
+  for (const name of paramNames(sql)) {
+    if (!(name in params)) throw new Error(`SQL parameter $${name} not provided`);
+    const v = params[name];
+    out[name] = v === undefined ? null : (v as DuckDBValue);
+  }
+  return out;
+}
+
+/**
+ * One DuckDB instance per process, a small pool of reader connections (a DuckDB connection runs
+ * one query at a time), and one writer connection whose work is serialized by a promise chain.
+ */
+export class Database {
+  private readonly idle: PooledConnection[] = [];
+  private readonly waiters: ((c: PooledConnection) => void)[] = [];
+  private writer!: PooledConnection;
+  private writeChain: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(readonly instance: DuckDBInstance, readonly path: string) {}
+
+  /** Opens (or creates) the database file at `path` (`:memory:` for tests). */
+  static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {
+    const instance = await DuckDBInstance.create(path, {
+      threads: String(opts.threads ?? 2),
+      memory_limit: opts.memoryLimit ?? '2GB',
+    });
+    const db = new Database(instance, path);
+    db.writer = { conn: await instance.connect(), statements: new Map() };
+    for (let i = 0; i < (opts.readers ?? 4); i++) {
+      db.idle.push({ conn: await instance.connect(), statements: new Map() });
+    }
+    return db;
+  }
+
+  private acquire(): Promise<PooledConnection> {
+    const c = this.idle.pop();
+    if (c) return Promise.resolve(c);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private release(c: PooledConnection): void {
+    const next = this.waiters.shift();
+    if (next) next(c);
+    else this.idle.push(c);
+  }
+
+  private static async runOn(pc: PooledConnection, key: string, sql: string, params: Params): Promise<Row[]> {
+    let stmt = pc.statements.get(key);
+    if (!stmt) {
+      stmt = await pc.conn.prepare(sql);
+      pc.statements.set(key, stmt);
+    }
+    stmt.clearBindings();
+    const values = bindValues(sql, params);
+    if (Object.keys(values).length) stmt.bind(values);
+    const reader = await stmt.runAndReadAll();
+    return reader.getRowObjects().map(plainRow);
+  }
+
+  /** Runs `sql/<name>.sql` on a pooled reader connection with bound parameters. */
+  async query(name: string, params: Params = {}): Promise<Row[]> {
+    const pc = await this.acquire();
+    try {
+      return await Database.runOn(pc, name, sqlFile(name), params);
+    } finally {
+      this.release(pc);
+    }
+  }
+
+  /** Runs literal read-only SQL with bound parameters (tests and tools; the service uses files). */
+  async querySql(sql: string, params: Params = {}): Promise<Row[]> {
+    const pc = await this.acquire();
+    try {
+      const reader = await pc.conn.runAndReadAll(sql, bindValues(sql, params));
+      return reader.getRowObjects().map(plainRow);
+    } finally {
+      this.release(pc);
+    }
+  }
+
+  /** Runs `sql/<name>.sql` and returns its first row (or undefined). */
+  async queryOne(name: string, params: Params = {}): Promise<Row | undefined> {
+    return (await this.query(name, params))[0];
+  }
+
+  /**
+   * Runs `fn` with the writer connection, after every earlier write finished. Writes never run
+   * concurrently; readers keep reading the last committed state meanwhile (DuckDB MVCC).
+   */
+  write<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
+    const run = this.writeChain.then(() => fn(new Writer(this.writer)));
+    this.writeChain = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writeChain;
+    for (const pc of [...this.idle, this.writer]) pc.conn.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** The writer connection as handed to {@link Database.write}. */
+export class Writer {
+  constructor(private readonly pc: PooledConnection) {}
+
+  get connection(): DuckDBConnection {
+    return this.pc.conn;
+  }
+
+  /** Runs `sql/<name>.sql` (one statement) with bound parameters. */
+  async run(name: string, params: Params = {}): Promise<Row[]> {
+    return Database['runOn'](this.pc, name, sqlFile(name), params);
+  }
+
+  /** Runs literal SQL without parameters (DDL, transaction control, multi-statement scripts). */
+  async exec(sql: string): Promise<void> {
+    await this.pc.conn.run(sql);
+  }
+
+  /** Runs literal SQL with bound parameters and returns plain rows. */
+  async rows(sql: string, params: Params = {}): Promise<Row[]> {
+    const reader = await this.pc.conn.runAndReadAll(sql, bindValues(sql, params));
+    return reader.getRowObjects().map(plainRow);
+  }
+}

@@ -1,0 +1,48 @@
+import { FILL_TYPES, PROTOCOLS, type IncomingBatch } from '../journal/rows.ts';
+
+/** A batch a source produced that the journal must not take. */
+export class InvalidBatchError extends Error {
+  override name = 'InvalidBatchError';
+}
+
+const finite = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+const finiteOrNull = (v: unknown): boolean => v === null || finite(v);
+const text = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
+
+const FILL_NUMBERS = [
+  'time', 'slot', 'event_index', 'size_delta_usd', 'position_size_usd', 'collateral_delta_usd',
+  'position_collateral_usd', 'price', 'entry_price', 'pnl_delta_usd', 'fee_usd', 'fee_total_usd', 'index_price',
+] as const;
+const FILL_NULLABLE = ['borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd'] as const;
+const FILL_TEXT = ['tx', 'position_key', 'address', 'market'] as const;
+
+/**
+ * Checks every row of a batch before anything is written, so a source bug fails loudly instead
+ * of putting NaN, a wrong enum or a missing key into the journal (which is append-only).
+ */
+export function validateBatch(batch: IncomingBatch): void {
+  batch.fills.forEach((f, i) => {
+    const bad = (what: string) => new InvalidBatchError(`fill ${i} (${String(f.tx)}#${String(f.event_index)}): ${what}`);
+    if (!PROTOCOLS.includes(f.protocol)) throw bad(`unknown protocol ${String(f.protocol)}`);
+    if (!FILL_TYPES.includes(f.type)) throw bad(`unknown type ${String(f.type)}`);
+    if (f.side !== 'long' && f.side !== 'short') throw bad(`unknown side ${String(f.side)}`);
+    for (const k of FILL_NUMBERS) if (!finite(f[k])) throw bad(`${k} is not a finite number`);
+    for (const k of FILL_NULLABLE) if (!finiteOrNull(f[k])) throw bad(`${k} is not a number or null`);
+    for (const k of FILL_TEXT) if (!text(f[k])) throw bad(`${k} is empty`);
+    if (f.market_variant !== null && !text(f.market_variant)) throw bad('market_variant is empty');
+  });
+  batch.marketSnapshots.forEach((s, i) => {
+    if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`market snapshot ${i}: unknown protocol`);
+    for (const [k, v] of Object.entries(s)) {
+      if (k !== 'protocol' && k !== 'market' && k !== 'market_variant' && !finite(v)) {
+        throw new InvalidBatchError(`market snapshot ${i}: ${k} is not a finite number`);
+      }
+    }
+  });
+  batch.positionSnapshots.forEach((s, i) => {
+    if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`position snapshot ${i}: unknown protocol`);
+    if (s.source !== 'event' && s.source !== 'poll') throw new InvalidBatchError(`position snapshot ${i}: unknown source`);
+    if (!text(s.position_key)) throw new InvalidBatchError(`position snapshot ${i}: position_key is empty`);
+    if (!finiteOrNull(s.liquidation_price)) throw new InvalidBatchError(`position snapshot ${i}: liquidation_price is not a number or null`);
+  });
+}

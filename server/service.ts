@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Database } from './db/database.ts';
+import { sqlFile } from './db/sql-files.ts';
+import { catchUp } from './derive/catch-up.ts';
+import { readWatermark } from './derive/apply.ts';
+import { AppendPath, type AppendListener, type AppendResult } from './ingest/append.ts';
+import { LifecycleIndex } from './ingest/lifecycle-index.ts';
+import { readCheckpoint } from './journal/checkpoint.ts';
+import { recoverJournal } from './journal/commit.ts';
+import type { IncomingBatch } from './journal/rows.ts';
+import { log } from './log.ts';
+
+export interface ServiceOptions {
+  /** journal at <dataDir>/journal, derived DuckDB at <dataDir>/state.duckdb */
+  dataDir: string;
+  /** epoch-ms clock; tests pin it */
+  clock?: () => number;
+}
+
+/** The data service without its HTTP face: journal, derived state and the one append path. */
+export interface Service {
+  readonly dataDir: string;
+  readonly db: Database;
+  now(): number;
+  /** The one append path (see server/ingest/append.ts); `source` names the checkpoint slot. */
+  append(batch: IncomingBatch, source?: string): Promise<AppendResult>;
+  onAppend(listener: AppendListener): () => void;
+  /** the resume point a source stored with its last committed batch */
+  sourceCheckpoint(source: string): unknown;
+  lastSeq(): number;
+  close(): Promise<void>;
+}
+
+/** Path of the derived-state database inside a data directory. */
+export function statePath(dataDir: string): string {
+  return join(dataDir, 'state.duckdb');
+}
+
+/**
+ * Opens a data directory: rolls the journal forward past any interrupted commit, opens the
+ * derived state and folds in whatever the journal has that it lacks (all of it on a first
+ * start or after the state file was deleted), then loads the open lifecycles for the append path.
+ */
+export async function openService(opts: ServiceOptions): Promise<Service> {
+  const { dataDir } = opts;
+  mkdirSync(dataDir, { recursive: true });
+  recoverJournal(dataDir);
+  const checkpoint = readCheckpoint(dataDir);
+  const db = await Database.open(statePath(dataDir));
+  const lifecycles = await db.write(async (w) => {
+    await w.exec(sqlFile('schema/derived'));
+    const mark = await readWatermark(w);
+    if (mark.commit > checkpoint.commit) {
+      throw new Error(
+        `derived state (commit ${mark.commit}) is ahead of the journal (commit ${checkpoint.commit}): ` +
+          `it belongs to another journal; delete ${statePath(dataDir)} to rebuild it`,
+      );
+    }
+    await catchUp(w, dataDir, checkpoint);
+    return LifecycleIndex.load(w, checkpoint.nextPositionId);
+  });
+  const path = new AppendPath(dataDir, db, checkpoint, lifecycles);
+  const clock = opts.clock ?? Date.now;
+  log.debug(`service open on ${dataDir} at seq ${checkpoint.lastSeq}`);
+  return {
+    dataDir,
+    db,
+    now: clock,
+    append: (batch, source) => path.append(batch, source),
+    onAppend: (l) => path.onAppend(l),
+    sourceCheckpoint: (s) => path.sourceCheckpoint(s),
+    lastSeq: () => path.lastSeq,
+    close: () => db.close(),
+  };
+}

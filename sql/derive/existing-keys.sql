@@ -1,0 +1,8 @@
+-- Dedup: which staged fill keys (batch_keys) the derived `fills` table already holds. A tx has
+-- one slot, so only fills in the batch's slot range can match (zone maps skip the rest).
+-- No parameters. Returns ord_row of each duplicate.
+SELECT k.ord_row
+FROM batch_keys k
+SEMI JOIN (SELECT protocol, tx, event_index FROM fills
+           WHERE slot BETWEEN (SELECT min(slot) FROM batch_keys) AND (SELECT max(slot) FROM batch_keys)) f
+  ON f.protocol = k.protocol AND f.tx = k.tx AND f.event_index = k.event_index;

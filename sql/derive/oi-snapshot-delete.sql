@@ -1,0 +1,7 @@
+-- Drops the 5-minute snapshot-OI buckets the staged batch touches (recomputed next). No parameters.
+DELETE FROM oi_snapshot_5m o
+WHERE EXISTS (
+  SELECT 1 FROM batch_msnap b
+  WHERE b.protocol = o.protocol AND b.market = o.market
+    AND b.market_variant IS NOT DISTINCT FROM o.market_variant
+    AND time_bucket(INTERVAL 5 MINUTE, b.time) = o.bucket);

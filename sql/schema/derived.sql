@@ -1,0 +1,104 @@
+-- Derived state (data/state.duckdb): everything here is rebuildable from the journal alone.
+-- Run as a script at start-up; every statement is idempotent. No parameters.
+-- Money is DECIMAL(18,6) (sums widen to DECIMAL(38,6) and stay exact); prices and rates DOUBLE.
+
+-- Every journal fill, same columns as the Parquet files (server/journal/rows.ts).
+CREATE TABLE IF NOT EXISTS fills (
+  seq BIGINT NOT NULL, protocol VARCHAR NOT NULL, time TIMESTAMP NOT NULL, slot BIGINT NOT NULL,
+  tx VARCHAR NOT NULL, event_index INTEGER NOT NULL, position_key VARCHAR NOT NULL,
+  position_id BIGINT NOT NULL, address VARCHAR NOT NULL, market VARCHAR NOT NULL,
+  market_variant VARCHAR, side VARCHAR NOT NULL, type VARCHAR NOT NULL,
+  size_delta_usd DECIMAL(18,6) NOT NULL, position_size_usd DECIMAL(18,6) NOT NULL,
+  collateral_delta_usd DECIMAL(18,6) NOT NULL, position_collateral_usd DECIMAL(18,6) NOT NULL,
+  price DOUBLE NOT NULL, entry_price DOUBLE NOT NULL, pnl_delta_usd DECIMAL(18,6) NOT NULL,
+  fee_usd DECIMAL(18,6) NOT NULL, borrowing_fee_usd DECIMAL(18,6), funding_fee_usd DECIMAL(18,6),
+  liquidation_fee_usd DECIMAL(18,6), funding_earned_usd DECIMAL(18,6),
+  fee_total_usd DECIMAL(18,6) NOT NULL, index_price DOUBLE NOT NULL
+);
+
+-- Every market snapshot (per variant, every minute).
+CREATE TABLE IF NOT EXISTS market_snapshots (
+  time TIMESTAMP NOT NULL, protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR,
+  index_price DOUBLE NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL,
+  funding_rate_long DOUBLE NOT NULL, funding_rate_short DOUBLE NOT NULL,
+  borrowing_rate_long DOUBLE NOT NULL, borrowing_rate_short DOUBLE NOT NULL, funding_rate_raw DOUBLE NOT NULL,
+  cum_borrowing_long DOUBLE NOT NULL, cum_borrowing_short DOUBLE NOT NULL,
+  cum_funding_paid_long DOUBLE NOT NULL, cum_funding_paid_short DOUBLE NOT NULL,
+  cum_funding_earned_long DOUBLE NOT NULL, cum_funding_earned_short DOUBLE NOT NULL
+);
+
+-- Latest market snapshot per (protocol, market variant or market).
+CREATE TABLE IF NOT EXISTS market_latest AS SELECT * FROM market_snapshots WITH NO DATA;
+
+-- Latest position snapshot per lifecycle (position_id).
+CREATE TABLE IF NOT EXISTS position_latest (
+  time TIMESTAMP NOT NULL, protocol VARCHAR NOT NULL, position_id BIGINT NOT NULL, position_key VARCHAR NOT NULL,
+  size_usd DECIMAL(18,6) NOT NULL, collateral_usd DECIMAL(18,6) NOT NULL,
+  unsettled_borrowing_usd DECIMAL(18,6) NOT NULL, unsettled_funding_usd DECIMAL(18,6) NOT NULL,
+  claimable_funding_usd DECIMAL(18,6) NOT NULL, mark_price DOUBLE NOT NULL, liquidation_price DOUBLE,
+  source VARCHAR NOT NULL
+);
+
+-- One row per lifecycle (open → close/liquidation of one on-chain position).
+CREATE TABLE IF NOT EXISTS lifecycles (
+  position_id BIGINT NOT NULL, protocol VARCHAR NOT NULL, position_key VARCHAR NOT NULL,
+  address VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, side VARCHAR NOT NULL,
+  status VARCHAR NOT NULL,                       -- open | closed | liquidated
+  opened_at TIMESTAMP NOT NULL, closed_at TIMESTAMP, last_fill_at TIMESTAMP NOT NULL,
+  open_tx VARCHAR NOT NULL, close_tx VARCHAR,
+  entry_price DOUBLE NOT NULL, exit_price DOUBLE,
+  size_usd DECIMAL(18,6) NOT NULL,               -- after the last fill (0 once terminal)
+  collateral_usd DECIMAL(18,6) NOT NULL,         -- after the last fill
+  max_size_usd DECIMAL(18,6) NOT NULL, max_collateral_usd DECIMAL(18,6) NOT NULL,
+  max_leverage DOUBLE NOT NULL,
+  volume_usd DECIMAL(38,6) NOT NULL,             -- Σ |size delta| of non-liquidation fills
+  realized_pnl_usd DECIMAL(38,6) NOT NULL, fees_usd DECIMAL(38,6) NOT NULL,
+  liquidation_fees_usd DECIMAL(38,6) NOT NULL, funding_fees_usd DECIMAL(38,6) NOT NULL,
+  borrowing_fees_usd DECIMAL(38,6) NOT NULL, funding_earned_usd DECIMAL(38,6) NOT NULL,
+  net_pnl_usd DECIMAL(38,6) NOT NULL,
+  fill_count INTEGER NOT NULL, first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL
+);
+
+-- One row per (protocol, address).
+CREATE TABLE IF NOT EXISTS accounts (
+  protocol VARCHAR NOT NULL, address VARCHAR NOT NULL,
+  trades INTEGER NOT NULL, wins INTEGER NOT NULL, losses INTEGER NOT NULL, win_rate DOUBLE NOT NULL,
+  volume_usd DECIMAL(38,6) NOT NULL, net_pnl_usd DECIMAL(38,6) NOT NULL,
+  positions INTEGER NOT NULL, open_positions INTEGER NOT NULL,
+  first_trade_at TIMESTAMP NOT NULL, last_trade_at TIMESTAMP NOT NULL,
+  realized_pnl_usd DECIMAL(38,6) NOT NULL, fees_usd DECIMAL(38,6) NOT NULL,
+  funding_fees_usd DECIMAL(38,6) NOT NULL, funding_earned_usd DECIMAL(38,6) NOT NULL,
+  borrowing_fees_usd DECIMAL(38,6) NOT NULL, liquidation_fees_usd DECIMAL(38,6) NOT NULL,
+  avg_leverage DOUBLE NOT NULL, max_leverage DOUBLE NOT NULL,
+  avg_position_size_usd DOUBLE NOT NULL, max_position_size_usd DECIMAL(18,6) NOT NULL,
+  avg_position_duration_hours DOUBLE,
+  open_notional_usd DECIMAL(38,6) NOT NULL,
+  markets_traded VARCHAR[] NOT NULL, market_variants_traded VARCHAR[] NOT NULL
+);
+
+-- 5-minute fill rollup per (protocol, market variant or market). OI deltas let history endpoints
+-- reconstruct open interest from fills where no market snapshot exists.
+CREATE TABLE IF NOT EXISTS rollup_5m (
+  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
+  fill_count INTEGER NOT NULL,
+  volume_usd DECIMAL(38,6) NOT NULL, fees_usd DECIMAL(38,6) NOT NULL,
+  oi_long_delta_usd DECIMAL(38,6) NOT NULL, oi_short_delta_usd DECIMAL(38,6) NOT NULL,
+  liq_count INTEGER NOT NULL, liq_long_usd DECIMAL(38,6) NOT NULL, liq_short_usd DECIMAL(38,6) NOT NULL,
+  liq_fees_usd DECIMAL(38,6) NOT NULL
+);
+
+-- 5-minute OI from market snapshots: the last snapshot in each bucket.
+CREATE TABLE IF NOT EXISTS oi_snapshot_5m (
+  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
+  time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL
+);
+
+-- Hourly funding: sum and count of the served net rates of the snapshots in each hour
+-- (sum/count so that partial hours merge exactly; the API averages).
+CREATE TABLE IF NOT EXISTS funding_1h (
+  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
+  snapshots INTEGER NOT NULL, rate_long_sum DOUBLE NOT NULL, rate_short_sum DOUBLE NOT NULL
+);
+
+-- Key/value bookkeeping: `derived_seq` = the journal seq the derived state includes.
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
