@@ -12,12 +12,10 @@ const FILL_STEPS = [
   'rollup-insert',
 ];
 const MARKET_SNAPSHOT_STEPS = [
-  'insert-market-snapshots',
   'market-latest-delete',
   'market-latest-insert',
   'oi-snapshot-delete',
   'oi-snapshot-insert',
-  'funding-delete',
   'funding-insert',
 ];
 const POSITION_SNAPSHOT_STEPS = ['position-latest-delete', 'position-latest-insert'];

@@ -8,6 +8,7 @@ import type { Fill, IncomingBatch, IncomingFill, PositionSnapshot } from '../jou
 import { resetStaging, stageRows } from '../journal/stage.ts';
 import type { LifecycleIndex } from './lifecycle-index.ts';
 import { validateBatch } from './validate.ts';
+import { PhaseTimer } from '../phase-timer.ts';
 
 export interface AppendResult {
   /** the fills that were new, with their seq and position_id, in journal order */
@@ -20,8 +21,8 @@ export interface AppendResult {
 export type AppendListener = (fills: readonly Fill[]) => void;
 
 const fillKey = (f: IncomingFill): string => `${f.protocol}|${f.tx}|${f.event_index}`;
-const byTime = (a: IncomingFill, b: IncomingFill): number =>
-  a.time - b.time || a.slot - b.slot || (a.tx < b.tx ? -1 : a.tx > b.tx ? 1 : 0) || a.event_index - b.event_index;
+/** Journal order: by time; fills of the same instant keep the source's order (stable sort). */
+const byTime = (a: IncomingFill, b: IncomingFill): number => a.time - b.time;
 
 /**
  * The one append path every source goes through: validate, drop duplicates, assign `seq` and
@@ -70,19 +71,22 @@ export class AppendPath {
   }
 
   private async appendLocked(w: Writer, batch: IncomingBatch, source: string): Promise<AppendResult> {
+    const phases = new PhaseTimer();
     await resetStaging(w.connection);
     const { fresh, duplicates } = await this.dropDuplicates(w, batch.fills);
+    phases.lap('dedup');
     const draft = this.lifecycles.draft();
     const commit = this.checkpoint.commit + 1;
     let seq = this.checkpoint.lastSeq;
     const fills: Fill[] = fresh.map((f) => ({ ...f, seq: ++seq, position_id: draft.assign(f) }));
     const positionSnapshots = await this.assignSnapshots(w, batch, fills);
+    phases.lap('assign');
     if (fills.length === 0 && batch.marketSnapshots.length === 0 && positionSnapshots.length === 0 && batch.checkpoint === undefined) {
       return { fills, duplicates, lastSeq: this.checkpoint.lastSeq };
     }
-    await stageRows(w.connection, 'batch_fills', fills.map((f, i) => ({ ...f, ord_row: i })));
-    await stageRows(w.connection, 'batch_msnap', batch.marketSnapshots.map((s, i) => ({ ...s, ord_commit: commit, ord_row: i })));
-    await stageRows(w.connection, 'batch_psnap', positionSnapshots.map((s, i) => ({ ...s, ord_commit: commit, ord_row: i })));
+    await stageRows(w.connection, 'batch_fills', fills);
+    await stageRows(w.connection, 'batch_msnap', batch.marketSnapshots, commit);
+    await stageRows(w.connection, 'batch_psnap', positionSnapshots, commit);
 
     const next: Checkpoint = {
       commit,
@@ -91,6 +95,7 @@ export class AppendPath {
       sources: batch.checkpoint === undefined ? this.checkpoint.sources : { ...this.checkpoint.sources, [source]: batch.checkpoint },
     };
     await commitBatch(w.connection, this.dataDir, next); // durable from here on
+    phases.lap('journal');
     this.checkpoint = next;
     this.lifecycles.merge(draft);
     const counts = { fills: fills.length, marketSnapshots: batch.marketSnapshots.length, positionSnapshots: positionSnapshots.length };
@@ -107,6 +112,8 @@ export class AppendPath {
         throw again;
       }
     }
+    phases.lap('derive');
+    log.debug(`append commit ${commit}: ${fills.length} fills, ${counts.marketSnapshots} market and ${counts.positionSnapshots} position snapshots; ${phases}`);
     return { fills, duplicates, lastSeq: next.lastSeq };
   }
 
@@ -123,7 +130,7 @@ export class AppendPath {
     }
     let fresh = unique;
     if (unique.length) {
-      await stageRows(w.connection, 'batch_keys', unique.map((f, i) => ({ ...f, ord_row: i })));
+      await stageRows(w.connection, 'batch_keys', unique);
       const dup = new Set((await w.run('derive/existing-keys')).map((r) => r.ord_row as number));
       fresh = unique.filter((_, i) => !dup.has(i));
     }

@@ -1,4 +1,4 @@
-import { FILL_TYPES, PROTOCOLS, type IncomingBatch } from '../journal/rows.ts';
+import { FILL_TYPES, MARKET_SNAPSHOT_COLUMNS, PROTOCOLS, type IncomingBatch, type MarketSnapshot } from '../journal/rows.ts';
 
 /** A batch a source produced that the journal must not take. */
 export class InvalidBatchError extends Error {
@@ -15,6 +15,9 @@ const FILL_NUMBERS = [
 ] as const;
 const FILL_NULLABLE = ['borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd'] as const;
 const FILL_TEXT = ['tx', 'position_key', 'address', 'market'] as const;
+const SNAPSHOT_NUMBERS = MARKET_SNAPSHOT_COLUMNS.map(([n]) => n).filter(
+  (n) => n !== 'protocol' && n !== 'market' && n !== 'market_variant',
+) as (keyof MarketSnapshot)[];
 
 /**
  * Checks every row of a batch before anything is written, so a source bug fails loudly instead
@@ -33,11 +36,8 @@ export function validateBatch(batch: IncomingBatch): void {
   });
   batch.marketSnapshots.forEach((s, i) => {
     if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`market snapshot ${i}: unknown protocol`);
-    for (const [k, v] of Object.entries(s)) {
-      if (k !== 'protocol' && k !== 'market' && k !== 'market_variant' && !finite(v)) {
-        throw new InvalidBatchError(`market snapshot ${i}: ${k} is not a finite number`);
-      }
-    }
+    if (!text(s.market)) throw new InvalidBatchError(`market snapshot ${i}: market is empty`);
+    for (const k of SNAPSHOT_NUMBERS) if (!finite(s[k])) throw new InvalidBatchError(`market snapshot ${i}: ${k} is not a finite number`);
   });
   batch.positionSnapshots.forEach((s, i) => {
     if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`position snapshot ${i}: unknown protocol`);

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { log } from '../log.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
@@ -30,7 +30,7 @@ function literal(s: string): string {
 async function partitionsOf(conn: DuckDBConnection, kind: JournalKind) {
   const range = kind === 'fills' ? 'min(seq)::BIGINT, max(seq)::BIGINT' : '0::BIGINT, 0::BIGINT';
   const reader = await conn.runAndReadAll(
-    `SELECT protocol, strftime(time, '%Y-%m-%d') AS day, ${range} FROM ${STAGING_OF[kind]} GROUP BY ALL ORDER BY ALL`,
+    `SELECT protocol, strftime(time_bucket(INTERVAL 1 DAY, time), '%Y-%m-%d') AS day, ${range} FROM ${STAGING_OF[kind]} GROUP BY ALL`,
   );
   return reader.getRows().map(([p, d, first, last]) => ({
     protocol: p as Protocol,
@@ -42,31 +42,39 @@ async function partitionsOf(conn: DuckDBConnection, kind: JournalKind) {
 
 /**
  * Writes the staged batch (already given seqs and position ids) into the journal as one atomic
- * commit: every Parquet file is written by DuckDB under a temp name and fsynced; then a redo
- * intent is written; then the files are renamed into place and the checkpoint advanced; then
- * the intent is removed. A crash before the intent leaves only temp files (swept at start-up,
- * the batch is simply not in the journal); a crash after it is rolled forward by
+ * commit. Per kind, one partitioned DuckDB COPY writes every (protocol, day) file of the batch
+ * into a temp directory; each file is fsynced; a redo intent listing the renames is written;
+ * the files are renamed into their partitions and the checkpoint advanced; the intent is
+ * removed. A crash before the intent leaves only the temp directory (swept at start-up: the
+ * batch is simply not in the journal); a crash after it is rolled forward by
  * {@link recoverJournal}. Returns the paths of the files written.
  */
 export async function commitBatch(conn: DuckDBConnection, dataDir: string, checkpoint: Checkpoint): Promise<string[]> {
   const commit = checkpoint.commit;
+  const tmpRoot = join(journalDir(dataDir), `.tmp-commit-${commit}`);
+  rmSync(tmpRoot, { recursive: true, force: true });
+  mkdirSync(tmpRoot, { recursive: true });
   const renames: [string, string][] = [];
   for (const kind of Object.keys(STAGING_OF) as JournalKind[]) {
+    const parts = await partitionsOf(conn, kind);
+    if (parts.length === 0) continue;
     const cols = COLUMNS_OF[kind].map(([n]) => `"${n}"`).join(', ');
     const order = kind === 'fills' ? 'seq' : 'ord_row';
-    for (const part of await partitionsOf(conn, kind)) {
-      const dir = partitionDir(dataDir, kind, part.protocol, part.day);
-      mkdirSync(dir, { recursive: true });
-      const name = kind === 'fills' ? fileName(part.first, part.last) : fileName(commit, commit);
-      const final = join(dir, name);
-      const tmp = join(dir, `.tmp-${commit}-${name}`);
-      await conn.run(
-        `COPY (SELECT ${cols} FROM ${STAGING_OF[kind]} WHERE protocol = ${literal(part.protocol)} ` +
-          `AND strftime(time, '%Y-%m-%d') = ${literal(part.day)} ORDER BY ${order}) ` +
-          `TO ${literal(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
-      );
+    const tmpDir = join(tmpRoot, kind);
+    await conn.run(
+      `COPY (SELECT ${cols}, strftime(time_bucket(INTERVAL 1 DAY, time), '%Y-%m-%d') AS day ` +
+        `FROM ${STAGING_OF[kind]} ORDER BY ${order}) TO ${literal(tmpDir)} ` +
+        `(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (protocol, day), FILENAME_PATTERN 'part_{i}')`,
+    );
+    for (const part of parts) {
+      const dir = join(tmpDir, `protocol=${part.protocol}`, `day=${part.day}`);
+      const files = readdirSync(dir);
+      if (files.length !== 1) throw new Error(`journal: expected one file in ${dir}, found ${files.length}`);
+      const tmp = join(dir, files[0] as string);
       fsyncPath(tmp);
-      renames.push([tmp, final]);
+      const finalDir = partitionDir(dataDir, kind, part.protocol, part.day);
+      mkdirSync(finalDir, { recursive: true });
+      renames.push([tmp, join(finalDir, kind === 'fills' ? fileName(part.first, part.last) : fileName(commit, commit))]);
     }
   }
   const intentPath = join(journalDir(dataDir), `commit-${commit}.intent.json`);
@@ -87,11 +95,12 @@ function applyIntent(dataDir: string, intentPath: string): void {
   for (const dir of dirs) fsyncPath(dir);
   if (readCheckpoint(dataDir).commit < intent.commit) writeCheckpoint(dataDir, intent.checkpoint);
   unlinkSync(intentPath);
+  rmSync(join(journalDir(dataDir), `.tmp-commit-${intent.commit}`), { recursive: true, force: true });
 }
 
 /**
  * Start-up recovery: rolls forward every commit whose intent was written, then deletes temp
- * files of commits that never reached their intent. Afterwards the journal on disk is exactly
+ * directories (and temp files) of commits that never reached their intent. Afterwards the journal on disk is exactly
  * the committed batches and `checkpoint.json` describes the last one.
  */
 export function recoverJournal(dataDir: string): void {
@@ -104,11 +113,10 @@ export function recoverJournal(dataDir: string): void {
     log.warn(`journal: completing interrupted commit ${f}`);
     applyIntent(dataDir, join(root, f));
   }
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && basename(entry.name).startsWith('.tmp-')) {
-      const path = join(entry.parentPath, entry.name);
-      log.warn(`journal: removing uncommitted temp file ${path}`);
-      unlinkSync(path);
+  for (const entry of readdirSync(root)) {
+    if (entry.startsWith('.tmp-')) {
+      log.warn(`journal: removing uncommitted ${join(root, entry)}`);
+      rmSync(join(root, entry), { recursive: true, force: true });
     }
   }
 }

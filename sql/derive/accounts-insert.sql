@@ -1,5 +1,6 @@
 -- Recomputes every account the staged batch touches from its lifecycles (contract §6).
--- Averages over doubles are ORDER BY position_id for bit-identical rebuilds. No parameters.
+-- Averages are taken over exact values (decimals, integer milliseconds) so they do not depend
+-- on row order: a rebuild gives the same bits. No parameters.
 INSERT INTO accounts
 SELECT
   protocol, address,
@@ -12,9 +13,9 @@ SELECT
   min(opened_at), max(last_fill_at),
   sum(realized_pnl_usd), sum(fees_usd), sum(funding_fees_usd), sum(funding_earned_usd),
   sum(borrowing_fees_usd), sum(liquidation_fees_usd),
-  avg(max_leverage ORDER BY position_id), max(max_leverage),
-  avg(max_size_usd ORDER BY position_id)::DOUBLE, max(max_size_usd),
-  avg(epoch_ms(closed_at) - epoch_ms(opened_at) ORDER BY position_id) FILTER (status <> 'open') / 3600000.0,
+  avg(max_leverage::DECIMAL(38,12))::DOUBLE, max(max_leverage),
+  avg(max_size_usd)::DOUBLE, max(max_size_usd),
+  avg(epoch_ms(closed_at) - epoch_ms(opened_at)) FILTER (status <> 'open') / 3600000.0,
   coalesce(sum(size_usd) FILTER (status = 'open'), 0),
   list_sort(list_distinct(list(market))),
   coalesce(list_sort(list_distinct(list(market_variant))), [])

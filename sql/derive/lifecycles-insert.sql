@@ -1,6 +1,7 @@
 -- Recomputes every lifecycle the staged batch touches from all of its fills (contract §6).
--- Aggregates over doubles are ORDER BY seq so a rebuild gives the same bits as incremental
--- updates. No parameters.
+-- Price averages are computed with exact decimal sums (price as DECIMAL(38,12)), so the result
+-- does not depend on the order DuckDB's threads combine rows: a rebuild gives the same bits as
+-- incremental updates. No parameters.
 INSERT INTO lifecycles
 SELECT
   position_id,
@@ -13,13 +14,13 @@ SELECT
   arg_min(tx, seq),
   CASE WHEN arg_max(type, seq) IN ('close', 'liquidation') THEN arg_max(tx, seq) END,
   -- entry: size-weighted average of increase prices (first fill's running entry if none)
-  coalesce(sum(size_delta_usd::DOUBLE * price ORDER BY seq) FILTER (size_delta_usd > 0)
-             / sum(size_delta_usd::DOUBLE ORDER BY seq) FILTER (size_delta_usd > 0),
+  coalesce((sum(size_delta_usd * price::DECIMAL(38,12)) FILTER (size_delta_usd > 0)
+             / sum(size_delta_usd) FILTER (size_delta_usd > 0))::DOUBLE,
            arg_min(entry_price, seq)),
   -- exit: size-weighted average of decrease prices, once the lifecycle has ended
   CASE WHEN arg_max(type, seq) IN ('close', 'liquidation') THEN
-    sum(-size_delta_usd::DOUBLE * price ORDER BY seq) FILTER (size_delta_usd < 0)
-      / sum(-size_delta_usd::DOUBLE ORDER BY seq) FILTER (size_delta_usd < 0) END,
+    (sum(-size_delta_usd * price::DECIMAL(38,12)) FILTER (size_delta_usd < 0)
+      / sum(-size_delta_usd) FILTER (size_delta_usd < 0))::DOUBLE END,
   arg_max(position_size_usd, seq),
   arg_max(position_collateral_usd, seq),
   max(position_size_usd),

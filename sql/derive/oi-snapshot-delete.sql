@@ -1,4 +1,6 @@
--- Drops the 5-minute snapshot-OI buckets the staged batch touches (recomputed next). No parameters.
+-- Drops the 5-minute snapshot-OI rows of the buckets the staged batch has snapshots in: a
+-- batch's snapshots are newer than every kept one (stale ones are dropped at append, see
+-- sql/ingest/drop-stale-market-snapshots.sql), so its last snapshot in a bucket wins. No parameters.
 DELETE FROM oi_snapshot_5m o
 WHERE EXISTS (
   SELECT 1 FROM batch_msnap b

@@ -7,5 +7,5 @@ SELECT seq, protocol, time, slot, tx, event_index, position_key, position_id, ad
        position_collateral_usd, price, entry_price, pnl_delta_usd, fee_usd, borrowing_fee_usd,
        funding_fee_usd, liquidation_fee_usd, funding_earned_usd, fee_total_usd, index_price,
        0 AS ord_row
-FROM read_parquet(__GLOB__, hive_partitioning = false)
+FROM read_parquet(__GLOB__, hive_partitioning = true)
 WHERE seq > $after_seq;

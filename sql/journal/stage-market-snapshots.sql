@@ -8,5 +8,5 @@ SELECT time, protocol, market, market_variant, index_price, oi_long_usd, oi_shor
        cum_funding_paid_short, cum_funding_earned_long, cum_funding_earned_short,
        regexp_extract(filename, '(\d{12})-\d{12}\.parquet$', 1)::BIGINT AS ord_commit,
        file_row_number::INTEGER AS ord_row
-FROM read_parquet(__GLOB__, hive_partitioning = false, filename = true, file_row_number = true)
+FROM read_parquet(__GLOB__, hive_partitioning = true, filename = true, file_row_number = true)
 WHERE regexp_extract(filename, '\d{12}-(\d{12})\.parquet$', 1)::BIGINT > $after_commit;

@@ -5,5 +5,5 @@ SELECT time, protocol, position_id, position_key, size_usd, collateral_usd, unse
        unsettled_funding_usd, claimable_funding_usd, mark_price, liquidation_price, source,
        regexp_extract(filename, '(\d{12})-\d{12}\.parquet$', 1)::BIGINT AS ord_commit,
        file_row_number::INTEGER AS ord_row
-FROM read_parquet(__GLOB__, hive_partitioning = false, filename = true, file_row_number = true)
+FROM read_parquet(__GLOB__, hive_partitioning = true, filename = true, file_row_number = true)
 WHERE regexp_extract(filename, '\d{12}-(\d{12})\.parquet$', 1)::BIGINT > $after_commit;

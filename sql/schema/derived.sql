@@ -16,8 +16,8 @@ CREATE TABLE IF NOT EXISTS fills (
   fee_total_usd DECIMAL(18,6) NOT NULL, index_price DOUBLE NOT NULL
 );
 
--- Every market snapshot (per variant, every minute).
-CREATE TABLE IF NOT EXISTS market_snapshots (
+-- Latest market snapshot per (protocol, market variant or market).
+CREATE TABLE IF NOT EXISTS market_latest (
   time TIMESTAMP NOT NULL, protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR,
   index_price DOUBLE NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL,
   funding_rate_long DOUBLE NOT NULL, funding_rate_short DOUBLE NOT NULL,
@@ -26,9 +26,6 @@ CREATE TABLE IF NOT EXISTS market_snapshots (
   cum_funding_paid_long DOUBLE NOT NULL, cum_funding_paid_short DOUBLE NOT NULL,
   cum_funding_earned_long DOUBLE NOT NULL, cum_funding_earned_short DOUBLE NOT NULL
 );
-
--- Latest market snapshot per (protocol, market variant or market).
-CREATE TABLE IF NOT EXISTS market_latest AS SELECT * FROM market_snapshots WITH NO DATA;
 
 -- Latest position snapshot per lifecycle (position_id).
 CREATE TABLE IF NOT EXISTS position_latest (
@@ -93,11 +90,12 @@ CREATE TABLE IF NOT EXISTS oi_snapshot_5m (
   time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL
 );
 
--- Hourly funding: sum and count of the served net rates of the snapshots in each hour
--- (sum/count so that partial hours merge exactly; the API averages).
+-- Hourly funding: count of the snapshots in each hour and the sums of their served net rates,
+-- as exact decimals so that batches merge into a bucket in any order to the same value (the
+-- API averages: sum / snapshots).
 CREATE TABLE IF NOT EXISTS funding_1h (
   protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
-  snapshots INTEGER NOT NULL, rate_long_sum DOUBLE NOT NULL, rate_short_sum DOUBLE NOT NULL
+  snapshots INTEGER NOT NULL, rate_long_sum DECIMAL(38,20) NOT NULL, rate_short_sum DECIMAL(38,20) NOT NULL
 );
 
 -- Key/value bookkeeping: `derived_seq` = the journal seq the derived state includes.

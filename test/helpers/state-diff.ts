@@ -1,7 +1,7 @@
 import { Database } from '../../server/db/database.ts';
 
 export const DERIVED_TABLES = [
-  'fills', 'market_snapshots', 'market_latest', 'position_latest', 'lifecycles', 'accounts',
+  'fills', 'market_latest', 'position_latest', 'lifecycles', 'accounts',
   'rollup_5m', 'oi_snapshot_5m', 'funding_1h', 'meta',
 ];
 

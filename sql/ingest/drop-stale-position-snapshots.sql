@@ -1,0 +1,6 @@
+-- Drops staged position snapshots older than the kept latest snapshot of their lifecycle (a
+-- resuming source re-emits them). Equal times are kept: two fills of one transaction each
+-- leave a snapshot at the same instant. No parameters.
+DELETE FROM batch_psnap b
+USING position_latest p
+WHERE p.position_id = b.position_id AND b.time < p.time;
