@@ -1,0 +1,41 @@
+/**
+ * The HTTP face of the service: an h3 v2 app built from the REST routes as data ({@link RestRoute},
+ * routes/define.ts), so the same list ({@link restRoutes}) can feed the OpenAPI document and MCP.
+ *
+ * Per request, in the contract's order (§2): route (unknown → 404) → method (not GET → 405) →
+ * auth (401) → [plan gate, rate limit: later] → query validation (400) → handler (one SQL file).
+ * Every answer, errors included, carries `x-request-id` and `x-api-version`, and every error
+ * body is ours (`onError`), never h3's.
+ */
+import { H3 } from 'h3';
+import { authenticate } from './auth.ts';
+import { beginRequest, handleError, methodNotAllowed } from './errors.ts';
+import { parseQuery } from './params.ts';
+import type { RestRoute } from './routes/define.ts';
+import { protocolRoutes } from './routes/protocols.ts';
+import { alphaMarketRoutes } from './routes/alpha-markets.ts';
+import { betaMarketRoutes } from './routes/beta-markets.ts';
+import type { KeyStore } from '../keys/store.ts';
+import type { Service } from '../service.ts';
+
+/** Every REST route of the service, in registration order. */
+export function restRoutes(service: Service): RestRoute[] {
+  return [...protocolRoutes(service), ...alphaMarketRoutes(service), ...betaMarketRoutes(service)];
+}
+
+/** Registers one REST route on `app` for all methods: GET runs it, anything else is a 405. */
+export function mountRoute(app: H3, route: RestRoute, keys: KeyStore): void {
+  app.all(route.path, (event) => {
+    if (event.req.method !== 'GET') throw methodNotAllowed();
+    const key = route.auth === false ? null : authenticate(event, keys);
+    const query = parseQuery(event, route.query);
+    return route.handle({ event, query, key });
+  });
+}
+
+/** Builds the h3 app over a service and a key store. */
+export function createApp(service: Service, keys: KeyStore): H3 {
+  const app = new H3({ silent: true, onRequest: beginRequest, onError: handleError });
+  for (const route of restRoutes(service)) mountRoute(app, route, keys);
+  return app;
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { HTTPError, type H3Event } from 'h3';
+import { log } from '../log.ts';
+
+/** The interface version every REST response announces in `x-api-version`. */
+export const API_VERSION = '1.0.0-rc.1';
+
+/** Error codes of the contract (§2), plus `bad_request` for a malformed request no row covers. */
+export type ErrorCode =
+  | 'invalid_parameter'
+  | 'unknown_parameter'
+  | 'window_too_large'
+  | 'unauthorized'
+  | 'plan_required'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'credits_exhausted'
+  | 'bad_request'
+  | 'internal_error';
+
+/** The one error body a client ever sees. */
+export interface ErrorBody {
+  error: { code: string; message: string; param?: string };
+}
+
+/**
+ * An error meant for the client: its status, code, message and (for 400s) the parameter at fault
+ * become the contract's `{ error: { code, message, param? } }` body. Extends h3's `HTTPError` so h3
+ * treats it as handled (no stack logged); `headers` (e.g. `Allow`, `Retry-After`) go on the answer.
+ */
+export class ApiError extends HTTPError {
+  readonly code: ErrorCode;
+  readonly param: string | undefined;
+
+  constructor(status: number, code: ErrorCode, message: string, param?: string, headers?: HeadersInit) {
+    super({ status, message, headers });
+    this.code = code;
+    this.param = param;
+  }
+}
+
+/** 404 `not_found` (unknown route, account or position). */
+export function notFound(message = 'No such resource.'): ApiError {
+  return new ApiError(404, 'not_found', message);
+}
+
+/** 405 `method_not_allowed`, with `Allow: GET`. */
+export function methodNotAllowed(): ApiError {
+  return new ApiError(405, 'method_not_allowed', 'Only GET is supported on this endpoint.', undefined, { allow: 'GET' });
+}
+
+/** Same spelling as h3 uses on success answers. */
+const JSON_TYPE = 'application/json;charset=UTF-8';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * The request id of this request: an incoming `x-request-id` when it looks sane (8-128 of
+ * `[A-Za-z0-9._:-]`, so it is safe in logs), else a fresh UUID. Assigned once, on first use.
+ */
+export function requestIdOf(event: H3Event): string {
+  const known = event.context.requestId;
+  if (typeof known === 'string') return known;
+  const incoming = event.req.headers.get('x-request-id');
+  const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  event.context.requestId = id;
+  return id;
+}
+
+/** `onRequest` hook: fixes the request id and stages `x-request-id` / `x-api-version` on the answer. */
+export function beginRequest(event: H3Event): void {
+  event.res.headers.set('x-request-id', requestIdOf(event));
+  event.res.headers.set('x-api-version', API_VERSION);
+}
+
+const GENERIC: Record<number, [ErrorCode, string]> = {
+  400: ['bad_request', 'The request is malformed.'],
+  401: ['unauthorized', 'A valid API key is required in the x-api-key header.'],
+  404: ['not_found', 'No such endpoint.'],
+  405: ['method_not_allowed', 'Only GET is supported on this endpoint.'],
+  429: ['rate_limited', 'Too many requests.'],
+};
+
+/**
+ * Maps any thrown value to a status, the contract body and extra headers. Only {@link ApiError}
+ * messages reach the client verbatim; h3's own errors get our wording (h3's messages can quote
+ * the URL, query string included); anything unexpected is a bare 500 `internal_error`.
+ */
+export function describeError(error: unknown, event?: H3Event): { status: number; body: ErrorBody; headers?: Headers } {
+  if (error instanceof ApiError) {
+    const body: ErrorBody = { error: { code: error.code, message: error.message } };
+    if (error.param !== undefined) body.error.param = error.param;
+    return { status: error.status, body, headers: error.headers };
+  }
+  if (HTTPError.isError(error) && !error.unhandled && error.status < 500) {
+    const status = error.status;
+    const [code, fallback] = GENERIC[status] ?? ['bad_request', 'The request cannot be served.'];
+    const message = status === 404 && event ? `No endpoint matches ${event.req.method} ${event.url.pathname}.` : fallback;
+    const headers = status === 405 ? new Headers({ allow: 'GET' }) : error.headers;
+    return { status, body: { error: { code, message } }, headers };
+  }
+  return { status: 500, body: { error: { code: 'internal_error', message: 'An internal error occurred; it has been logged with the request id.' } } };
+}
+
+/** The underlying error of an h3-wrapped one (h3 wraps a non-HTTP throw, keeping it as `cause`). */
+function rootCause(error: unknown): unknown {
+  if (HTTPError.isError(error) && error.unhandled && error.cause instanceof Error) return error.cause;
+  return error;
+}
+
+/**
+ * Builds the JSON error answer: staged response headers (request id, version, rate-limit headers
+ * set before the throw) + the error's own headers + `content-type`. Never carries a stack or SQL.
+ */
+export function errorResponse(event: H3Event, status: number, body: ErrorBody, extra?: Headers): Response {
+  const headers = new Headers();
+  for (const source of [event.res.headers, event.res.errHeaders, extra]) {
+    if (!source) continue;
+    for (const [name, value] of source) {
+      if (name !== 'content-type' && name !== 'content-length') headers.set(name, value);
+    }
+  }
+  headers.set('content-type', JSON_TYPE);
+  headers.set('x-request-id', requestIdOf(event));
+  headers.set('x-api-version', API_VERSION);
+  return new Response(event.req.method === 'HEAD' ? null : JSON.stringify(body), { status, headers });
+}
+
+/**
+ * The app's `onError`: every error, h3's own (unknown route, malformed URL) included, leaves as
+ * our body. 5xx are logged with the request id (method and path only: the query may hold a key).
+ * Never throws: if mapping fails, a constant 500 goes out.
+ */
+export function handleError(error: unknown, event: H3Event): Response {
+  try {
+    const { status, body, headers } = describeError(error, event);
+    if (status >= 500) {
+      log.error(`[${requestIdOf(event)}] ${event.req.method} ${event.url.pathname} failed:`, rootCause(error));
+    }
+    return errorResponse(event, status, body, headers);
+  } catch (failure) {
+    log.error('error handler failed:', failure);
+    return new Response('{"error":{"code":"internal_error","message":"An internal error occurred."}}', {
+      status: 500,
+      headers: { 'content-type': JSON_TYPE, 'x-api-version': API_VERSION, 'x-request-id': randomUUID() },
+    });
+  }
+}

@@ -1,0 +1,26 @@
+/** Endpoints 3 and 4: alpha market listing and per-variant market stats. */
+import { defineRoute, type RestRoute } from './define.ts';
+import { noQuery } from '../params.ts';
+import type { Service } from '../../service.ts';
+
+/** GET /v1/alpha/markets, GET /v1/alpha/markets/stats. */
+export function alphaMarketRoutes(service: Service): RestRoute[] {
+  return [
+    defineRoute({
+      path: '/v1/alpha/markets',
+      summary: 'List alpha market variants and the grouped market symbols.',
+      query: noQuery,
+      handle: async () => {
+        const data = await service.db.query('api/alpha-markets');
+        const markets = [...new Set(data.map((r) => r.market as string))];
+        return { data, markets };
+      },
+    }),
+    defineRoute({
+      path: '/v1/alpha/markets/stats',
+      summary: 'Price, open interest, funding rates and 24h activity per active alpha variant.',
+      query: noQuery,
+      handle: async () => ({ data: await service.db.query('api/alpha-markets-stats', { now: service.now() }) }),
+    }),
+  ];
+}

@@ -1,0 +1,22 @@
+/** Endpoints 20 and 21: beta market listing and per-market stats (market_variant always null). */
+import { defineRoute, type RestRoute } from './define.ts';
+import { noQuery } from '../params.ts';
+import type { Service } from '../../service.ts';
+
+/** GET /v1/beta/markets, GET /v1/beta/markets/stats. */
+export function betaMarketRoutes(service: Service): RestRoute[] {
+  return [
+    defineRoute({
+      path: '/v1/beta/markets',
+      summary: 'List beta markets.',
+      query: noQuery,
+      handle: async () => ({ data: await service.db.query('api/beta-markets') }),
+    }),
+    defineRoute({
+      path: '/v1/beta/markets/stats',
+      summary: 'Price, open interest, borrow-based rates and 24h activity per beta market.',
+      query: noQuery,
+      handle: async () => ({ data: await service.db.query('api/beta-markets-stats', { now: service.now() }) }),
+    }),
+  ];
+}

@@ -1,0 +1,28 @@
+/** Endpoints 1 and 2: the protocol list and cross-protocol aggregates. */
+import { defineRoute, type RestRoute } from './define.ts';
+import { noQuery } from '../params.ts';
+import type { Service } from '../../service.ts';
+
+/** Endpoint 1's fixed list (ProtocolInfo). */
+export const PROTOCOL_INFO = [
+  { id: 'alpha', name: 'GMX-Solana', chain: 'solana' },
+  { id: 'beta', name: 'Jupiter Perps', chain: 'solana' },
+] as const;
+
+/** GET /v1/protocols, GET /v1/protocols/stats. */
+export function protocolRoutes(service: Service): RestRoute[] {
+  return [
+    defineRoute({
+      path: '/v1/protocols',
+      summary: 'List the supported protocols.',
+      query: noQuery,
+      handle: () => ({ data: PROTOCOL_INFO }),
+    }),
+    defineRoute({
+      path: '/v1/protocols/stats',
+      summary: 'Open interest, 24h volume, fees, liquidations and market count per protocol.',
+      query: noQuery,
+      handle: async () => ({ data: await service.db.query('api/protocols-stats', { now: service.now() }) }),
+    }),
+  ];
+}
