@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { log } from '../log.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
-import { fsyncPath, writeFileAtomic } from './fs-atomic.ts';
+import { fsyncPath, writeFileAtomic } from '../fs-atomic.ts';
 import { fileName, journalDir, partitionDir } from './layout.ts';
 import { COLUMNS_OF, type JournalKind, type Protocol } from './rows.ts';
 

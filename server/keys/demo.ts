@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { log } from '../log.ts';
 import { SOLD_PLANS, type PlanName } from './plans.ts';
-import { writeFileAtomic, type KeyStore } from './store.ts';
+import { writeFileAtomic } from '../fs-atomic.ts';
+import type { KeyStore } from './store.ts';
 
 /** One entry of demo-keys.json. */
 export interface DemoKey {

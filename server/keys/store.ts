@@ -5,7 +5,8 @@
  * different processes: a mutation re-reads the file first, and `authenticate` notices a changed
  * file (inode, size, mtime, ctime) at most `recheckMs` (1 s) later without a restart.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../fs-atomic.ts';
 import { join } from 'node:path';
 import { generateApiKey, hashApiKey, hashesEqual, keyIdOf } from './format.ts';
 import { isPlanName, type PlanName } from './plans.ts';
@@ -37,29 +38,6 @@ export interface KeyStoreOptions {
 
 /** Compared against when the key id is unknown, so that path costs the same as a wrong secret. */
 const DUMMY_HASH = hashApiKey('pa_00000000_00000000000000000000000000000000');
-
-let tmpCounter = 0;
-
-/**
- * Writes `text` to `path` atomically (temp file in the same directory, fsync, rename) with `mode`.
- */
-export function writeFileAtomic(path: string, text: string, mode = 0o600): void {
-  const tmp = `${path}.${process.pid}.${++tmpCounter}.tmp`;
-  const fd = openSync(tmp, 'w', mode);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    chmodSync(tmp, mode); // openSync's mode passes through the umask: set it exactly
-    renameSync(tmp, path);
-  } catch (err) {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
-    throw err;
-  }
-}
 
 function publicView(k: StoredKey): ApiKeyRecord {
   return { id: k.id, plan: k.plan, label: k.label, account: k.account, created_at: k.created_at, revoked_at: k.revoked_at };
@@ -133,7 +111,7 @@ export class KeyStore {
     this.load();
     const result = change(this.keys);
     mkdirSync(this.dataDir, { recursive: true });
-    writeFileAtomic(this.path, `${JSON.stringify({ version: 1, keys: [...this.keys.values()] }, null, 2)}\n`);
+    writeFileAtomic(this.path, `${JSON.stringify({ version: 1, keys: [...this.keys.values()] }, null, 2)}\n`, 0o600);
     this.signature = this.statSignature();
     return result;
   }
