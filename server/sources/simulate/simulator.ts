@@ -1,0 +1,307 @@
+/**
+ * The deterministic market simulator of both protocols (the `simulate` source).
+ *
+ * Time advances in whole minutes. Minute m, in this order:
+ *  1. prices step to m (one path per index asset), cumulative factors accrue for (m − 1, m];
+ *  2. from `snapshotsFrom` on: one market snapshot per variant stamped m, and at hh:59 a poll
+ *     snapshot per open position (see snapshots.ts);
+ *  3. the keeper liquidates, at m + 1 s and price P(m), every position whose condition holds;
+ *  4. trader events of [m + 2 s, m + 60 s) run in time order (fills at P(m), the minute's oracle);
+ *  5. rates in force are recomputed from the new OI and prices.
+ * All randomness is drawn inside these steps, from streams in the saved state, so output depends
+ * only on (options, minutes simulated): advancing in pieces, or saving and restoring in between,
+ * gives exactly the rows of one advance.
+ */
+import type { IncomingBatch, MarketSnapshot, Protocol } from '../../journal/rows.ts';
+import { betaFee } from './beta-mechanics.ts';
+import { PositionBook } from './book.ts';
+import { Keeper } from './keeper.ts';
+import { Ledger, type Op } from './ledger.ts';
+import { ALPHA, ALPHA_LAUNCH_MS, DAY_MS, HOUR_MS, MINUTE_MS, VARIANTS } from './markets.ts';
+import { equity } from './mechanics.ts';
+import { Pools } from './pools.ts';
+import { PricePaths } from './prices.ts';
+import { EventKind, EventQueue } from './queue.ts';
+import { Rng } from './rng.ts';
+import { isPollMinute, pushMarketSnapshots } from './snapshots.ts';
+import { cloneState, parseState, STATE_VERSION, type SimulatorState } from './state.ts';
+import { activityMultiplier, AliasTable, BEHAVIOUR, arrivalsPerMinute, makePopulation, planAdjust, planOpen, type Trader } from './traders.ts';
+import type { Position } from './types.ts';
+
+export interface SimulatorOptions {
+  /** default 42 */
+  seed: number;
+  /** epoch ms, default Date.UTC(2025,2,12) (alpha launch) */
+  start: number;
+  /** epoch ms, default Date.UTC(2026,4,1): market snapshots and poll snapshots only from here */
+  snapshotsFrom: number;
+  /** default 1: multiplies trader count and activity (10 → ~10x fills) */
+  scale: number;
+  /**
+   * From this minute on (null = never) the market is "live": arrivals × `liveBoost` and planned
+   * holding times ÷ `liveBoost`, so a running demo sees a fill every second or two while open
+   * interest stays near its equilibrium (arrival rate × holding time). Set by {@link Simulator.goLive}.
+   */
+  liveFrom: number | null;
+  /** default 20 */
+  liveBoost: number;
+}
+
+export const DEFAULT_OPTIONS: SimulatorOptions = {
+  seed: 42,
+  start: ALPHA_LAUNCH_MS,
+  snapshotsFrom: Date.UTC(2026, 4, 1),
+  scale: 1,
+  liveFrom: null,
+  liveBoost: 20,
+};
+
+const floorMinute = (t: number): number => Math.floor(t / MINUTE_MS) * MINUTE_MS;
+const ASSET_OF_VARIANT = VARIANTS.map((v) => v.assetIdx);
+/** the keeper's liquidations land at second 1 of the minute, trader fills at seconds 2..59 */
+const KEEPER_OFFSET_MS = 1_000;
+
+/** Snaps a time to a whole second within seconds 2..59 of its minute (never earlier than `t`'s second). */
+function eventTime(t: number): number {
+  const m = floorMinute(t);
+  return m + Math.min(59, Math.max(2, Math.floor((t - m) / 1_000))) * 1_000;
+}
+
+export class Simulator {
+  private readonly opts: SimulatorOptions;
+  private t: number;
+  private priceRng: Rng;
+  private traderRng: Rng;
+  private prices: PricePaths;
+  private pools: Pools;
+  private queue: EventQueue;
+  private book: PositionBook;
+  private keeper: Keeper;
+  private ledger: Ledger;
+  private readonly traders: Trader[];
+  private readonly pickers: Record<Protocol, AliasTable>;
+  private marketOut: MarketSnapshot[] = [];
+  /** index price per variant at the current minute */
+  private readonly variantPrice = new Float64Array(VARIANTS.length);
+  private readonly addressOf = (owner: number): string => this.traders[owner]!.address;
+  private readonly imbalanceOf = (v: number): number => {
+    const rt = this.pools.variants[v]!;
+    const total = rt.oiLong + rt.oiShort;
+    return total > 0 ? (rt.oiLong - rt.oiShort) / total : 0;
+  };
+
+  constructor(opts?: Partial<SimulatorOptions>) {
+    this.opts = { ...DEFAULT_OPTIONS, ...opts };
+    const { seed, scale } = this.opts;
+    if (!(scale > 0)) throw new Error('Simulator: scale must be > 0');
+    this.opts.start = floorMinute(this.opts.start);
+    this.t = this.opts.start;
+    this.priceRng = new Rng(seed, 1);
+    this.traderRng = new Rng(seed, 2);
+    this.prices = new PricePaths();
+    this.pools = new Pools(scale);
+    this.pools.updateRates(this.prices.price);
+    this.queue = new EventQueue();
+    ({ traders: this.traders, pickers: this.pickers } = makePopulation(seed, scale));
+    this.book = new PositionBook(seed, this.addressOf, 1);
+    this.keeper = new Keeper(this.pools, this.book.lists, this.t);
+    this.ledger = new Ledger(seed, this.pools, this.prices, this.addressOf, 0);
+  }
+
+  /** Simulated time reached so far (epoch ms, a whole minute): every minute before it is done. */
+  get time(): number {
+    return this.t;
+  }
+
+  get options(): Readonly<SimulatorOptions> {
+    return this.opts;
+  }
+
+  /**
+   * Switches to live activity from the current minute (see {@link SimulatorOptions.liveFrom}).
+   * Idempotent: a simulator restored after going live keeps its original switch time, so its
+   * output stays a function of (options, minutes simulated).
+   */
+  goLive(boost = this.opts.liveBoost): void {
+    if (this.opts.liveFrom !== null) return;
+    if (!(boost >= 1)) throw new Error('Simulator: live boost must be >= 1');
+    this.opts.liveFrom = this.t;
+    this.opts.liveBoost = boost;
+  }
+
+  /** Activity factor of live mode at time t (1 before going live). */
+  private boostAt(t: number): number {
+    return this.opts.liveFrom !== null && t >= this.opts.liveFrom ? this.opts.liveBoost : 1;
+  }
+
+  /**
+   * Advances to `until` (floored to a minute) and returns the batches produced on the way: one
+   * per UTC day touched (at most one day each), fills in time order, each with checkpoint
+   * `{ simulatedTo }`. Materialises everything: for long backfills prefer {@link batches}.
+   */
+  advance(until: number): IncomingBatch[] {
+    return [...this.batches(until)];
+  }
+
+  /**
+   * The same as {@link advance}, lazily: yields each day's batch as soon as it is simulated, so a
+   * backfill holds one day in memory. State (and `time`) moves as the generator is consumed;
+   * stopping early leaves the simulator consistent at the last yielded day.
+   */
+  *batches(until: number): Generator<IncomingBatch, void, undefined> {
+    const end = floorMinute(until);
+    while (this.t < end) {
+      const dayEnd = Math.min(end, (Math.floor(this.t / DAY_MS) + 1) * DAY_MS);
+      while (this.t < dayEnd) {
+        this.step(this.t);
+        this.t += MINUTE_MS;
+      }
+      const batch: IncomingBatch = {
+        fills: this.ledger.out.fills,
+        marketSnapshots: this.marketOut,
+        positionSnapshots: this.ledger.out.positionSnapshots,
+        checkpoint: { simulatedTo: this.t },
+      };
+      this.ledger.out = { fills: [], positionSnapshots: [] };
+      this.marketOut = [];
+      yield batch;
+    }
+  }
+
+  /** One simulated minute (see the module comment for the order). */
+  private step(m: number): void {
+    if (m !== this.opts.start) {
+      this.prices.step(m, this.priceRng);
+      this.pools.accrue();
+    }
+    if (m % HOUR_MS === 0) this.pools.adaptLiquidity(this.prices.price);
+    if (m >= this.opts.snapshotsFrom) {
+      pushMarketSnapshots(m, this.pools, this.prices, this.marketOut);
+      if (isPollMinute(m)) for (const pos of this.book.open.values()) this.ledger.out.positionSnapshots.push(this.ledger.snapshot(pos, m, 'poll'));
+    }
+
+    const vp = this.variantPrice;
+    for (let v = 0; v < vp.length; v++) vp[v] = this.prices.price[ASSET_OF_VARIANT[v]!]!;
+    for (const pos of this.keeper.candidates(m, vp)) {
+      if (this.keeper.holds(pos, vp[pos.v]!)) {
+        this.ledger.execute(pos, { kind: 'liquidate' }, m + KEEPER_OFFSET_MS);
+        this.book.remove(pos);
+      }
+    }
+
+    const excitement = this.prices.activity();
+    const boost = this.boostAt(m);
+    this.scheduleArrivals(m, 'alpha', activityMultiplier('alpha', m, excitement) * boost);
+    this.scheduleArrivals(m, 'beta', activityMultiplier('beta', m, excitement) * boost);
+    const end = m + MINUTE_MS;
+    while (this.queue.peekTime() < end) {
+      const e = this.queue.pop();
+      this.handle(e.time, e.kind, e.ref);
+    }
+
+    this.pools.updateRates(this.prices.price);
+  }
+
+  private handle(t: number, kind: EventKind, ref: number): void {
+    if (kind === EventKind.Arrival) return this.arrival(ref >> 1, ref & 1 ? 'beta' : 'alpha', t);
+    const pos = this.book.open.get(ref);
+    if (pos === undefined) return; // the lifecycle already ended (closed or liquidated)
+    if (kind === EventKind.Close) {
+      this.ledger.execute(pos, { kind: 'close' }, t);
+      this.book.remove(pos);
+    } else this.adjust(pos, t);
+  }
+
+  /** Draws this minute's arrivals on a protocol (a Poisson count) and queues them at random seconds. */
+  private scheduleArrivals(m: number, protocol: Protocol, activity: number): void {
+    const rng = this.traderRng;
+    const count = rng.poisson(arrivalsPerMinute(protocol, this.opts.scale, activity));
+    for (let k = 0; k < count; k++) {
+      const trader = this.pickers[protocol].draw(rng);
+      this.queue.push(m + (2 + rng.int(58)) * 1_000, EventKind.Arrival, trader * 2 + (protocol === 'beta' ? 1 : 0));
+    }
+  }
+
+  /** A trader arrives: opens a position, or adds to it if that on-chain position is open. */
+  private arrival(owner: number, protocol: Protocol, t: number): void {
+    const rng = this.traderRng;
+    const plan = planOpen(rng, this.traders[owner]!, protocol, this.imbalanceOf);
+    const existing = this.book.find(owner, plan.variant.idx, plan.coll, plan.long);
+    const feeEstimate = protocol === 'alpha' ? plan.size * ALPHA.orderFeeWorsen : betaFee(plan.size);
+    if (existing !== undefined) {
+      const delta = Math.min(plan.size, BEHAVIOUR.maxSizeUsd - existing.size / 1e6);
+      if (delta < BEHAVIOUR.minSizeUsd) return;
+      this.ledger.execute(existing, { kind: 'increase', delta, deposit: delta / plan.lev + feeEstimate }, t);
+      this.keeper.touch(existing, t);
+      return;
+    }
+    const pos = this.book.create(this.pools, owner, plan.variant, plan.coll, plan.long, plan.lev, t);
+    this.ledger.execute(pos, { kind: 'increase', delta: plan.size, deposit: plan.collateral + feeEstimate }, t);
+    this.keeper.touch(pos, t);
+    const closeAt = t + (plan.hold / this.boostAt(t)) * MINUTE_MS;
+    this.queue.push(eventTime(closeAt), EventKind.Close, pos.id);
+    for (let k = 0; k < plan.adjustments; k++) {
+      this.queue.push(eventTime(t + rng.float() * (closeAt - t)), EventKind.Adjust, pos.id);
+    }
+  }
+
+  /** A planned adjustment; operations that would leave too little collateral become a close. */
+  private adjust(pos: Position, t: number): void {
+    const rt = this.pools.variants[pos.v]!;
+    const p = this.variantPrice[pos.v]!;
+    const view = equity(rt, pos, p);
+    let op: Op | null = planAdjust(this.traderRng, {
+      size: pos.size / 1e6,
+      collateral: view.collateral,
+      equity: view.equity,
+      threshold: view.threshold,
+      lev: pos.lev,
+      wealth: this.traders[pos.owner]!.wealth,
+    });
+    if (op === null) return;
+    // a partial decrease pays its fees and its share of the loss from collateral first
+    if (op.kind === 'decrease' && view.equity < view.collateral * 0.05) op = { kind: 'close' };
+    this.ledger.execute(pos, op, t);
+    if (pos.size === 0) this.book.remove(pos);
+    else this.keeper.touch(pos, t);
+  }
+
+  /** A JSON-serialisable full state (RNG, prices, cumulative factors, open positions, event queue). */
+  saveState(): unknown {
+    const state: SimulatorState = {
+      version: STATE_VERSION,
+      options: { ...this.opts },
+      time: this.t,
+      rng: { prices: this.priceRng.getState(), traders: this.traderRng.getState() },
+      prices: this.prices.state,
+      pools: this.pools.state(),
+      positions: [...this.book.open.values()],
+      queue: this.queue.state(),
+      nextPositionId: this.book.nextId,
+      nextTx: this.ledger.nextTx,
+      nextFullPass: this.keeper.nextFullPass,
+    };
+    return cloneState(state);
+  }
+
+  /** A simulator that continues exactly where the one that produced `state` stood. */
+  static restore(state: unknown): Simulator {
+    const st = parseState(state);
+    const sim = new Simulator(st.options);
+    sim.load(st);
+    return sim;
+  }
+
+  private load(st: SimulatorState): void {
+    this.t = st.time;
+    this.priceRng = Rng.fromState(st.rng.prices);
+    this.traderRng = Rng.fromState(st.rng.traders);
+    this.prices = new PricePaths(st.prices);
+    this.pools = new Pools(this.opts.scale, st.pools);
+    this.queue = new EventQueue(st.queue);
+    this.book = new PositionBook(this.opts.seed, this.addressOf, st.nextPositionId);
+    this.keeper = new Keeper(this.pools, this.book.lists, st.nextFullPass);
+    this.ledger = new Ledger(this.opts.seed, this.pools, this.prices, this.addressOf, st.nextTx);
+    for (const pos of [...st.positions].sort((a, b) => a.id - b.id)) this.book.insert(pos);
+  }
+}
