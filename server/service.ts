@@ -4,7 +4,8 @@ import { Database } from './db/database.ts';
 import { sqlFile } from './db/sql-files.ts';
 import { catchUp } from './derive/catch-up.ts';
 import { readWatermark } from './derive/apply.ts';
-import { AppendPath, type AppendListener, type AppendResult } from './ingest/append.ts';
+import { AppendPath, type AppendListener, type AppendOptions, type AppendResult } from './ingest/append.ts';
+import { FillDedup } from './ingest/dedup.ts';
 import { LifecycleIndex } from './ingest/lifecycle-index.ts';
 import { readCheckpoint } from './journal/checkpoint.ts';
 import { recoverJournal } from './journal/commit.ts';
@@ -23,8 +24,8 @@ export interface Service {
   readonly dataDir: string;
   readonly db: Database;
   now(): number;
-  /** The one append path (see server/ingest/append.ts); `source` names the checkpoint slot. */
-  append(batch: IncomingBatch, source?: string): Promise<AppendResult>;
+  /** The one append path (see server/ingest/append.ts). */
+  append(batch: IncomingBatch, opts?: AppendOptions): Promise<AppendResult>;
   onAppend(listener: AppendListener): () => void;
   /** the resume point a source stored with its last committed batch */
   sourceCheckpoint(source: string): unknown;
@@ -48,7 +49,7 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
   recoverJournal(dataDir);
   const checkpoint = readCheckpoint(dataDir);
   const db = await Database.open(statePath(dataDir));
-  const lifecycles = await db.write(async (w) => {
+  const { lifecycles, dedup } = await db.write(async (w) => {
     await w.exec(sqlFile('schema/derived'));
     const mark = await readWatermark(w);
     if (mark.commit > checkpoint.commit) {
@@ -58,16 +59,19 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
       );
     }
     await catchUp(w, dataDir, checkpoint);
-    return LifecycleIndex.load(w, checkpoint.nextPositionId);
+    return {
+      lifecycles: await LifecycleIndex.load(w, checkpoint.nextPositionId),
+      dedup: await FillDedup.load(w),
+    };
   });
-  const path = new AppendPath(dataDir, db, checkpoint, lifecycles);
+  const path = new AppendPath(dataDir, db, checkpoint, lifecycles, dedup);
   const clock = opts.clock ?? Date.now;
   log.debug(`service open on ${dataDir} at seq ${checkpoint.lastSeq}`);
   return {
     dataDir,
     db,
     now: clock,
-    append: (batch, source) => path.append(batch, source),
+    append: (batch, opts) => path.append(batch, opts),
     onAppend: (l) => path.onAppend(l),
     sourceCheckpoint: (s) => path.sourceCheckpoint(s),
     lastSeq: () => path.lastSeq,

@@ -47,6 +47,12 @@ export class Database {
     });
     const db = new Database(instance, path);
     db.writer = { conn: await instance.connect(), statements: new Map() };
+    // A journal commit writes one file per (protocol, day) in one partitioned COPY; past this
+    // many open files DuckDB would split a partition into several files.
+    await db.writer.conn.run('SET partitioned_write_max_open_files = 10000');
+    // Each append is durable through the WAL; checkpointing every 16 MB (the default) rewrote
+    // the derived tables over and over during a backfill (16 of 98 s). Checkpoint less often.
+    await db.writer.conn.run("SET checkpoint_threshold = '1GB'");
     for (let i = 0; i < (opts.readers ?? 4); i++) {
       db.idle.push({ conn: await instance.connect(), statements: new Map() });
     }

@@ -8,8 +8,7 @@ const FILL_STEPS = [
   'lifecycles-insert',
   'accounts-delete',
   'accounts-insert',
-  'rollup-delete',
-  'rollup-insert',
+  'rollup-merge',
 ];
 const MARKET_SNAPSHOT_STEPS = [
   'market-latest-delete',
@@ -19,7 +18,6 @@ const MARKET_SNAPSHOT_STEPS = [
   'funding-insert',
 ];
 const POSITION_SNAPSHOT_STEPS = ['position-latest-delete', 'position-latest-insert'];
-
 export interface StagedCounts {
   fills: number;
   marketSnapshots: number;
@@ -32,24 +30,47 @@ export interface Watermark {
   commit: number;
 }
 
-/**
- * Folds the staged batch into the derived state and records the watermark, in one transaction.
- * The same steps serve incremental appends (the batch is one commit) and rebuilds (the batch is
- * the whole journal), so both give the same tables by construction — a test checks it.
- */
-export async function applyStaged(w: Writer, counts: StagedCounts, mark: Watermark): Promise<void> {
+export type StagedKind = keyof StagedCounts;
+const STEPS: Record<StagedKind, string[]> = {
+  fills: FILL_STEPS,
+  marketSnapshots: MARKET_SNAPSHOT_STEPS,
+  positionSnapshots: POSITION_SNAPSHOT_STEPS,
+};
+
+/** Runs the derive steps of one staged kind (inside the caller's transaction). */
+export async function applyKind(w: Writer, kind: StagedKind): Promise<void> {
+  for (const step of STEPS[kind]) await w.run(`derive/${step}`);
+}
+
+/** Records the journal position the derived state now includes (inside the caller's transaction). */
+export async function setWatermark(w: Writer, mark: Watermark): Promise<void> {
+  await w.run('derive/meta-set', { key: 'derived_seq', value: String(mark.seq) });
+  await w.run('derive/meta-set', { key: 'derived_commit', value: String(mark.commit) });
+}
+
+/** Runs `fn` in a transaction on the writer, rolling back if it throws. */
+export async function inTransaction(w: Writer, fn: () => Promise<void>): Promise<void> {
   await w.exec('BEGIN TRANSACTION');
   try {
-    if (counts.fills) for (const step of FILL_STEPS) await w.run(`derive/${step}`);
-    if (counts.marketSnapshots) for (const step of MARKET_SNAPSHOT_STEPS) await w.run(`derive/${step}`);
-    if (counts.positionSnapshots) for (const step of POSITION_SNAPSHOT_STEPS) await w.run(`derive/${step}`);
-    await w.run('derive/meta-set', { key: 'derived_seq', value: String(mark.seq) });
-    await w.run('derive/meta-set', { key: 'derived_commit', value: String(mark.commit) });
+    await fn();
     await w.exec('COMMIT');
   } catch (err) {
     await w.exec('ROLLBACK');
     throw err;
   }
+}
+
+/**
+ * Folds the staged batch into the derived state and records the watermark, in one transaction.
+ * The same steps serve incremental appends (the batch is one commit) and catch-up or rebuild
+ * (the batch is every commit after the watermark, see catch-up.ts), so both give the same
+ * tables by construction — a test checks it.
+ */
+export async function applyStaged(w: Writer, counts: StagedCounts, mark: Watermark): Promise<void> {
+  await inTransaction(w, async () => {
+    for (const kind of Object.keys(STEPS) as StagedKind[]) if (counts[kind]) await applyKind(w, kind);
+    await setWatermark(w, mark);
+  });
 }
 
 /** Reads the watermark of the derived state ({0, 0} when empty). */

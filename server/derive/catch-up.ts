@@ -7,7 +7,7 @@ import type { Checkpoint } from '../journal/checkpoint.ts';
 import { journalDir, kindGlob, parseFileName } from '../journal/layout.ts';
 import type { JournalKind } from '../journal/rows.ts';
 import { resetStaging } from '../journal/stage.ts';
-import { applyStaged, readWatermark, type Watermark } from './apply.ts';
+import { applyKind, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
 
 /** True when at least one committed file of `kind` exists (read_parquet throws on an empty glob). */
 function hasFiles(dataDir: string, kind: JournalKind): boolean {
@@ -33,19 +33,27 @@ export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint
   if (from.commit >= checkpoint.commit) return from;
   const started = performance.now();
   log.start(`derived state: folding in journal commits ${from.commit + 1}..${checkpoint.commit}`);
-  await resetStaging(w.connection);
-  const counts = {
-    fills: await stage(w, dataDir, 'fills', 'stage-fills', { after_seq: from.seq }),
-    marketSnapshots: await stage(w, dataDir, 'market_snapshots', 'stage-market-snapshots', { after_commit: from.commit }),
-    positionSnapshots: await stage(w, dataDir, 'position_snapshots', 'stage-position-snapshots', { after_commit: from.commit }),
-  };
-  log.info(
-    `derived state: staged ${counts.fills} fills, ${counts.marketSnapshots} market and ` +
-      `${counts.positionSnapshots} position snapshots in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
+  // one kind at a time, so only one kind's rows are staged in memory at once
+  const counts: Record<StagedKind, number> = { fills: 0, marketSnapshots: 0, positionSnapshots: 0 };
+  const sources: [StagedKind, JournalKind, string, Record<string, number>][] = [
+    ['fills', 'fills', 'stage-fills', { after_seq: from.seq }],
+    ['marketSnapshots', 'market_snapshots', 'stage-market-snapshots', { after_commit: from.commit }],
+    ['positionSnapshots', 'position_snapshots', 'stage-position-snapshots', { after_commit: from.commit }],
+  ];
   const mark = { seq: checkpoint.lastSeq, commit: checkpoint.commit };
-  await applyStaged(w, counts, mark);
+  await inTransaction(w, async () => {
+    for (const [kind, journalKind, file, params] of sources) {
+      await resetStaging(w.connection);
+      counts[kind] = await stage(w, dataDir, journalKind, file, params);
+      if (counts[kind]) await applyKind(w, kind);
+    }
+    await setWatermark(w, mark);
+  });
   await resetStaging(w.connection);
+  log.info(
+    `derived state: folded ${counts.fills} fills, ${counts.marketSnapshots} market and ` +
+      `${counts.positionSnapshots} position snapshots`,
+  );
   log.success(`derived state: caught up to seq ${mark.seq} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return mark;
 }

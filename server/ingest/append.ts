@@ -1,14 +1,16 @@
 import type { Database, Writer } from '../db/database.ts';
-import { catchUp } from '../derive/catch-up.ts';
 import { applyStaged } from '../derive/apply.ts';
-import { log } from '../log.ts';
+import { catchUp } from '../derive/catch-up.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
 import { commitBatch } from '../journal/commit.ts';
-import type { Fill, IncomingBatch, IncomingFill, PositionSnapshot } from '../journal/rows.ts';
+import type { Fill, IncomingBatch } from '../journal/rows.ts';
 import { resetStaging, stageRows } from '../journal/stage.ts';
+import { log } from '../log.ts';
+import { PhaseTimer } from '../phase-timer.ts';
+import { assignSnapshots } from './assign-snapshots.ts';
+import { FillDedup } from './dedup.ts';
 import type { LifecycleIndex } from './lifecycle-index.ts';
 import { validateBatch } from './validate.ts';
-import { PhaseTimer } from '../phase-timer.ts';
 
 export interface AppendResult {
   /** the fills that were new, with their seq and position_id, in journal order */
@@ -18,16 +20,18 @@ export interface AppendResult {
   lastSeq: number;
 }
 
-export type AppendListener = (fills: readonly Fill[]) => void;
+export interface AppendOptions {
+  /** names the checkpoint slot of the batch's `checkpoint` (default `default`) */
+  source?: string;
+}
 
-const fillKey = (f: IncomingFill): string => `${f.protocol}|${f.tx}|${f.event_index}`;
-/** Journal order: by time; fills of the same instant keep the source's order (stable sort). */
-const byTime = (a: IncomingFill, b: IncomingFill): number => a.time - b.time;
+export type AppendListener = (fills: readonly Fill[]) => void;
 
 /**
  * The one append path every source goes through: validate, drop duplicates, assign `seq` and
  * `position_id`, commit the journal files atomically, fold the batch into the derived state,
- * then tell listeners (the stream). Appends are serialized on the database's writer.
+ * then tell listeners (the stream). Appends are serialized on the database's writer. The rows
+ * of a batch are owned by the append path from then on: `seq` and `position_id` are set on them.
  */
 export class AppendPath {
   private readonly listeners = new Set<AppendListener>();
@@ -38,6 +42,7 @@ export class AppendPath {
     private readonly db: Database,
     private checkpoint: Checkpoint,
     private readonly lifecycles: LifecycleIndex,
+    private readonly dedup: FillDedup,
   ) {}
 
   get lastSeq(): number {
@@ -54,11 +59,11 @@ export class AppendPath {
     return () => this.listeners.delete(listener);
   }
 
-  append(batch: IncomingBatch, source = 'default'): Promise<AppendResult> {
+  append(batch: IncomingBatch, opts: AppendOptions = {}): Promise<AppendResult> {
     validateBatch(batch);
     return this.db.write(async (w) => {
       if (this.broken) throw new Error(`append path stopped after an earlier failure: ${this.broken.message}`);
-      const result = await this.appendLocked(w, batch, source);
+      const result = await this.appendLocked(w, batch, opts);
       for (const listener of this.listeners) {
         try {
           listener(result.fills);
@@ -70,24 +75,37 @@ export class AppendPath {
     });
   }
 
-  private async appendLocked(w: Writer, batch: IncomingBatch, source: string): Promise<AppendResult> {
+  private async appendLocked(w: Writer, batch: IncomingBatch, opts: AppendOptions): Promise<AppendResult> {
     const phases = new PhaseTimer();
     await resetStaging(w.connection);
-    const { fresh, duplicates } = await this.dropDuplicates(w, batch.fills);
+    const { fresh, duplicates } = await this.dedup.filter(w, batch.fills);
     phases.lap('dedup');
+
     const draft = this.lifecycles.draft();
-    const commit = this.checkpoint.commit + 1;
     let seq = this.checkpoint.lastSeq;
-    const fills: Fill[] = fresh.map((f) => ({ ...f, seq: ++seq, position_id: draft.assign(f) }));
-    const positionSnapshots = await this.assignSnapshots(w, batch, fills);
+    const fills = fresh as Fill[];
+    for (const f of fills) {
+      f.seq = ++seq;
+      f.position_id = draft.assign(f);
+    }
+    const positionSnapshots = await assignSnapshots(w, batch.positionSnapshots, fills, this.lifecycles.draft());
     phases.lap('assign');
     if (fills.length === 0 && batch.marketSnapshots.length === 0 && positionSnapshots.length === 0 && batch.checkpoint === undefined) {
       return { fills, duplicates, lastSeq: this.checkpoint.lastSeq };
     }
+
+    const commit = this.checkpoint.commit + 1;
     await stageRows(w.connection, 'batch_fills', fills);
     await stageRows(w.connection, 'batch_msnap', batch.marketSnapshots, commit);
     await stageRows(w.connection, 'batch_psnap', positionSnapshots, commit);
+    // snapshots have no natural key: a resuming source re-emits its last ones, which go here
+    await w.run('ingest/drop-stale-market-snapshots');
+    await w.run('ingest/drop-stale-position-snapshots');
+    const [staged] = await w.run('ingest/staged-counts');
+    const counts = { fills: fills.length, marketSnapshots: staged!.market as number, positionSnapshots: staged!.position as number };
+    phases.lap('stage');
 
+    const source = opts.source ?? 'default';
     const next: Checkpoint = {
       commit,
       lastSeq: seq,
@@ -98,71 +116,27 @@ export class AppendPath {
     phases.lap('journal');
     this.checkpoint = next;
     this.lifecycles.merge(draft);
-    const counts = { fills: fills.length, marketSnapshots: batch.marketSnapshots.length, positionSnapshots: positionSnapshots.length };
-    try {
-      await applyStaged(w, counts, { seq: next.lastSeq, commit: next.commit });
-    } catch (err) {
-      // The journal has the batch but the derived state does not: fold it in from the files,
-      // or stop taking appends (dedup would otherwise miss this batch).
-      log.error('derived state update failed; catching up from the journal', err);
-      try {
-        await catchUp(w, this.dataDir, next);
-      } catch (again) {
-        this.broken = again as Error;
-        throw again;
-      }
-    }
+    this.dedup.committed(fills);
+    await this.derive(w, counts);
     phases.lap('derive');
     log.debug(`append commit ${commit}: ${fills.length} fills, ${counts.marketSnapshots} market and ${counts.positionSnapshots} position snapshots; ${phases}`);
     return { fills, duplicates, lastSeq: next.lastSeq };
   }
 
-  /** Drops fills already in the journal or repeated within the batch; sorts the rest by time. */
-  private async dropDuplicates(w: Writer, incoming: readonly IncomingFill[]) {
-    const seen = new Set<string>();
-    const unique: IncomingFill[] = [];
-    for (const f of incoming) {
-      const k = fillKey(f);
-      if (!seen.has(k)) {
-        seen.add(k);
-        unique.push(f);
+  /** Folds the committed, staged batch into the derived state. */
+  private async derive(w: Writer, counts: Parameters<typeof applyStaged>[1]): Promise<void> {
+    try {
+      await applyStaged(w, counts, { seq: this.checkpoint.lastSeq, commit: this.checkpoint.commit });
+    } catch (err) {
+      // The journal has the batch but the derived state does not: fold it in from the files,
+      // or stop taking appends (dedup would otherwise miss this batch).
+      log.error('derived state update failed; catching up from the journal', err);
+      try {
+        await catchUp(w, this.dataDir, this.checkpoint);
+      } catch (again) {
+        this.broken = again as Error;
+        throw again;
       }
     }
-    let fresh = unique;
-    if (unique.length) {
-      await stageRows(w.connection, 'batch_keys', unique);
-      const dup = new Set((await w.run('derive/existing-keys')).map((r) => r.ord_row as number));
-      fresh = unique.filter((_, i) => !dup.has(i));
-    }
-    return { fresh: [...fresh].sort(byTime), duplicates: incoming.length - fresh.length };
-  }
-
-  /**
-   * Gives each position snapshot its lifecycle: that of the key's latest fill in this batch at
-   * or before the snapshot's time (so a snapshot taken right after a close belongs to the
-   * lifecycle that close ended), else the key's lifecycle before this batch. Snapshots of
-   * positions the journal has never seen are dropped with a warning.
-   */
-  private async assignSnapshots(w: Writer, batch: IncomingBatch, fills: readonly Fill[]): Promise<PositionSnapshot[]> {
-    const fillsByKey = new Map<string, Fill[]>();
-    for (const f of fills) {
-      const k = `${f.protocol}|${f.position_key}`;
-      const list = fillsByKey.get(k);
-      if (list) list.push(f);
-      else fillsByKey.set(k, [f]);
-    }
-    const before = this.lifecycles.draft(); // an empty draft sees the index as it was
-    const out: PositionSnapshot[] = [];
-    for (const s of batch.positionSnapshots) {
-      let id: number | undefined;
-      for (const f of fillsByKey.get(`${s.protocol}|${s.position_key}`) ?? []) if (f.time <= s.time) id = f.position_id;
-      id ??= await before.lifecycleOfSnapshot(w, s.protocol, s.position_key);
-      if (id === undefined) {
-        log.warn(`append: dropping a ${s.source} snapshot of unknown position ${s.position_key}`);
-        continue;
-      }
-      out.push({ ...s, position_id: id });
-    }
-    return out;
   }
 }

@@ -2,7 +2,18 @@ import type { Writer } from '../db/database.ts';
 import { log } from '../log.ts';
 import type { IncomingFill } from '../journal/rows.ts';
 
-const keyOf = (protocol: string, positionKey: string): string => `${protocol}|${positionKey}`;
+/** Maps per protocol, keyed by the position account itself: no per-lookup string building. */
+class PerProtocol<V> {
+  private readonly maps = new Map<string, Map<string, V>>();
+  of(protocol: string): Map<string, V> {
+    let m = this.maps.get(protocol);
+    if (!m) this.maps.set(protocol, (m = new Map()));
+    return m;
+  }
+  *entries(): Generator<[string, string, V]> {
+    for (const [p, m] of this.maps) for (const [k, v] of m) yield [p, k, v];
+  }
+}
 
 /** How many ended lifecycles to remember per key without asking the database. */
 const RECENT_LIMIT = 50_000;
@@ -14,8 +25,9 @@ const RECENT_LIMIT = 50_000;
  * after the batch is durably committed, so a failed commit leaves the index untouched.
  */
 export class LifecycleIndex {
-  private readonly open = new Map<string, number>();
-  private readonly recent = new Map<string, number>();
+  private readonly open = new PerProtocol<number>();
+  private readonly recent = new PerProtocol<number>();
+  private recentCount = 0;
 
   private constructor(public nextId: number) {}
 
@@ -23,7 +35,7 @@ export class LifecycleIndex {
   static async load(w: Writer, nextId: number): Promise<LifecycleIndex> {
     const index = new LifecycleIndex(nextId);
     for (const r of await w.run('ingest/open-lifecycles')) {
-      index.open.set(keyOf(r.protocol as string, r.position_key as string), r.position_id as number);
+      index.open.of(r.protocol as string).set(r.position_key as string, r.position_id as number);
     }
     return index;
   }
@@ -33,25 +45,30 @@ export class LifecycleIndex {
   }
 
   /** @internal the open lifecycle of a key, if any */
-  openOf(key: string): number | undefined {
-    return this.open.get(key);
+  openOf(protocol: string, key: string): number | undefined {
+    return this.open.of(protocol).get(key);
   }
 
   /** @internal the most recent lifecycle of a key known without a query */
-  lastOf(key: string): number | undefined {
-    return this.open.get(key) ?? this.recent.get(key);
+  lastOf(protocol: string, key: string): number | undefined {
+    return this.open.of(protocol).get(key) ?? this.recent.of(protocol).get(key);
   }
 
   /** Applies a committed draft. */
   merge(d: LifecycleDraft): void {
-    for (const [key, id] of d.changes) {
-      if (id.open) this.open.set(key, id.id);
+    for (const [protocol, key, id] of d.changes.entries()) {
+      if (id.open) this.open.of(protocol).set(key, id.id);
       else {
-        this.open.delete(key);
-        this.recent.delete(key);
-        this.recent.set(key, id.id);
-        if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value as string);
+        this.open.of(protocol).delete(key);
+        const recent = this.recent.of(protocol);
+        if (!recent.delete(key)) this.recentCount++;
+        recent.set(key, id.id);
       }
+    }
+    // forget ended lifecycles wholesale past the limit: a miss only costs one query
+    if (this.recentCount > RECENT_LIMIT) {
+      for (const [p] of this.recent.entries()) this.recent.of(p).clear();
+      this.recentCount = 0;
     }
     this.nextId = d.nextId;
   }
@@ -59,36 +76,34 @@ export class LifecycleIndex {
 
 /** Lifecycle assignments for one batch, not yet visible in the index. */
 export class LifecycleDraft {
-  readonly changes = new Map<string, { id: number; open: boolean }>();
+  readonly changes = new PerProtocol<{ id: number; open: boolean }>();
   nextId: number;
 
   constructor(private readonly index: LifecycleIndex) {
     this.nextId = index.nextId;
   }
 
-  private openOf(key: string): number | undefined {
-    const c = this.changes.get(key);
-    return c ? (c.open ? c.id : undefined) : this.index.openOf(key);
+  private openOf(protocol: string, key: string): number | undefined {
+    const c = this.changes.of(protocol).get(key);
+    return c ? (c.open ? c.id : undefined) : this.index.openOf(protocol, key);
   }
 
   /** Returns the `position_id` of a fill, starting or ending lifecycles as its type says. */
   assign(fill: IncomingFill): number {
-    const key = keyOf(fill.protocol, fill.position_key);
-    let id = this.openOf(key);
+    let id = this.openOf(fill.protocol, fill.position_key);
     if (fill.type === 'open' || id === undefined) {
       if (id !== undefined) log.warn(`append: 'open' fill ${fill.tx}#${fill.event_index} on a position whose lifecycle ${id} never ended; starting a new one`);
       else if (fill.type !== 'open') log.warn(`append: '${fill.type}' fill ${fill.tx}#${fill.event_index} with no open lifecycle; starting one`);
       id = this.nextId++;
     }
     const ends = fill.type === 'close' || fill.type === 'liquidation';
-    this.changes.set(key, { id, open: !ends });
+    this.changes.of(fill.protocol).set(fill.position_key, { id, open: !ends });
     return id;
   }
 
   /** The lifecycle a position snapshot taken now belongs to: the key's open or latest one. */
   async lifecycleOfSnapshot(w: Writer, protocol: string, positionKey: string): Promise<number | undefined> {
-    const key = keyOf(protocol, positionKey);
-    const known = this.changes.get(key)?.id ?? this.index.lastOf(key);
+    const known = this.changes.of(protocol).get(positionKey)?.id ?? this.index.lastOf(protocol, positionKey);
     if (known !== undefined) return known;
     const rows = await w.run('ingest/last-lifecycle', { protocol, position_key: positionKey });
     return (rows[0]?.id as number | null) ?? undefined;

@@ -33,6 +33,7 @@ export function validateBatch(batch: IncomingBatch): void {
     for (const k of FILL_NULLABLE) if (!finiteOrNull(f[k])) throw bad(`${k} is not a number or null`);
     for (const k of FILL_TEXT) if (!text(f[k])) throw bad(`${k} is empty`);
     if (f.market_variant !== null && !text(f.market_variant)) throw bad('market_variant is empty');
+    if (f.collateral_token !== null && !text(f.collateral_token)) throw bad('collateral_token is empty');
   });
   batch.marketSnapshots.forEach((s, i) => {
     if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`market snapshot ${i}: unknown protocol`);

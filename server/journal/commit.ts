@@ -30,7 +30,7 @@ function literal(s: string): string {
 async function partitionsOf(conn: DuckDBConnection, kind: JournalKind) {
   const range = kind === 'fills' ? 'min(seq)::BIGINT, max(seq)::BIGINT' : '0::BIGINT, 0::BIGINT';
   const reader = await conn.runAndReadAll(
-    `SELECT protocol, strftime(time_bucket(INTERVAL 1 DAY, time), '%Y-%m-%d') AS day, ${range} FROM ${STAGING_OF[kind]} GROUP BY ALL`,
+    `SELECT protocol, strftime(time::DATE, '%Y-%m-%d') AS day, ${range} FROM ${STAGING_OF[kind]} GROUP BY protocol, time::DATE`,
   );
   return reader.getRows().map(([p, d, first, last]) => ({
     protocol: p as Protocol,
@@ -62,9 +62,9 @@ export async function commitBatch(conn: DuckDBConnection, dataDir: string, check
     const order = kind === 'fills' ? 'seq' : 'ord_row';
     const tmpDir = join(tmpRoot, kind);
     await conn.run(
-      `COPY (SELECT ${cols}, strftime(time_bucket(INTERVAL 1 DAY, time), '%Y-%m-%d') AS day ` +
+      `COPY (SELECT ${cols}, time::DATE AS day ` +
         `FROM ${STAGING_OF[kind]} ORDER BY ${order}) TO ${literal(tmpDir)} ` +
-        `(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (protocol, day), FILENAME_PATTERN 'part_{i}')`,
+        `(FORMAT parquet, COMPRESSION snappy, PARTITION_BY (protocol, day), FILENAME_PATTERN 'part_{i}')`,
     );
     for (const part of parts) {
       const dir = join(tmpDir, `protocol=${part.protocol}`, `day=${part.day}`);

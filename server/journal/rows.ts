@@ -48,6 +48,9 @@ export interface IncomingFill {
   funding_earned_usd: number | null;
   fee_total_usd: number;
   index_price: number;
+  /** symbol of the collateral token (e.g. WSOL, USDC): WSOL-like collateral is worth more or
+   * less as the price moves, which the liquidation condition must account for */
+  collateral_token: string | null;
 }
 
 /** A fill as stored in the journal. */
@@ -142,6 +145,7 @@ export const FILL_COLUMNS = [
   ['funding_earned_usd', 'DECIMAL(18,6)'],
   ['fee_total_usd', 'DECIMAL(18,6)'],
   ['index_price', 'DOUBLE'],
+  ['collateral_token', 'VARCHAR'],
 ] as const;
 
 export const MARKET_SNAPSHOT_COLUMNS = [

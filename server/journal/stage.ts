@@ -17,6 +17,9 @@ export const STAGING = {
 export type StagingTable = keyof typeof STAGING;
 
 const CHUNK = 2048;
+/** Strings nearly unique per row: a dictionary would only add a join, so they go in as they are. */
+const DIRECT_STRINGS = new Set(['tx', 'position_key']);
+const isCoded = (name: string, type: string): boolean => type === 'VARCHAR' && !DIRECT_STRINGS.has(name);
 
 /** (Re)creates the empty staging tables on the writer connection. */
 export async function resetStaging(conn: DuckDBConnection): Promise<void> {
@@ -29,7 +32,7 @@ export async function resetStaging(conn: DuckDBConnection): Promise<void> {
 function castOf(name: string, type: string): string {
   switch (type) {
     case 'VARCHAR':
-      return `d_${name}.value`;
+      return isCoded(name, type) ? `d_${name}.value` : `r."${name}"`;
     case 'TIMESTAMP': // epoch ms → µs timestamp; ms values are integers, exact in a double
       return `make_timestamp((r."${name}" * 1000)::BIGINT)`;
     default:
@@ -51,10 +54,10 @@ async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof V
 /**
  * Appends plain JS rows (times as epoch ms) into a staging table, fast: numbers go through
  * DuckDB data chunks (typed arrays copied in one call per column) into a raw table of DOUBLEs,
- * strings through a per-batch dictionary (one native call per *distinct* string, e.g. ~15 for
- * a month of market snapshots); one INSERT … SELECT then casts and decodes into the staging
- * table. Money becomes DECIMAL(18,6) by DuckDB's exact cast. The order columns are filled here
- * (no copy of the rows): `ord_row` = the row's index, `ord_commit` = `commit`.
+ * repetitive strings through a per-batch dictionary (one native call per *distinct* string, e.g.
+ * ~15 for a month of market snapshots), near-unique ones (tx, position key) as they are; one
+ * INSERT … SELECT then casts and decodes into the staging table. Money becomes DECIMAL(18,6) by DuckDB's exact cast. The order columns are filled here
+ * (no copy of the rows): `ord_row` = the row's own `ord_row` or else its index, `ord_commit` = `commit`.
  */
 export async function stageRows(conn: DuckDBConnection, table: StagingTable, rows: readonly object[], commit = 0): Promise<void> {
   if (rows.length === 0) return;
@@ -65,19 +68,32 @@ export async function stageRows(conn: DuckDBConnection, table: StagingTable, row
     if (c === undefined) dict.set(s, (c = dict.size));
     return c;
   };
-  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_stage (${cols.map(([n]) => `"${n}" DOUBLE`).join(', ')})`);
+  const rawTypes = cols.map(([n, t]) => (t === 'VARCHAR' && !isCoded(n, t) ? VARCHAR : DOUBLE));
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_stage (${cols.map(([n], c) => `"${n}" ${rawTypes[c] === VARCHAR ? 'VARCHAR' : 'DOUBLE'}`).join(', ')})`);
   const raw = await conn.createAppender('raw_stage', 'main', 'temp');
   try {
-    await appendChunks(raw, cols.map(() => DOUBLE), rows.length, (chunk, from, n) => {
+    await appendChunks(raw, rawTypes, rows.length, (chunk, from, n) => {
       cols.forEach(([name, type], c) => {
         const vec = chunk.getColumnVector(c);
-        if (name === 'ord_row' || name === 'ord_commit') {
-          for (let i = 0; i < n; i++) vec.setItem(i, name === 'ord_row' ? from + i : commit);
+        if (name === 'ord_commit') {
+          for (let i = 0; i < n; i++) vec.setItem(i, commit);
           return vec.flush();
         }
+        if (name === 'ord_row') {
+          for (let i = 0; i < n; i++) vec.setItem(i, (rows[from + i] as { ord_row?: number }).ord_row ?? from + i);
+          return vec.flush();
+        }
+        // DOUBLE columns: write the chunk's Float64Array directly and leave setItem to nulls (it
+        // keeps the validity mask with BigInt arithmetic: ~10x the cost per value). The field is
+        // internal to @duckdb/node-api (pinned by the lock file); without it, setItem does all.
+        const items = rawTypes[c] === DOUBLE ? (vec as unknown as { items?: unknown }).items : undefined;
+        const direct = items instanceof Float64Array ? items : undefined;
+        const coded = isCoded(name, type);
         for (let i = 0; i < n; i++) {
           const v = (rows[from + i] as Record<string, unknown>)[name];
-          vec.setItem(i, v === null || v === undefined ? null : type === 'VARCHAR' ? codeOf(v as string) : (v as number));
+          if (v === null || v === undefined) vec.setItem(i, null);
+          else if (direct) direct[i] = coded ? codeOf(v as string) : (v as number);
+          else vec.setItem(i, coded ? codeOf(v as string) : (v as number | string));
         }
         vec.flush();
       });
@@ -103,7 +119,7 @@ export async function stageRows(conn: DuckDBConnection, table: StagingTable, row
     dictAp.closeSync();
   }
   const joins = cols
-    .filter(([, t]) => t === 'VARCHAR')
+    .filter(([n, t]) => isCoded(n, t))
     .map(([n]) => `LEFT JOIN raw_dict d_${n} ON d_${n}.code = r."${n}"::INTEGER`)
     .join(' ');
   await conn.run(`INSERT INTO ${table} SELECT ${cols.map(([n, t]) => castOf(n, t)).join(', ')} FROM raw_stage r ${joins}`);

@@ -1,6 +1,6 @@
--- Dedup: which staged fill keys (batch_keys) the derived `fills` table already holds. A tx has
--- one slot, so only fills in the batch's slot range can match (zone maps skip the rest).
--- No parameters. Returns ord_row of each duplicate.
+-- Dedup against the journal: the ord_row of every staged fill key (batch_keys) that the derived
+-- `fills` table already holds. A tx has one slot, so only fills in the keys' slot range can match
+-- (zone maps skip the rest). Repeats within a batch are found before staging. No parameters.
 SELECT k.ord_row
 FROM batch_keys k
 SEMI JOIN (SELECT protocol, tx, event_index FROM fills

@@ -13,7 +13,8 @@ CREATE TABLE IF NOT EXISTS fills (
   price DOUBLE NOT NULL, entry_price DOUBLE NOT NULL, pnl_delta_usd DECIMAL(18,6) NOT NULL,
   fee_usd DECIMAL(18,6) NOT NULL, borrowing_fee_usd DECIMAL(18,6), funding_fee_usd DECIMAL(18,6),
   liquidation_fee_usd DECIMAL(18,6), funding_earned_usd DECIMAL(18,6),
-  fee_total_usd DECIMAL(18,6) NOT NULL, index_price DOUBLE NOT NULL
+  fee_total_usd DECIMAL(18,6) NOT NULL, index_price DOUBLE NOT NULL,
+  collateral_token VARCHAR
 );
 
 -- Latest market snapshot per (protocol, market variant or market).

@@ -24,7 +24,7 @@ while (next < total) {
       collateral_delta_usd: opening ? 10 : -10, position_collateral_usd: opening ? 10 : 0,
     }));
   }
-  await service.append({ fills, marketSnapshots: [], positionSnapshots: [], checkpoint: { next: end } }, 'loop');
+  await service.append({ fills, marketSnapshots: [], positionSnapshots: [], checkpoint: { next: end } }, { source: 'loop' });
   next = end;
   process.stdout.write(`${next}\n`);
 }

@@ -42,6 +42,7 @@ export function fill(over: Partial<IncomingFill> = {}): IncomingFill {
     funding_earned_usd: null,
     fee_total_usd: 0.5,
     index_price: 100,
+    collateral_token: 'USDC',
     ...over,
   };
 }

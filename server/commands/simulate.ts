@@ -1,0 +1,31 @@
+import { defineCommand } from 'citty';
+import { configFromEnv } from '../config.ts';
+import { log } from '../log.ts';
+import { openService } from '../service.ts';
+import { openSimulator, saveSimulatorState, simulateUntil } from '../sources/simulate-source.ts';
+
+/** `simulate`: fill (or extend) a journal with simulated history, without serving it. */
+export const simulateCommand = defineCommand({
+  meta: { name: 'simulate', description: 'Append simulated history to the journal up to --until (default now), then exit' },
+  args: {
+    data: { type: 'string', description: 'data directory (default $PERPS_DATA_DIR or ./data)' },
+    seed: { type: 'string', default: '42', description: 'simulator seed' },
+    scale: { type: 'string', default: '1', description: 'scale (10 → ~10x traders and fills)' },
+    until: { type: 'string', description: 'RFC 3339 time to simulate to (default now)' },
+  },
+  async run({ args }) {
+    const dataDir = args.data ?? configFromEnv().dataDir;
+    const until = args.until ? Date.parse(args.until) : Date.now();
+    if (!Number.isFinite(until)) throw new Error(`--until "${args.until}" is not an RFC 3339 time`);
+    const opts = { seed: Number(args.seed), scale: Number(args.scale) };
+    const service = await openService({ dataDir });
+    try {
+      const sim = openSimulator(service, opts);
+      const r = await simulateUntil(service, sim, opts, until);
+      saveSimulatorState(dataDir, sim, opts);
+      log.success(`simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; journal at seq ${service.lastSeq()}`);
+    } finally {
+      await service.close();
+    }
+  },
+});

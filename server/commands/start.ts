@@ -1,0 +1,85 @@
+import { defineCommand } from 'citty';
+import { serve } from 'h3';
+import { configFromEnv } from '../config.ts';
+import { createApp } from '../http/app.ts';
+import { ensureDemoKeys } from '../keys/demo.ts';
+import { KeyStore } from '../keys/store.ts';
+import { log } from '../log.ts';
+import { openService, type Service } from '../service.ts';
+import { startLiveSimulation } from '../sources/simulate-live.ts';
+import { openSimulator, saveSimulatorState, simulateUntil, type SimulateSourceOptions } from '../sources/simulate-source.ts';
+
+interface Feed {
+  stop(): Promise<void>;
+}
+
+/**
+ * The simulate source behind a running server: backfill to now (each append is queryable as it
+ * lands), then live. `stop()` ends the backfill at its next append, or the live loop.
+ */
+function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEveryMs: number): Feed {
+  const abort = new AbortController();
+  let live: Feed | undefined;
+  const running = (async () => {
+    const sim = openSimulator(service, opts);
+    const r = await simulateUntil(service, sim, opts, Date.now(), { signal: abort.signal });
+    saveSimulatorState(service.dataDir, sim, opts);
+    log.success(`simulate: ${r.fills.toLocaleString('en-US')} new fills in ${r.seconds.toFixed(1)} s; journal at seq ${service.lastSeq()}`);
+    if (!abort.signal.aborted) live = startLiveSimulation(service, sim, opts, liveEveryMs);
+  })().catch((err: unknown) => log.error('simulate: source stopped', err));
+  return {
+    async stop() {
+      abort.abort();
+      await running;
+      await live?.stop();
+    },
+  };
+}
+
+/** `start`: open the data directory, serve the API, and keep the journal fed from the source. */
+export const startCommand = defineCommand({
+  meta: { name: 'start', description: 'Start the service (default: simulated demo data, demo keys, 127.0.0.1:8080)' },
+  args: {
+    data: { type: 'string', description: 'data directory (default $PERPS_DATA_DIR or ./data)' },
+    port: { type: 'string', description: 'port (default $PORT or 8080)' },
+    host: { type: 'string', description: 'bind address (default $HOST or 127.0.0.1)' },
+    source: { type: 'string', default: 'simulate', description: 'simulate | none' },
+    seed: { type: 'string', default: '42', description: 'simulator seed' },
+    scale: { type: 'string', default: '1', description: 'simulator scale (10 → ~10x fills)' },
+    'live-every': { type: 'string', default: '1', description: 'seconds between live simulator appends' },
+  },
+  async run({ args }) {
+    if (args.source !== 'simulate' && args.source !== 'none') throw new Error(`unknown source "${args.source}": use simulate or none`);
+    const env = configFromEnv();
+    const dataDir = args.data ?? env.dataDir;
+    const started = performance.now();
+    const service = await openService({ dataDir });
+    const keys = KeyStore.open(dataDir);
+    ensureDemoKeys(keys);
+    const server = serve(createApp(service, keys), {
+      port: Number(args.port ?? env.port),
+      hostname: args.host ?? env.host,
+      silent: true,
+    });
+    await server.ready();
+    log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);
+
+    const feed =
+      args.source === 'simulate'
+        ? feedFromSimulator(service, { seed: Number(args.seed), scale: Number(args.scale) }, Number(args['live-every']) * 1000)
+        : undefined;
+
+    let stopping = false;
+    const shutdown = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info(`${signal}: stopping`);
+      await feed?.stop();
+      await server.close(true);
+      await service.close();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  },
+});

@@ -1,0 +1,47 @@
+import type { Writer } from '../db/database.ts';
+import type { IncomingFill, Protocol } from '../journal/rows.ts';
+import { stageRows } from '../journal/stage.ts';
+
+/** Journal order: by time; fills of the same instant keep the source's order (stable sort). */
+const byTime = (a: IncomingFill, b: IncomingFill): number => a.time - b.time;
+
+/**
+ * Fill dedup on (protocol, tx, event_index). A duplicate has the same tx, hence the same slot,
+ * so only fills at or below the highest journaled slot of their protocol can already be in the
+ * journal: only those ("suspects") are looked up in the derived `fills` table — none for a
+ * source that moves forward. Repeats within a batch are found by tx in memory.
+ */
+export class FillDedup {
+  private constructor(private readonly maxSlot: Record<Protocol, number>) {}
+
+  static async load(w: Writer): Promise<FillDedup> {
+    const maxSlot: Record<Protocol, number> = { alpha: -1, beta: -1 };
+    for (const r of await w.run('ingest/max-slots')) maxSlot[r.protocol as Protocol] = r.slot as number;
+    return new FillDedup(maxSlot);
+  }
+
+  /** The fills that are new, sorted by time, and how many were dropped. */
+  async filter(w: Writer, incoming: readonly IncomingFill[]): Promise<{ fresh: IncomingFill[]; duplicates: number }> {
+    const drop = new Set<number>();
+    const seen = { alpha: new Map<string, number[]>(), beta: new Map<string, number[]>() };
+    const suspects: (IncomingFill & { ord_row: number })[] = [];
+    incoming.forEach((f, i) => {
+      const events = seen[f.protocol].get(f.tx);
+      if (events?.includes(f.event_index)) drop.add(i);
+      else if (events) events.push(f.event_index);
+      else seen[f.protocol].set(f.tx, [f.event_index]);
+      if (f.slot <= this.maxSlot[f.protocol]) suspects.push({ ...f, ord_row: i });
+    });
+    if (suspects.length) {
+      await stageRows(w.connection, 'batch_keys', suspects);
+      for (const r of await w.run('derive/existing-keys')) drop.add(r.ord_row as number);
+    }
+    const fresh = drop.size ? incoming.filter((_, i) => !drop.has(i)) : [...incoming];
+    return { fresh: fresh.sort(byTime), duplicates: drop.size };
+  }
+
+  /** Raises the watermark past fills just committed. */
+  committed(fills: readonly IncomingFill[]): void {
+    for (const f of fills) if (f.slot > this.maxSlot[f.protocol]) this.maxSlot[f.protocol] = f.slot;
+  }
+}

@@ -1,0 +1,118 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../fs-atomic.ts';
+import type { IncomingBatch } from '../journal/rows.ts';
+import { log } from '../log.ts';
+import { progress } from '../progress.ts';
+import type { Service } from '../service.ts';
+import { Simulator } from './simulate/simulator.ts';
+
+/** The checkpoint slot of this source in the journal. */
+export const SIMULATE_SOURCE = 'simulate';
+const MINUTE = 60_000;
+/** Rows per append during a backfill: few large commits (files are still one per day). */
+const ROWS_PER_APPEND = 600_000;
+
+export interface SimulateSourceOptions {
+  seed: number;
+  scale: number;
+}
+
+/** What the journal checkpoint records for this source. */
+interface SimulateCheckpoint extends SimulateSourceOptions {
+  simulatedTo: number;
+}
+
+/** The simulator's full state, saved beside the journal so a restart need not replay history. */
+interface SavedState extends SimulateCheckpoint {
+  state: unknown;
+}
+
+function statePathOf(dataDir: string): string {
+  return join(dataDir, 'sources', 'simulate-state.json');
+}
+
+/** Saves the simulator's state (after the journal committed everything it produced). */
+export function saveSimulatorState(dataDir: string, sim: Simulator, opts: SimulateSourceOptions): void {
+  const path = statePathOf(dataDir);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, JSON.stringify({ ...opts, simulatedTo: sim.time, state: sim.saveState() } satisfies SavedState));
+}
+
+/**
+ * The simulator to continue the journal with: restored from its saved state when that state is
+ * not ahead of the journal (fills between the two are produced again and dropped as
+ * duplicates, so a crash at any point loses and doubles nothing); a fresh one otherwise.
+ * A journal made with another seed or scale is refused rather than mixed.
+ */
+export function openSimulator(service: Service, opts: SimulateSourceOptions): Simulator {
+  const cp = service.sourceCheckpoint(SIMULATE_SOURCE) as SimulateCheckpoint | undefined;
+  if (cp && (cp.seed !== opts.seed || cp.scale !== opts.scale)) {
+    throw new Error(
+      `this data directory was simulated with --seed ${cp.seed} --scale ${cp.scale}; ` +
+        `start with those, or use an empty data directory for seed ${opts.seed} scale ${opts.scale}`,
+    );
+  }
+  const path = statePathOf(service.dataDir);
+  if (cp && existsSync(path)) {
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as SavedState;
+    if (saved.seed === opts.seed && saved.scale === opts.scale && saved.simulatedTo <= cp.simulatedTo) {
+      return Simulator.restore(saved.state);
+    }
+  }
+  if (cp) log.warn('simulate: no usable saved simulator state; regenerating from the start (journaled fills are skipped as duplicates)');
+  return new Simulator({ seed: opts.seed, scale: opts.scale });
+}
+
+/** Concatenates batches (each in time order, consecutive) into one. */
+export function mergeBatches(batches: readonly IncomingBatch[]): IncomingBatch {
+  return {
+    fills: batches.flatMap((b) => b.fills),
+    marketSnapshots: batches.flatMap((b) => b.marketSnapshots),
+    positionSnapshots: batches.flatMap((b) => b.positionSnapshots),
+  };
+}
+
+/**
+ * Advances the simulator to `until` (floored to a minute, as the simulator works in minutes),
+ * appending through the one append path in batches of about `rowsPerAppend` rows. Simulating
+ * the next stretch overlaps the database work of the previous append. Logs progress with an ETA.
+ * An aborted `signal` stops it after the current append.
+ */
+export async function simulateUntil(
+  service: Service,
+  sim: Simulator,
+  opts: SimulateSourceOptions,
+  until: number,
+  { rowsPerAppend = ROWS_PER_APPEND, signal }: { rowsPerAppend?: number; signal?: AbortSignal } = {},
+) {
+  const end = Math.floor(until / MINUTE) * MINUTE;
+  const from = sim.time;
+  const bar = progress('simulate: backfill', end - from);
+  let fills = 0;
+  let duplicates = 0;
+  let pending: Promise<unknown> = Promise.resolve();
+  let parts: IncomingBatch[] = [];
+  let rows = 0;
+  const flush = async () => {
+    const batch = mergeBatches(parts);
+    const checkpoint: SimulateCheckpoint = { ...opts, simulatedTo: sim.time };
+    parts = [];
+    rows = 0;
+    await pending;
+    fills += batch.fills.length;
+    pending = service.append({ ...batch, checkpoint }, { source: SIMULATE_SOURCE }).then((r) => {
+      duplicates += r.duplicates;
+    });
+    bar.update(sim.time - from, `${fills.toLocaleString('en-US')} fills, simulated to ${new Date(sim.time).toISOString().slice(0, 10)}`);
+  };
+  for (const day of sim.batches(end)) {
+    if (signal?.aborted) break; // stops at a day boundary; what was appended stays consistent
+    parts.push(day);
+    rows += day.fills.length + day.marketSnapshots.length + day.positionSnapshots.length;
+    if (rows >= rowsPerAppend) await flush();
+  }
+  if (parts.length) await flush();
+  await pending;
+  return { fills: fills - duplicates, duplicates, seconds: bar.elapsed() };
+}
