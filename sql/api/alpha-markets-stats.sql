@@ -3,17 +3,7 @@
 -- Parameters: $now BIGINT, epoch ms (service clock); the 24 h window is [now - 24 h, now).
 -- Price, OI and net funding rates are the latest snapshot's; volume (non-liquidation |size delta|),
 -- fees (trading fee of all fills) and liquidations (|size delta| of liquidation fills) come from
--- the variant's fills in the window. USD amounts rounded to 6 decimals; price and rates are not.
-WITH day AS (
-  SELECT market, market_variant,
-         sum(abs(size_delta_usd)) FILTER (WHERE type <> 'liquidation') AS volume_usd,
-         sum(fee_usd) AS fees_usd,
-         sum(abs(size_delta_usd)) FILTER (WHERE type = 'liquidation') AS liquidations_usd
-  FROM fills
-  WHERE protocol = 'alpha'
-    AND time >= epoch_ms($now::BIGINT - 86400000) AND time < epoch_ms($now::BIGINT)
-  GROUP BY market, market_variant
-)
+-- the variant's fills in the window (the activity_24h macro, sql/schema/derived.sql). USD amounts rounded to 6 decimals; price and rates are not.
 SELECT m.market_variant,
        m.market,
        m.index_price,
@@ -25,6 +15,7 @@ SELECT m.market_variant,
        round(coalesce(day.fees_usd, 0), 6)::DOUBLE AS fees_24h_usd,
        round(coalesce(day.liquidations_usd, 0), 6)::DOUBLE AS liquidations_24h_usd
 FROM market_latest m
-LEFT JOIN day ON day.market = m.market AND day.market_variant IS NOT DISTINCT FROM m.market_variant
+LEFT JOIN activity_24h($now::BIGINT) day
+  ON day.protocol = m.protocol AND day.market = m.market AND day.market_variant IS NOT DISTINCT FROM m.market_variant
 WHERE m.protocol = 'alpha'
 ORDER BY m.market, m.market_variant NULLS FIRST;

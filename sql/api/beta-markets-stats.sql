@@ -20,14 +20,8 @@ WITH snap AS (
   GROUP BY market
 ),
 day AS (
-  SELECT market,
-         sum(abs(size_delta_usd)) FILTER (WHERE type <> 'liquidation') AS volume_usd,
-         sum(fee_usd) AS fees_usd,
-         sum(abs(size_delta_usd)) FILTER (WHERE type = 'liquidation') AS liquidations_usd
-  FROM fills
-  WHERE protocol = 'beta'
-    AND time >= epoch_ms($now::BIGINT - 86400000) AND time < epoch_ms($now::BIGINT)
-  GROUP BY market
+  SELECT market, sum(volume_usd) AS volume_usd, sum(fees_usd) AS fees_usd, sum(liquidations_usd) AS liquidations_usd
+  FROM activity_24h($now::BIGINT) WHERE protocol = 'beta' GROUP BY market
 )
 SELECT NULL::VARCHAR AS market_variant,
        s.market,

@@ -13,13 +13,8 @@ oi AS (
   GROUP BY protocol
 ),
 day AS (
-  SELECT protocol,
-         sum(abs(size_delta_usd)) FILTER (WHERE type <> 'liquidation') AS volume_usd,
-         sum(fee_usd) AS fees_usd,
-         sum(abs(size_delta_usd)) FILTER (WHERE type = 'liquidation') AS liquidations_usd
-  FROM fills
-  WHERE time >= epoch_ms($now::BIGINT - 86400000) AND time < epoch_ms($now::BIGINT)
-  GROUP BY protocol
+  SELECT protocol, sum(volume_usd) AS volume_usd, sum(fees_usd) AS fees_usd, sum(liquidations_usd) AS liquidations_usd
+  FROM activity_24h($now::BIGINT) GROUP BY protocol
 )
 SELECT p.protocol,
        round(coalesce(oi.oi_usd, 0), 6)::DOUBLE AS open_interest_usd,

@@ -101,3 +101,16 @@ CREATE TABLE IF NOT EXISTS funding_1h (
 
 -- Key/value bookkeeping: `derived_seq` = the journal seq the derived state includes.
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
+
+-- Trailing-24 h activity per (protocol, market, market variant) over [now − 24 h, now), shared by
+-- the stats endpoints (1 protocol-wide, 4 alpha markets, 21 beta markets): volume = |size delta|
+-- of non-liquidation fills, fees = trading fees of all fills, liquidations = |size delta| of
+-- liquidation fills (the liquidated notional). Argument: now_ms, epoch ms.
+CREATE OR REPLACE MACRO activity_24h(now_ms) AS TABLE
+  SELECT protocol, market, market_variant,
+         coalesce(sum(abs(size_delta_usd)) FILTER (WHERE type <> 'liquidation'), 0) AS volume_usd,
+         coalesce(sum(fee_usd), 0) AS fees_usd,
+         coalesce(sum(abs(size_delta_usd)) FILTER (WHERE type = 'liquidation'), 0) AS liquidations_usd
+  FROM fills
+  WHERE time >= epoch_ms(now_ms - 86400000) AND time < epoch_ms(now_ms)
+  GROUP BY ALL;

@@ -7,19 +7,13 @@ import type { PoolsState } from './pools.ts';
 import type { PriceState } from './prices.ts';
 import type { QueueState } from './queue.ts';
 import type { RngState } from './rng.ts';
+import type { SimulatorOptions } from './simulator.ts';
 import type { Position } from './types.ts';
 
 export const STATE_VERSION = 1;
 
-/** Options as stored in the state (see SimulatorOptions in simulator.ts). */
-export interface StoredOptions {
-  seed: number;
-  start: number;
-  snapshotsFrom: number;
-  scale: number;
-  liveFrom: number | null;
-  liveBoost: number;
-}
+/** Options as stored in the state: exactly the simulator's options. */
+export type StoredOptions = SimulatorOptions;
 
 /** The full JSON state of a Simulator. */
 export interface SimulatorState {
