@@ -2,7 +2,7 @@ import type { IncomingBatch } from '../journal/rows.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import type { Simulator } from './simulate/simulator.ts';
-import { mergeBatches, saveSimulatorState, SIMULATE_SOURCE, type SimulateSourceOptions } from './simulate-source.ts';
+import { checkpointOf, mergeBatches, saveSimulatorState, SIMULATE_SOURCE, type SimulateSourceOptions } from './simulate-source.ts';
 
 const MINUTE = 60_000;
 /** How often the live simulator's state is saved (a restart replays at most this much, deduped). */
@@ -36,6 +36,7 @@ function splitAt(b: IncomingBatch, t: number): [IncomingBatch, IncomingBatch] {
  */
 export function startLiveSimulation(service: Service, sim: Simulator, opts: SimulateSourceOptions, everyMs: number) {
   sim.goLive();
+  saveSimulatorState(service.dataDir, sim, opts); // nothing is held yet: a consistent point
   let held: IncomingBatch = { fills: [], marketSnapshots: [], positionSnapshots: [] };
   let busy: Promise<void> | undefined;
   let lastSave = Date.now();
@@ -53,7 +54,7 @@ export function startLiveSimulation(service: Service, sim: Simulator, opts: Simu
     const heldFrom = Math.min(...[rest.fills[0], rest.marketSnapshots[0], rest.positionSnapshots[0]].map((r) => r?.time ?? Infinity));
     const simulatedTo = Number.isFinite(heldFrom) ? Math.floor(heldFrom / MINUTE) * MINUTE : sim.time;
     if (due.fills.length || due.marketSnapshots.length || due.positionSnapshots.length) {
-      await service.append({ ...due, checkpoint: { ...opts, simulatedTo } }, { source: SIMULATE_SOURCE });
+      await service.append({ ...due, checkpoint: checkpointOf(sim, opts, simulatedTo) }, { source: SIMULATE_SOURCE });
     }
   };
   const timer = setInterval(() => {

@@ -21,10 +21,19 @@ export interface SimulateSourceOptions {
 /** What the journal checkpoint records for this source. */
 interface SimulateCheckpoint extends SimulateSourceOptions {
   simulatedTo: number;
+  /** when the simulator went live and at what boost (part of its timeline: see openSimulator) */
+  liveFrom: number | null;
+  liveBoost: number;
+}
+
+/** The checkpoint of a simulator whose rows before `simulatedTo` are all appended. */
+export function checkpointOf(sim: Simulator, opts: SimulateSourceOptions, simulatedTo = sim.time): SimulateCheckpoint {
+  return { ...opts, simulatedTo, liveFrom: sim.options.liveFrom, liveBoost: sim.options.liveBoost };
 }
 
 /** The simulator's full state, saved beside the journal so a restart need not replay history. */
-interface SavedState extends SimulateCheckpoint {
+interface SavedState extends SimulateSourceOptions {
+  simulatedTo: number;
   state: unknown;
 }
 
@@ -54,14 +63,16 @@ export function openSimulator(service: Service, opts: SimulateSourceOptions): Si
     );
   }
   const path = statePathOf(service.dataDir);
+  let sim: Simulator | undefined;
   if (cp && existsSync(path)) {
     const saved = JSON.parse(readFileSync(path, 'utf8')) as SavedState;
-    if (saved.seed === opts.seed && saved.scale === opts.scale && saved.simulatedTo <= cp.simulatedTo) {
-      return Simulator.restore(saved.state);
-    }
+    if (saved.seed === opts.seed && saved.scale === opts.scale && saved.simulatedTo <= cp.simulatedTo) sim = Simulator.restore(saved.state);
   }
-  if (cp) log.warn('simulate: no usable saved simulator state; regenerating from the start (journaled fills are skipped as duplicates)');
-  return new Simulator({ seed: opts.seed, scale: opts.scale });
+  if (cp && !sim) log.warn('simulate: no usable saved simulator state; regenerating from the start (journaled fills are skipped as duplicates)');
+  sim ??= new Simulator({ seed: opts.seed, scale: opts.scale });
+  // the switch to live mode is part of the timeline: a state saved before it must replay it
+  if (cp?.liveFrom != null) sim.goLive(cp.liveBoost, cp.liveFrom);
+  return sim;
 }
 
 /** Concatenates batches (each in time order, consecutive) into one. */
@@ -87,8 +98,11 @@ export async function simulateUntil(
   { rowsPerAppend = ROWS_PER_APPEND, signal }: { rowsPerAppend?: number; signal?: AbortSignal } = {},
 ) {
   const end = Math.floor(until / MINUTE) * MINUTE;
-  const from = sim.time;
-  const bar = progress('simulate: backfill', end - from);
+  // progress in work, not time: a day with market snapshots costs about 3x one without
+  const snapshotsFrom = sim.options.snapshotsFrom;
+  const work = (t: number) => t + 2 * Math.max(0, t - snapshotsFrom);
+  const from = work(sim.time);
+  const bar = progress('simulate: backfill', work(end) - from);
   let fills = 0;
   let duplicates = 0;
   let pending: Promise<unknown> = Promise.resolve();
@@ -96,7 +110,7 @@ export async function simulateUntil(
   let rows = 0;
   const flush = async () => {
     const batch = mergeBatches(parts);
-    const checkpoint: SimulateCheckpoint = { ...opts, simulatedTo: sim.time };
+    const checkpoint = checkpointOf(sim, opts);
     parts = [];
     rows = 0;
     await pending;
@@ -104,7 +118,7 @@ export async function simulateUntil(
     pending = service.append({ ...batch, checkpoint }, { source: SIMULATE_SOURCE }).then((r) => {
       duplicates += r.duplicates;
     });
-    bar.update(sim.time - from, `${fills.toLocaleString('en-US')} fills, simulated to ${new Date(sim.time).toISOString().slice(0, 10)}`);
+    bar.update(work(sim.time) - from, `${fills.toLocaleString('en-US')} fills, simulated to ${new Date(sim.time).toISOString().slice(0, 10)}`);
   };
   for (const day of sim.batches(end)) {
     if (signal?.aborted) break; // stops at a day boundary; what was appended stays consistent

@@ -43,7 +43,7 @@ export interface SimulatorOptions {
    * interest stays near its equilibrium (arrival rate × holding time). Set by {@link Simulator.goLive}.
    */
   liveFrom: number | null;
-  /** default 20 */
+  /** default 60: a fill every second or two even at the quiet hours of the daily cycle */
   liveBoost: number;
 }
 
@@ -53,7 +53,7 @@ export const DEFAULT_OPTIONS: SimulatorOptions = {
   snapshotsFrom: Date.UTC(2026, 4, 1),
   scale: 1,
   liveFrom: null,
-  liveBoost: 20,
+  liveBoost: 60,
 };
 
 const floorMinute = (t: number): number => Math.floor(t / MINUTE_MS) * MINUTE_MS;
@@ -118,14 +118,16 @@ export class Simulator {
   }
 
   /**
-   * Switches to live activity from the current minute (see {@link SimulatorOptions.liveFrom}).
-   * Idempotent: a simulator restored after going live keeps its original switch time, so its
-   * output stays a function of (options, minutes simulated).
+   * Switches to live activity from minute `from` (default: the current one; see
+   * {@link SimulatorOptions.liveFrom}). Idempotent: a simulator that went live keeps its switch,
+   * so its output stays a function of (options, minutes simulated). A simulator restored from a
+   * state saved before the switch is given the original `from` and `boost` again.
    */
-  goLive(boost = this.opts.liveBoost): void {
+  goLive(boost = this.opts.liveBoost, from = this.t): void {
     if (this.opts.liveFrom !== null) return;
     if (!(boost >= 1)) throw new Error('Simulator: live boost must be >= 1');
-    this.opts.liveFrom = this.t;
+    if (from < this.t) throw new Error('Simulator: cannot go live in the past');
+    this.opts.liveFrom = floorMinute(from);
     this.opts.liveBoost = boost;
   }
 
