@@ -42,18 +42,16 @@ export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint
   ];
   const mark = { seq: checkpoint.lastSeq, commit: checkpoint.commit };
   await inTransaction(w, async () => {
-    for (const [kind, journalKind, file, params] of sources) {
+    for (const [i, [kind, journalKind, file, params]] of sources.entries()) {
       await resetStaging(w.connection);
       counts[kind] = await stage(w, dataDir, journalKind, file, params);
       if (counts[kind]) await applyKind(w, kind);
+      const seconds = (performance.now() - started) / 1000;
+      log.info(`derived state: ${i + 1}/3 ${journalKind} (${counts[kind].toLocaleString('en-US')} rows) folded · ${seconds.toFixed(1)} s elapsed`);
     }
     await setWatermark(w, mark);
   });
   await resetStaging(w.connection);
-  log.info(
-    `derived state: folded ${counts.fills} fills, ${counts.marketSnapshots} market and ` +
-      `${counts.positionSnapshots} position snapshots`,
-  );
   log.success(`derived state: caught up to seq ${mark.seq} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return mark;
 }

@@ -15,12 +15,24 @@ import type { RestRoute } from './routes/define.ts';
 import { protocolRoutes } from './routes/protocols.ts';
 import { alphaMarketRoutes } from './routes/alpha-markets.ts';
 import { betaMarketRoutes } from './routes/beta-markets.ts';
+import { liquidationRoutes } from './routes/liquidations.ts';
+import { currentRoutes } from './routes/current.ts';
+import { accountRoutes } from './routes/accounts.ts';
+import { historyRoutes } from './routes/history.ts';
 import type { KeyStore } from '../keys/store.ts';
 import type { Service } from '../service.ts';
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service): RestRoute[] {
-  return [...protocolRoutes(service), ...alphaMarketRoutes(service), ...betaMarketRoutes(service)];
+  return [
+    ...protocolRoutes(service),
+    ...alphaMarketRoutes(service),
+    ...betaMarketRoutes(service),
+    ...liquidationRoutes(service),
+    ...currentRoutes(service),
+    ...accountRoutes(service),
+    ...historyRoutes(service),
+  ];
 }
 
 /** Registers one REST route on `app` for all methods: GET runs it, anything else is a 405. */

@@ -1,0 +1,114 @@
+/**
+ * The window logic of the bucketed history endpoints (6, 8, 9, 11; contract §4) in one place:
+ * interval → bucket size, default window, plan clamping, `from >= to` and the 10,000-bucket cap,
+ * and the `{ interval, from, to, data }` envelope.
+ *
+ * - `to` defaults to now (the service clock); `from` defaults to `to` minus the interval's default
+ *   span (5m → 1 d, 15m → 3 d, 1h → 7 d, 4h → 30 d, 1d → 365 d). The interval defaults to `1h`.
+ * - `from >= to` (as given, or defaulted) is a 400 `invalid_parameter` on `from`.
+ * - `from` is then clamped to the plan's depth for the endpoint kind, measured back from now
+ *   (OI / volume: `historyDays`, funding: `fundingHistoryDays`, liquidations:
+ *   `liquidationLookbackDays`; null = full history). A window that ends at or before that floor
+ *   is a 400 `invalid_parameter` on `to` (it would otherwise be a silent empty answer).
+ * - Buckets are aligned to the UTC epoch; a window that touches more than 10,000 buckets
+ *   (counting the partial first and last ones) is a 400 `window_too_large`.
+ * - The envelope echoes the effective `from` / `to` as ISO timestamps with milliseconds.
+ */
+import { ApiError } from './errors.ts';
+import type { CoarseInterval, FineInterval } from './params.ts';
+import { getPlan, type PlanName } from '../keys/plans.ts';
+import { isoFromMs } from '../db/values.ts';
+
+export type HistoryInterval = FineInterval | CoarseInterval;
+/** Which plan depth applies: OI / volume / account history, funding history, liquidations. */
+export type HistoryKind = 'history' | 'funding' | 'liquidations';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Bucket size in ms per interval. */
+export const INTERVAL_MS: Readonly<Record<HistoryInterval, number>> = {
+  '5m': 5 * MINUTE, '15m': 15 * MINUTE, '1h': HOUR, '4h': 4 * HOUR, '1d': DAY,
+};
+
+/** Default window length (before `to`) per interval when `from` is omitted. */
+export const DEFAULT_SPAN_MS: Readonly<Record<HistoryInterval, number>> = {
+  '5m': DAY, '15m': 3 * DAY, '1h': 7 * DAY, '4h': 30 * DAY, '1d': 365 * DAY,
+};
+
+export const DEFAULT_INTERVAL = '1h' as const;
+/** At most this many buckets per history answer. */
+export const MAX_BUCKETS = 10_000;
+
+/** The effective window of one history request. */
+export interface HistoryWindow {
+  interval: HistoryInterval;
+  bucketMs: number;
+  /** effective start, epoch ms (inclusive) */
+  from: number;
+  /** effective end, epoch ms (exclusive) */
+  to: number;
+  /** the service clock at resolution */
+  now: number;
+  /** true when `from` was raised to the plan's depth */
+  clamped: boolean;
+}
+
+/** The plan's depth in days for an endpoint kind; null = full history. */
+export function depthDays(plan: PlanName, kind: HistoryKind): number | null {
+  const p = getPlan(plan);
+  if (kind === 'funding') return p.fundingHistoryDays;
+  if (kind === 'liquidations') return p.liquidationLookbackDays;
+  return p.historyDays;
+}
+
+/** Number of epoch-aligned buckets of size `bucketMs` that intersect [from, to) (from < to). */
+export function bucketCount(from: number, to: number, bucketMs: number): number {
+  return Math.floor((to - 1) / bucketMs) - Math.floor(from / bucketMs) + 1;
+}
+
+/** Resolves the query's interval / from / to into the effective window (throws the contract's 400s). */
+export function resolveWindow(
+  query: { interval?: HistoryInterval; from?: number; to?: number },
+  opts: { plan: PlanName; kind: HistoryKind; now: number },
+): HistoryWindow {
+  const interval = query.interval ?? DEFAULT_INTERVAL;
+  const bucketMs = INTERVAL_MS[interval];
+  const now = opts.now;
+  const to = query.to ?? now;
+  let from = query.from ?? to - DEFAULT_SPAN_MS[interval];
+  if (from >= to) {
+    throw new ApiError(400, 'invalid_parameter',
+      `Parameter 'from' must be before 'to' (the window is [from, to), to = ${isoFromMs(to)}).`, 'from');
+  }
+  let clamped = false;
+  const days = depthDays(opts.plan, opts.kind);
+  if (days !== null) {
+    const floor = now - days * DAY;
+    if (to <= floor) {
+      throw new ApiError(400, 'invalid_parameter',
+        `Parameter 'to' must be after ${isoFromMs(floor)}: the ${opts.plan} plan covers ${days} days of this history.`, 'to');
+    }
+    if (from < floor) {
+      from = floor;
+      clamped = true;
+    }
+  }
+  const buckets = bucketCount(from, to, bucketMs);
+  if (buckets > MAX_BUCKETS) {
+    throw new ApiError(400, 'window_too_large',
+      `The window spans ${buckets} buckets of ${interval}; at most ${MAX_BUCKETS} are allowed: narrow from/to or use a larger interval.`);
+  }
+  return { interval, bucketMs, from, to, now, clamped };
+}
+
+/** The SQL parameters every history query takes: $from, $to, $bucket_ms (epoch ms). */
+export function windowParams(w: HistoryWindow): { from: number; to: number; bucket_ms: number } {
+  return { from: w.from, to: w.to, bucket_ms: w.bucketMs };
+}
+
+/** The history envelope `{ interval, from, to, data }` (data oldest first). */
+export function historyEnvelope<T>(w: HistoryWindow, data: T[]): { interval: string; from: string; to: string; data: T[] } {
+  return { interval: w.interval, from: isoFromMs(w.from), to: isoFromMs(w.to), data };
+}

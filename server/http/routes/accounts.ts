@@ -1,0 +1,83 @@
+/**
+ * Endpoints 12, 13, 14: alpha accounts summary, account search (offset-paged) and one account.
+ *
+ * Search sorts by a validated enum that the SQL maps with CASE on a bound parameter (never spliced),
+ * then by address asc, so offset pages never repeat or skip an account. `has_active_positions=false`
+ * keeps only accounts without an open position. Endpoint 14 has no 400: a malformed address is a 404.
+ */
+import * as v from 'valibot';
+import { getRouterParam } from 'h3';
+import { defineRoute, type RestRoute } from './define.ts';
+import { notFound } from '../errors.ts';
+import { integerParam, limitParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
+import type { Service } from '../../service.ts';
+
+/** `sort_by` values of endpoint 13 (current_notional = open_notional_usd). */
+export const ACCOUNT_SORTS = ['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional'] as const;
+
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+const searchQuery = querySchema({
+  sort_by: v.optional(v.pipe(
+    v.picklist(ACCOUNT_SORTS, `must be one of ${ACCOUNT_SORTS.join(', ')}`),
+    v.description('Sort field (default net_pnl); ties broken by address asc.'),
+  )),
+  order: v.optional(orderParam),
+  min_trades: v.optional(integerParam(0, 1_000_000_000, 'Only accounts with at least this many closed trades.')),
+  has_active_positions: v.optional(v.pipe(
+    v.picklist(['true', 'false'], 'must be true or false'),
+    v.description('true: only accounts with an open position; false: only accounts without one.'),
+    v.transform((s: 'true' | 'false') => s === 'true'),
+  )),
+  search: v.optional(v.pipe(
+    v.string('must be given once'),
+    v.regex(/^[a-zA-Z0-9]{4,44}$/, 'must be 4 to 44 letters or digits'),
+    v.description('Case-insensitive address prefix, 4-44 alphanumeric characters.'),
+  )),
+  offset: v.optional(offsetParam),
+  limit: v.optional(limitParam),
+});
+
+/** GET /v1/alpha/accounts/stats, /v1/alpha/accounts/search, /v1/alpha/accounts/:address. */
+export function accountRoutes(service: Service): RestRoute[] {
+  return [
+    defineRoute({
+      path: '/v1/alpha/accounts/stats',
+      summary: 'Summary over every alpha account: counts, volume, PnL totals and average win rate.',
+      query: noQuery,
+      handle: async () => ({ data: (await service.db.query('api/alpha-accounts-stats'))[0] }),
+    }),
+    defineRoute({
+      path: '/v1/alpha/accounts/search',
+      summary: 'Search and rank alpha accounts (offset-paged).',
+      query: searchQuery,
+      handle: async ({ query: q }) => {
+        const { offset, limit } = pageOf(q);
+        const rows = await service.db.query('api/alpha-accounts-search', {
+          sort_by: q.sort_by ?? 'net_pnl',
+          order: q.order ?? 'desc',
+          min_trades: q.min_trades ?? null,
+          has_active: q.has_active_positions ?? null,
+          search: q.search ?? null,
+          offset,
+          limit,
+        });
+        const total = (rows[0]?.total as number | undefined) ?? 0;
+        const data = rows.filter((r) => r.address !== null).map(({ total: _t, ...account }) => account);
+        return { data, pagination: { limit, offset, total } };
+      },
+    }),
+    defineRoute({
+      path: '/v1/alpha/accounts/:address',
+      summary: 'One alpha account (404 when unknown or malformed).',
+      query: noQuery,
+      handle: async ({ event }) => {
+        const address = getRouterParam(event, 'address') ?? '';
+        if (!BASE58_ADDRESS.test(address)) throw notFound('No alpha account has this address.');
+        const row = await service.db.queryOne('api/alpha-account', { address });
+        if (!row) throw notFound('No alpha account has this address.');
+        return { data: row };
+      },
+    }),
+  ];
+}

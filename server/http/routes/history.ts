@@ -1,0 +1,112 @@
+/**
+ * Endpoints 6, 8, 9, 11: the bucketed alpha history endpoints. Window logic (defaults, plan clamp,
+ * caps, envelope) lives in ../history-window.ts; each endpoint runs one SQL file of sql/api/.
+ *
+ * An unknown `market` / `market_variant` (no fills and no market snapshot on alpha) is a 400
+ * `invalid_parameter` naming it, never a silent empty series (contract §2's spirit for bad input).
+ */
+import { defineRoute, type RestRoute } from './define.ts';
+import { ApiError } from '../errors.ts';
+import {
+  coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
+} from '../params.ts';
+import { historyEnvelope, resolveWindow, windowParams, type HistoryKind, type HistoryWindow } from '../history-window.ts';
+import * as v from 'valibot';
+import type { ApiKeyRecord } from '../../keys/store.ts';
+import type { Service } from '../../service.ts';
+
+const fineHistoryQuery = querySchema({
+  market: v.optional(marketParam),
+  interval: v.optional(fineIntervalParam),
+  from: v.optional(timestampParam),
+  to: v.optional(timestampParam),
+});
+
+const coarseHistoryQuery = querySchema({
+  market: v.optional(marketParam),
+  interval: v.optional(coarseIntervalParam),
+  from: v.optional(timestampParam),
+  to: v.optional(timestampParam),
+});
+
+const fundingHistoryQuery = querySchema({
+  market_variant: marketVariantParam,
+  interval: v.optional(coarseIntervalParam),
+  from: v.optional(timestampParam),
+  to: v.optional(timestampParam),
+});
+
+/** History routes: GET /v1/alpha/{liquidations,open-interest,volume,funding-rates}/history. */
+export function historyRoutes(service: Service): RestRoute[] {
+  const windowOf = (
+    query: Parameters<typeof resolveWindow>[0],
+    key: ApiKeyRecord | null,
+    kind: HistoryKind,
+  ): HistoryWindow => {
+    if (key === null) throw new Error('history routes require an authenticated key');
+    return resolveWindow(query, { plan: key.plan, kind, now: service.now() });
+  };
+
+  const checkScope = async (scope: { market?: string; market_variant?: string }): Promise<void> => {
+    const market = scope.market ?? null;
+    const variant = scope.market_variant ?? null;
+    if (market === null && variant === null) return;
+    const row = await service.db.queryOne('api/history-scope-known', { market, market_variant: variant });
+    if (row?.known === true) return;
+    const param = variant !== null ? 'market_variant' : 'market';
+    const value = variant ?? market;
+    throw new ApiError(400, 'invalid_parameter',
+      `Parameter '${param}' names no alpha ${param === 'market' ? 'market' : 'market variant'}: '${value}' (see /v1/alpha/markets).`, param);
+  };
+
+  return [
+    defineRoute({
+      path: '/v1/alpha/liquidations/history',
+      summary: 'Liquidation count, liquidated notional by side and liquidation fees per bucket (omitted when none).',
+      query: coarseHistoryQuery,
+      handle: async ({ query, key }) => {
+        const w = windowOf(query, key, 'liquidations');
+        await checkScope(query);
+        const data = await service.db.query('api/liquidations-history', { ...windowParams(w), market: query.market ?? null });
+        return historyEnvelope(w, data);
+      },
+    }),
+    defineRoute({
+      path: '/v1/alpha/open-interest/history',
+      summary: 'Open interest (long, short, total) at the end of each bucket, carried forward with no gaps.',
+      query: fineHistoryQuery,
+      handle: async ({ query, key }) => {
+        const w = windowOf(query, key, 'history');
+        await checkScope(query);
+        const data = await service.db.query('api/open-interest-history', {
+          ...windowParams(w), now: w.now, market: query.market ?? null,
+        });
+        return historyEnvelope(w, data);
+      },
+    }),
+    defineRoute({
+      path: '/v1/alpha/volume/history',
+      summary: 'Traded notional and trading fees per bucket (omitted when no fills).',
+      query: fineHistoryQuery,
+      handle: async ({ query, key }) => {
+        const w = windowOf(query, key, 'history');
+        await checkScope(query);
+        const data = await service.db.query('api/volume-history', { ...windowParams(w), market: query.market ?? null });
+        return historyEnvelope(w, data);
+      },
+    }),
+    defineRoute({
+      path: '/v1/alpha/funding-rates/history',
+      summary: 'Average net hourly funding rate per side per bucket for one market variant (omitted when no snapshot).',
+      query: fundingHistoryQuery,
+      handle: async ({ query, key }) => {
+        const w = windowOf(query, key, 'funding');
+        await checkScope(query);
+        const data = await service.db.query('api/funding-rates-history', {
+          ...windowParams(w), market_variant: query.market_variant,
+        });
+        return historyEnvelope(w, data);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,138 @@
+/**
+ * Endpoint 5: alpha liquidation search, newest first, cursor-paged and bounded by the plan's
+ * liquidation lookback (contract §3, §5).
+ *
+ * The cursor is opaque base64url JSON `{ v, t, s, f }`: the last row's time (epoch ms) and seq, and
+ * the filters of the query that produced it (market, market_variant, from, to). A request with a
+ * cursor takes its filters from the cursor; repeating the same filters is allowed, any different
+ * filter (or a malformed token) is a 400 `invalid_parameter` on `cursor`. `limit` may change
+ * between pages (it is not a filter).
+ */
+import * as v from 'valibot';
+import { defineRoute, type RestRoute } from './define.ts';
+import { ApiError } from '../errors.ts';
+import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, timestampParam } from '../params.ts';
+import { getPlan } from '../../keys/plans.ts';
+import type { Service } from '../../service.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The filters a cursor binds. */
+interface LiquidationFilters {
+  market: string | null;
+  market_variant: string | null;
+  from: number | null;
+  to: number | null;
+}
+
+interface CursorState {
+  time: number;
+  seq: number;
+  filters: LiquidationFilters;
+}
+
+const cursorParam = v.pipe(
+  v.string('must be given once'),
+  v.regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be a next_cursor token returned by this endpoint'),
+  v.description('Opaque token from a previous next_cursor; it carries the filters of the first page.'),
+);
+
+const query = querySchema({
+  market: v.optional(marketParam),
+  market_variant: v.optional(marketVariantParam),
+  from: v.optional(timestampParam),
+  to: v.optional(timestampParam),
+  cursor: v.optional(cursorParam),
+  limit: v.optional(limitParam),
+});
+
+/** Encodes a cursor (base64url of compact JSON). */
+export function encodeCursor(state: CursorState): string {
+  const f = state.filters;
+  return Buffer.from(JSON.stringify({ v: 1, t: state.time, s: state.seq, f: [f.market, f.market_variant, f.from, f.to] }))
+    .toString('base64url');
+}
+
+function badCursor(message = 'Parameter \'cursor\' must be a next_cursor token returned by this endpoint.'): ApiError {
+  return new ApiError(400, 'invalid_parameter', message, 'cursor');
+}
+
+const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
+const isStrOrNull = (x: unknown): x is string | null => x === null || typeof x === 'string';
+const isIntOrNull = (x: unknown): x is number | null => x === null || isInt(x);
+
+/** Decodes a cursor; undefined when it is not one of ours. */
+export function decodeCursor(token: string): CursorState | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { v: version, t, s, f } = raw as Record<string, unknown>;
+  if (version !== 1 || !isInt(t) || !isInt(s) || !Array.isArray(f) || f.length !== 4) return undefined;
+  const [market, variant, from, to] = f as unknown[];
+  if (!isStrOrNull(market) || !isStrOrNull(variant) || !isIntOrNull(from) || !isIntOrNull(to)) return undefined;
+  // Only tokens whose filters would pass validation themselves.
+  if (market !== null && v.safeParse(marketParam, market).output !== market) return undefined;
+  if (variant !== null && !v.safeParse(marketVariantParam, variant).success) return undefined;
+  return { time: t, seq: s, filters: { market, market_variant: variant, from, to } };
+}
+
+/** GET /v1/alpha/liquidations/search. */
+export function liquidationRoutes(service: Service): RestRoute[] {
+  return [
+    defineRoute({
+      path: '/v1/alpha/liquidations/search',
+      summary: 'Alpha liquidation events, newest first, cursor-paged; the walk stops at the plan\'s lookback.',
+      query,
+      handle: async ({ query: q, key }) => {
+        const given: LiquidationFilters = {
+          market: q.market ?? null,
+          market_variant: q.market_variant ?? null,
+          from: q.from ?? null,
+          to: q.to ?? null,
+        };
+        let filters = given;
+        let after: { time: number; seq: number } | null = null;
+        if (q.cursor !== undefined) {
+          const state = decodeCursor(q.cursor);
+          if (!state) throw badCursor();
+          for (const name of ['market', 'market_variant', 'from', 'to'] as const) {
+            if (given[name] !== null && given[name] !== state.filters[name]) {
+              throw badCursor(`Parameter 'cursor' was issued for other filters than '${name}' given here: pass the cursor alone, or with the same filters.`);
+            }
+          }
+          filters = state.filters;
+          after = { time: state.time, seq: state.seq };
+        }
+        if (filters.from !== null && filters.to !== null && filters.from >= filters.to) {
+          throw new ApiError(400, 'invalid_parameter', "Parameter 'from' must be before 'to'.", 'from');
+        }
+        const now = service.now();
+        const days = key ? getPlan(key.plan).liquidationLookbackDays : null;
+        const floor = days === null ? null : now - days * DAY_MS;
+        const from = floor === null ? filters.from : Math.max(filters.from ?? floor, floor);
+        const limit = q.limit ?? MAX_LIMIT;
+        const rows = await service.db.query('api/alpha-liquidations-search', {
+          market: filters.market,
+          market_variant: filters.market_variant,
+          from,
+          to: filters.to ?? now,
+          after_time: after?.time ?? null,
+          after_seq: after?.seq ?? null,
+          fetch: limit + 1,
+        });
+        const more = rows.length > limit;
+        const page = rows.slice(0, limit);
+        const last = page[page.length - 1];
+        const next_cursor = more && last
+          ? encodeCursor({ time: last.time_ms as number, seq: last.seq as number, filters })
+          : null;
+        const data = page.map(({ time_ms: _t, seq: _s, ...row }) => row);
+        return { data, next_cursor };
+      },
+    }),
+  ];
+}
