@@ -25,6 +25,11 @@ export interface RestRoute<S extends QuerySchema = QuerySchema> {
   query: S;
   /** false only for `/v1/openapi.json`; default true */
   auth?: boolean;
+  /**
+   * valibot schema of the 200 body (`{ data, ... }`): the OpenAPI document is generated from it
+   * and tests validate real responses against that document. Every endpoint should have one.
+   */
+  response?: v.GenericSchema;
   /** returns the JSON body (`{ data, ... }`); may be async */
   handle(ctx: RouteContext<v.InferOutput<S>>): unknown;
 }
