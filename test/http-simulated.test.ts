@@ -86,4 +86,27 @@ describe('API properties on a simulated journal', () => {
       }
     }
   });
+
+  it('open-positions stats equal the aggregates of open-positions search, per market and protocol-wide', async () => {
+    for (const market of [null, 'SOL-PERP', 'BTC-PERP']) {
+      const q = market ? `market=${market}&` : '';
+      const rows: { side: string; current_size_usd: number; unrealized_pnl_usd: number; leverage: number | null }[] = [];
+      for (let offset = 0; ; offset += 500) {
+        const page = (await json(`/v1/alpha/open-positions/search?${q}limit=500&offset=${offset}`)).data as typeof rows;
+        rows.push(...page);
+        if (page.length < 500) break;
+      }
+      const stats = (await json(`/v1/alpha/open-positions/stats${market ? `?market=${market}` : ''}`)).data as Record<string, number | string | null>;
+      const side = (s: string) => rows.filter((r) => r.side === s);
+      const sum = (rs: typeof rows, f: (r: (typeof rows)[number]) => number) => rs.reduce((a, r) => a + micro(f(r)), 0n);
+      expect(rows.length, String(market)).toBeGreaterThan(0);
+      expect(stats).toMatchObject({ market, total_positions: rows.length, long_positions: side('long').length, short_positions: side('short').length });
+      expect(micro(stats.long_notional_usd as number)).toBe(sum(side('long'), (r) => r.current_size_usd));
+      expect(micro(stats.short_notional_usd as number)).toBe(sum(side('short'), (r) => r.current_size_usd));
+      expect(micro(stats.long_upnl_usd as number)).toBe(sum(side('long'), (r) => r.unrealized_pnl_usd));
+      expect(micro(stats.short_upnl_usd as number)).toBe(sum(side('short'), (r) => r.unrealized_pnl_usd));
+      const leverages = rows.map((r) => r.leverage).filter((l): l is number => l !== null);
+      expect(stats.avg_leverage as number).toBeCloseTo(leverages.reduce((a, l) => a + l, 0) / leverages.length, 9);
+    }
+  });
 });

@@ -12,6 +12,7 @@ import { authenticate } from './auth.ts';
 import { beginRequest, handleError, methodNotAllowed } from './errors.ts';
 import { parseQuery } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
+import { openapiRoutes } from './routes/openapi.ts';
 import { protocolRoutes } from './routes/protocols.ts';
 import { alphaMarketRoutes } from './routes/alpha-markets.ts';
 import { betaMarketRoutes } from './routes/beta-markets.ts';
@@ -19,12 +20,15 @@ import { liquidationRoutes } from './routes/liquidations.ts';
 import { currentRoutes } from './routes/current.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { historyRoutes } from './routes/history.ts';
+import { openPositionRoutes } from './routes/open-positions.ts';
+import { positionRoutes } from './routes/positions.ts';
 import type { KeyStore } from '../keys/store.ts';
 import type { Service } from '../service.ts';
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service): RestRoute[] {
   return [
+    ...openapiRoutes(service),
     ...protocolRoutes(service),
     ...alphaMarketRoutes(service),
     ...betaMarketRoutes(service),
@@ -32,6 +36,8 @@ export function restRoutes(service: Service): RestRoute[] {
     ...currentRoutes(service),
     ...accountRoutes(service),
     ...historyRoutes(service),
+    ...openPositionRoutes(service),
+    ...positionRoutes(service),
   ];
 }
 

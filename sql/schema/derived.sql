@@ -114,3 +114,51 @@ CREATE OR REPLACE MACRO activity_24h(now_ms) AS TABLE
   FROM fills
   WHERE time >= epoch_ms(now_ms - 86400000) AND time < epoch_ms(now_ms)
   GROUP BY ALL;
+
+-- The live state of every open alpha lifecycle, shared by endpoints 16 and 17 (whose figures
+-- must agree; a test checks it): the latest position snapshot when it is at least as new as the
+-- lifecycle's last fill ("fresh"); otherwise (no snapshot yet, or a fill newer than it) the state
+-- after the last fill: size and collateral of the lifecycle, unsettled amounts 0 (fees settle on
+-- every fill), mark = the variant's latest index price when not older than that fill, else the
+-- fill's own index price, liquidation price null, updated_at = the fill's time, source null.
+-- unrealized_pnl_usd is rounded per row so that sums over rows are exact. No arguments.
+CREATE OR REPLACE MACRO open_alpha_positions() AS TABLE
+  WITH joined AS (
+  SELECT l.position_id, l.market_variant, l.market, l.address, l.side, l.opened_at, l.entry_price,
+         l.max_size_usd, l.max_collateral_usd, l.size_usd, l.collateral_usd, l.last_fill_at,
+         p.time AS p_time, p.size_usd AS p_size, p.collateral_usd AS p_collateral,
+         p.unsettled_borrowing_usd AS p_borrowing, p.unsettled_funding_usd AS p_funding,
+         p.claimable_funding_usd AS p_claimable, p.mark_price AS p_mark, p.liquidation_price AS p_liq,
+         p.source AS p_source, m.time AS m_time, m.index_price AS m_price, f.index_price AS f_price,
+         coalesce(p.time >= l.last_fill_at, false) AS fresh
+  FROM lifecycles l
+  LEFT JOIN position_latest p ON p.protocol = l.protocol AND p.position_id = l.position_id
+  LEFT JOIN market_latest m ON m.protocol = l.protocol AND m.market = l.market
+        AND m.market_variant IS NOT DISTINCT FROM l.market_variant
+  LEFT JOIN fills f ON f.protocol = l.protocol AND f.seq = l.last_seq
+  WHERE l.protocol = 'alpha' AND l.status = 'open'
+),
+state AS (
+  SELECT position_id, market_variant, market, address, side, opened_at, entry_price,
+         max_size_usd, max_collateral_usd,
+         CASE WHEN fresh THEN p_size ELSE size_usd END AS current_size_usd,
+         CASE WHEN fresh THEN p_collateral ELSE collateral_usd END AS current_collateral_usd,
+         CASE WHEN fresh THEN p_borrowing ELSE 0 END AS unsettled_borrowing_usd,
+         CASE WHEN fresh THEN p_funding ELSE 0 END AS unsettled_funding_usd,
+         CASE WHEN fresh THEN p_claimable ELSE 0 END AS claimable_funding_usd,
+         CASE WHEN fresh THEN p_mark WHEN m_time >= last_fill_at THEN m_price ELSE f_price END AS mark_price,
+         CASE WHEN fresh THEN p_liq END AS liquidation_price,
+         CASE WHEN fresh THEN p_time ELSE last_fill_at END AS updated_at,
+         CASE WHEN fresh THEN p_source END AS source
+  FROM joined
+),
+live AS (
+  SELECT s.*,
+         -- rounded per row, as an exact decimal, so that sums over rows equal the stats endpoint's
+         round(s.current_size_usd::DOUBLE * (s.mark_price / s.entry_price - 1)
+               * CASE WHEN s.side = 'short' THEN -1 ELSE 1 END, 6)::DECIMAL(38,6) AS unrealized_pnl_usd,
+         s.current_size_usd::DOUBLE / nullif(s.current_collateral_usd, 0)::DOUBLE AS leverage,
+         abs(s.mark_price - s.liquidation_price) / nullif(s.mark_price, 0) AS liq_proximity
+  FROM state s
+)
+  SELECT * FROM live;

@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { getRouterParam } from 'h3';
 import { defineRoute, type RestRoute } from './define.ts';
+import { Account, AccountsSummary, dataOf, pagedListOf } from '../response-schemas.ts';
 import { notFound } from '../errors.ts';
 import { integerParam, limitParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
@@ -44,12 +45,14 @@ export function accountRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/accounts/stats',
       summary: 'Summary over every alpha account: counts, volume, PnL totals and average win rate.',
+      response: dataOf(AccountsSummary),
       query: noQuery,
       handle: async () => ({ data: (await service.db.query('api/alpha-accounts-stats'))[0] }),
     }),
     defineRoute({
       path: '/v1/alpha/accounts/search',
       summary: 'Search and rank alpha accounts (offset-paged).',
+      response: pagedListOf(Account),
       query: searchQuery,
       handle: async ({ query: q }) => {
         const { offset, limit } = pageOf(q);
@@ -70,6 +73,7 @@ export function accountRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/accounts/:address',
       summary: 'One alpha account (404 when unknown or malformed).',
+      response: dataOf(Account),
       query: noQuery,
       handle: async ({ event }) => {
         const address = getRouterParam(event, 'address') ?? '';

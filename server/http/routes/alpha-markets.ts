@@ -1,5 +1,7 @@
 /** Endpoints 3 and 4: alpha market listing and per-variant market stats. */
+import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
+import { Market, MarketRef, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
 
@@ -9,6 +11,10 @@ export function alphaMarketRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/markets',
       summary: 'List alpha market variants and the grouped market symbols.',
+      response: v.strictObject({
+        data: v.array(MarketRef),
+        markets: v.pipe(v.array(v.string()), v.description('Distinct grouped market symbols (accepted as `market`).')),
+      }),
       query: noQuery,
       handle: async () => {
         const data = await service.db.query('api/alpha-markets');
@@ -19,6 +25,7 @@ export function alphaMarketRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/markets/stats',
       summary: 'Price, open interest, funding rates and 24h activity per active alpha variant.',
+      response: listOf(Market),
       query: noQuery,
       handle: async () => ({ data: await service.db.query('api/alpha-markets-stats', { now: service.now() }) }),
     }),

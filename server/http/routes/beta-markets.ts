@@ -1,5 +1,6 @@
 /** Endpoints 20 and 21: beta market listing and per-market stats (market_variant always null). */
 import { defineRoute, type RestRoute } from './define.ts';
+import { BetaMarket, BetaMarketRef, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
 
@@ -9,12 +10,14 @@ export function betaMarketRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/beta/markets',
       summary: 'List beta markets.',
+      response: listOf(BetaMarketRef),
       query: noQuery,
       handle: async () => ({ data: await service.db.query('api/beta-markets') }),
     }),
     defineRoute({
       path: '/v1/beta/markets/stats',
       summary: 'Price, open interest, borrow-based rates and 24h activity per beta market.',
+      response: listOf(BetaMarket),
       query: noQuery,
       handle: async () => ({ data: await service.db.query('api/beta-markets-stats', { now: service.now() }) }),
     }),

@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
+import { FundingRate, OpenInterestSnapshot, listOf } from '../response-schemas.ts';
 import { ApiError } from '../errors.ts';
 import { marketVariantParam, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
@@ -29,6 +30,7 @@ export function currentRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/open-interest',
       summary: 'Current open interest (long, short, total) per alpha variant, from its latest snapshot.',
+      response: listOf(OpenInterestSnapshot),
       query,
       handle: async ({ query: q }) => {
         await checkVariant(service, q.market_variant);
@@ -38,6 +40,7 @@ export function currentRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/funding-rates',
       summary: 'Current net hourly funding rate per side per alpha variant, from its latest snapshot.',
+      response: listOf(FundingRate),
       query,
       handle: async ({ query: q }) => {
         await checkVariant(service, q.market_variant);

@@ -6,6 +6,9 @@
  * `invalid_parameter` naming it, never a silent empty series (contract §2's spirit for bad input).
  */
 import { defineRoute, type RestRoute } from './define.ts';
+import {
+  FundingRateBucket, LiquidationBucket, OpenInterestBucket, VolumeBucket, coarseHistoryOf, historyOf,
+} from '../response-schemas.ts';
 import { ApiError } from '../errors.ts';
 import {
   coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
@@ -63,6 +66,7 @@ export function historyRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/liquidations/history',
       summary: 'Liquidation count, liquidated notional by side and liquidation fees per bucket (omitted when none).',
+      response: coarseHistoryOf(LiquidationBucket),
       query: coarseHistoryQuery,
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'liquidations');
@@ -74,6 +78,7 @@ export function historyRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/open-interest/history',
       summary: 'Open interest (long, short, total) at the end of each bucket, carried forward with no gaps.',
+      response: historyOf(OpenInterestBucket),
       query: fineHistoryQuery,
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
@@ -87,6 +92,7 @@ export function historyRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/volume/history',
       summary: 'Traded notional and trading fees per bucket (omitted when no fills).',
+      response: historyOf(VolumeBucket),
       query: fineHistoryQuery,
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
@@ -98,6 +104,7 @@ export function historyRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/funding-rates/history',
       summary: 'Average net hourly funding rate per side per bucket for one market variant (omitted when no snapshot).',
+      response: coarseHistoryOf(FundingRateBucket),
       query: fundingHistoryQuery,
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'funding');

@@ -10,6 +10,7 @@
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
+import { Liquidation, cursorListOf } from '../response-schemas.ts';
 import { ApiError } from '../errors.ts';
 import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, timestampParam } from '../params.ts';
 import { getPlan } from '../../keys/plans.ts';
@@ -86,6 +87,7 @@ export function liquidationRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/alpha/liquidations/search',
       summary: 'Alpha liquidation events, newest first, cursor-paged; the walk stops at the plan\'s lookback.',
+      response: cursorListOf(Liquidation),
       query,
       handle: async ({ query: q, key }) => {
         const given: LiquidationFilters = {

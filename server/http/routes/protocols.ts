@@ -1,5 +1,6 @@
 /** Endpoints 1 and 2: the protocol list and cross-protocol aggregates. */
 import { defineRoute, type RestRoute } from './define.ts';
+import { ProtocolInfo, ProtocolOverview, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
 
@@ -15,12 +16,14 @@ export function protocolRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: '/v1/protocols',
       summary: 'List the supported protocols.',
+      response: listOf(ProtocolInfo),
       query: noQuery,
       handle: () => ({ data: PROTOCOL_INFO }),
     }),
     defineRoute({
       path: '/v1/protocols/stats',
       summary: 'Open interest, 24h volume, fees, liquidations and market count per protocol.',
+      response: listOf(ProtocolOverview),
       query: noQuery,
       handle: async () => ({ data: await service.db.query('api/protocols-stats', { now: service.now() }) }),
     }),

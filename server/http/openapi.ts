@@ -1,0 +1,239 @@
+/**
+ * The OpenAPI 3.1 document of every REST endpoint (`GET /v1/openapi.json`, contract §1), generated
+ * from the route list ({@link restRoutes}) and the same valibot schemas that validate requests and
+ * describe responses: no hand-kept copy.
+ *
+ * Per route:
+ * - path: h3 `:param` segments become `{param}`, each declared as a required path parameter
+ *   (`address`: string, `id`: integer position id, anything else: string);
+ * - one GET operation with the route's summary, an `operationId` derived from the path and a tag
+ *   from its first segment after `/v1` (alpha, beta, protocols, …);
+ * - query parameters: the route's strict query schema converted with `@valibot/to-json-schema`
+ *   (`typeMode: 'input'`: conversion stops at the first transform, see params.ts), one parameter per
+ *   property, required when not optional, its `description` hoisted onto the parameter;
+ * - security: the `x-api-key` header scheme on every route with `auth !== false`, none otherwise;
+ * - responses: 200 with the route's `response` schema (shared records as `$ref`s to
+ *   `components/schemas`, from response-schemas.ts), and the contract's error answers, each with the
+ *   error body restricted to the codes that status can carry:
+ *   400 when the route takes query parameters, 401 and 429 when it needs a key, 404 when it has
+ *   path parameters, 500 always. 405 (any method but GET) cannot answer a GET operation, so it is a
+ *   reusable `components/responses/MethodNotAllowed` and is explained in `info.description`.
+ *
+ * The document is built once per service and frozen.
+ */
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { restRoutes } from './app.ts';
+import { API_VERSION, type ErrorCode } from './errors.ts';
+import { RESPONSE_DEFINITIONS, errorBodyOf } from './response-schemas.ts';
+import type { RestRoute } from './routes/define.ts';
+import type { Service } from '../service.ts';
+
+type Json = Record<string, unknown>;
+
+/** Path of the document itself. */
+export const OPENAPI_PATH = '/v1/openapi.json';
+
+const SECURITY_SCHEME = 'ApiKey';
+
+/** Converter settings shared by every conversion: JSON Schema 2020-12 (= OpenAPI 3.1), refs into components. */
+const CONVERSION: ConversionConfig = {
+  target: 'draft-2020-12',
+  typeMode: 'input',
+  errorMode: 'throw',
+  definitions: RESPONSE_DEFINITIONS,
+  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+};
+
+/** A converted schema without the keys that only make sense at a document root. */
+function convert(schema: v.GenericSchema): Json {
+  const json = toJsonSchema(schema, CONVERSION) as Json;
+  delete json.$schema;
+  delete json.$defs;
+  return json;
+}
+
+/** The error answers: status → [component name, description, codes the body can carry]. */
+const ERROR_RESPONSES: Record<number, [string, string, ErrorCode[]]> = {
+  400: ['BadRequest', 'Bad request: an invalid or unknown query parameter (`param` names it), or a window that is too large.',
+    ['invalid_parameter', 'unknown_parameter', 'window_too_large', 'bad_request']],
+  401: ['Unauthorized', 'No x-api-key header, or an unknown or revoked key.', ['unauthorized']],
+  404: ['NotFound', 'No such account or position (a malformed path parameter is also a 404).', ['not_found']],
+  405: ['MethodNotAllowed', 'Any method but GET (answered with Allow: GET).', ['method_not_allowed']],
+  429: ['TooManyRequests', 'Rate limit or monthly credits exhausted; retry after Retry-After seconds.',
+    ['rate_limited', 'credits_exhausted']],
+  500: ['InternalError', 'Internal error; logged under the x-request-id.', ['internal_error']],
+};
+
+/** Known path parameters (anything else: a plain string). */
+const PATH_PARAMETERS: Record<string, { description: string; schema: Json }> = {
+  address: { description: 'Base58 wallet address (a malformed or unknown one is a 404).', schema: { type: 'string' } },
+  id: { description: 'Integer position_id of one lifecycle (a malformed or unknown one is a 404).', schema: { type: 'integer', minimum: 0 } },
+};
+
+const COMMON_HEADERS = {
+  'x-request-id': { $ref: '#/components/headers/RequestId' },
+  'x-api-version': { $ref: '#/components/headers/ApiVersion' },
+};
+
+/** `/v1/alpha/accounts/:address` → `{ path: '/v1/alpha/accounts/{address}', params: ['address'] }`. */
+export function openApiPath(h3Path: string): { path: string; params: string[] } {
+  const params: string[] = [];
+  const path = h3Path
+    .split('/')
+    .map((segment) => {
+      if (!segment.startsWith(':')) return segment;
+      const name = segment.slice(1);
+      params.push(name);
+      return `{${name}}`;
+    })
+    .join('/');
+  return { path, params };
+}
+
+function operationIdOf(h3Path: string): string {
+  const words = h3Path
+    .replace(/^\/v1\//, '')
+    .split(/[^A-Za-z0-9:]+/)
+    .filter(Boolean)
+    .map((w) => (w.startsWith(':') ? `by_${w.slice(1)}` : w));
+  return ['get', ...words].join('_');
+}
+
+function tagOf(h3Path: string): string {
+  return h3Path.split('/')[2] ?? 'meta';
+}
+
+/** Query parameters of a route, from its strict valibot query schema. */
+function queryParameters(route: RestRoute): Json[] {
+  const json = convert(route.query);
+  const properties = (json.properties ?? {}) as Record<string, Json>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...schema } = property;
+    const parameter: Json = { name, in: 'query', required: required.has(name), schema };
+    if (typeof description === 'string') parameter.description = description;
+    return parameter;
+  });
+}
+
+function operationOf(route: RestRoute): { path: string; operation: Json } {
+  const { path, params } = openApiPath(route.path);
+  const parameters: Json[] = params.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    ...(PATH_PARAMETERS[name] ?? { description: `Path parameter ${name}.`, schema: { type: 'string' } }),
+  }));
+  const query = queryParameters(route);
+  parameters.push(...query);
+  const needsKey = route.auth !== false;
+
+  const ok: Json = { description: 'OK', headers: COMMON_HEADERS };
+  if (route.response) ok.content = { 'application/json': { schema: convert(route.response) } };
+  const responses: Json = { 200: ok };
+  const statuses = [
+    ...(query.length > 0 ? [400] : []),
+    ...(needsKey ? [401] : []),
+    ...(params.length > 0 ? [404] : []),
+    ...(needsKey ? [429] : []),
+    500,
+  ];
+  for (const status of statuses) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]![0]}` };
+
+  const operation: Json = {
+    operationId: operationIdOf(route.path),
+    summary: route.summary,
+    tags: [tagOf(route.path)],
+    security: needsKey ? [{ [SECURITY_SCHEME]: [] }] : [],
+    responses,
+  };
+  if (parameters.length > 0) operation.parameters = parameters;
+  return { path, operation };
+}
+
+function components(): Json {
+  const schemas: Record<string, unknown> = {};
+  const defs = toJsonSchemaDefs(RESPONSE_DEFINITIONS, {
+    target: 'draft-2020-12',
+    typeMode: 'input',
+    errorMode: 'throw',
+    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  }) as Record<string, JsonSchema>;
+  for (const [name, schema] of Object.entries(defs)) {
+    const { $schema: _s, ...rest } = schema as Json;
+    schemas[name] = rest;
+  }
+  const responses: Json = {};
+  for (const [status, [name, description, codes]] of Object.entries(ERROR_RESPONSES)) {
+    const errorSchema = `Error${status}`;
+    schemas[errorSchema] = convert(errorBodyOf(codes));
+    const headers: Json = { ...COMMON_HEADERS };
+    if (status === '405') headers.allow = { description: 'Always GET.', schema: { type: 'string', const: 'GET' } };
+    if (status === '429') headers['retry-after'] = { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 0 } };
+    responses[name] = {
+      description,
+      headers,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchema}` } } },
+    };
+  }
+  return {
+    schemas,
+    responses,
+    headers: {
+      RequestId: { description: 'Request id (echoed when the client sent a sane one).', schema: { type: 'string' } },
+      ApiVersion: { description: 'Interface version.', schema: { type: 'string', const: API_VERSION } },
+    },
+    securitySchemes: {
+      [SECURITY_SCHEME]: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key (never accepted in the query string).' },
+    },
+  };
+}
+
+/** Builds the OpenAPI 3.1 document of `routes` (not cached: see {@link openApiDocument}). */
+export function buildOpenApiDocument(routes: readonly RestRoute[]): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    const { path, operation } = operationOf(route);
+    if (paths[path]) throw new Error(`OpenAPI: two routes on ${path}`);
+    paths[path] = { get: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Perpetuals Analytics Data Service',
+      version: API_VERSION,
+      description: [
+        'Read-only analytics for perpetual-futures protocols on Solana. Every REST endpoint is a GET;',
+        'any other method gets 405 `method_not_allowed` with `Allow: GET`. Unknown query parameters are a',
+        '400 `unknown_parameter` on every endpoint. Errors are `{ error: { code, message, param? } }`.',
+        'Timestamps are UTC with milliseconds; USD amounts are rounded to 6 decimals.',
+      ].join(' '),
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: '/' }],
+    tags: [...new Set(routes.map((r) => tagOf(r.path)))].map((name) => ({ name })),
+    paths,
+    components: components(),
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+const cache = new WeakMap<Service, Json>();
+
+/** The document of the service's REST routes, built on first use and then reused (frozen). */
+export function openApiDocument(service: Service): Json {
+  let doc = cache.get(service);
+  if (!doc) {
+    doc = deepFreeze(buildOpenApiDocument(restRoutes(service)));
+    cache.set(service, doc);
+  }
+  return doc;
+}

@@ -1,0 +1,184 @@
+/**
+ * Endpoints 16 and 17: open alpha positions (offset-paged search with live fields) and their
+ * summary (PositionsSummary), both over the same rows (sql/api/alpha-open-positions-*.sql).
+ *
+ * A row's live fields come from the lifecycle's latest position snapshot when it is at least as new
+ * as the lifecycle's last fill; otherwise (no snapshot yet, or a newer fill) from the state after
+ * that fill: its size and collateral, unsettled amounts 0 (fees settle on every fill), mark = the
+ * variant's latest market index price if not older than the fill (else the fill's index price),
+ * no liquidation price, `updated_at` = the fill's time.
+ *
+ * Search sorts by a validated enum that the SQL maps with CASE on a bound parameter (never
+ * spliced), then address asc, then position_id desc, so offset pages never repeat or skip a row.
+ * `meta` is computed over every matching row, not the page. An unknown (well-formed) `market` or
+ * `market_variant` is a 400 `invalid_parameter`, as on the history endpoints; an address with no
+ * open position is simply an empty result.
+ */
+import * as v from 'valibot';
+import { defineRoute, type RestRoute } from './define.ts';
+import { ApiError } from '../errors.ts';
+import {
+  limitParam, marketParam, marketVariantParam, offsetParam, orderParam, pageOf, querySchema,
+} from '../params.ts';
+import type { Service } from '../../service.ts';
+
+/** `sort_by` values of endpoint 16 (size = current_size_usd, pnl = unrealized_pnl_usd). */
+export const OPEN_POSITION_SORTS = ['size', 'pnl', 'collateral', 'leverage', 'opened_at', 'liq_proximity'] as const;
+
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** `min_size_usd`: a plain non-negative decimal number (no sign, exponent or epoch tricks). */
+const minSizeParam = v.pipe(
+  v.string('must be given once'),
+  v.description('Only positions whose current notional (USD) is at least this.'),
+  v.metadata({ type: 'number', minimum: 0 }),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const n = /^\d{1,15}(\.\d{1,12})?$/.test(dataset.value) ? Number(dataset.value) : NaN;
+    if (!(n >= 0 && Number.isFinite(n))) {
+      addIssue({ message: 'must be a number >= 0, such as 1000 or 2500.5' });
+      return NEVER;
+    }
+    return n;
+  }),
+);
+
+const searchQuery = querySchema({
+  market_variant: v.optional(marketVariantParam),
+  market: v.optional(marketParam),
+  address: v.optional(v.pipe(
+    v.string('must be given once'),
+    v.regex(BASE58_ADDRESS, 'must be a base58 wallet address (32-44 characters)'),
+    v.description('Owner wallet (base58).'),
+  )),
+  side: v.optional(v.pipe(v.picklist(['long', 'short'], 'must be long or short'), v.description('Position side.'))),
+  min_size_usd: v.optional(minSizeParam),
+  sort_by: v.optional(v.pipe(
+    v.picklist(OPEN_POSITION_SORTS, `must be one of ${OPEN_POSITION_SORTS.join(', ')}`),
+    v.description(
+      'Sort field (default size = current notional; pnl = unrealized PnL; liq_proximity = |mark − liquidation| / mark, '
+      + 'asc = closest to liquidation first, positions without a liquidation price excluded); '
+      + 'ties broken by address asc, then position_id desc.',
+    ),
+  )),
+  order: v.optional(orderParam),
+  offset: v.optional(offsetParam),
+  limit: v.optional(limitParam),
+});
+
+const statsQuery = querySchema({ market: v.optional(marketParam) });
+
+const timestamp = v.pipe(v.string(), v.isoTimestamp());
+const usd = v.number();
+const nullableUsd = v.nullable(v.number());
+
+/** Open-search row of the Position record. */
+export const openPositionRowSchema = v.strictObject({
+  protocol: v.literal('alpha'),
+  position_id: v.number(),
+  market_variant: v.nullable(v.string()),
+  market: v.string(),
+  address: v.string(),
+  side: v.picklist(['long', 'short']),
+  current_size_usd: nullableUsd,
+  max_size_usd: nullableUsd,
+  current_collateral_usd: nullableUsd,
+  max_collateral_usd: nullableUsd,
+  unsettled_borrowing_usd: nullableUsd,
+  unsettled_funding_usd: nullableUsd,
+  claimable_funding_usd: nullableUsd,
+  entry_price: v.number(),
+  leverage: v.nullable(v.number()),
+  opened_at: timestamp,
+  mark_price: v.nullable(v.number()),
+  unrealized_pnl_usd: nullableUsd,
+  liquidation_price: v.nullable(v.number()),
+  updated_at: v.nullable(timestamp),
+});
+
+const searchResponse = v.strictObject({
+  data: v.array(openPositionRowSchema),
+  pagination: v.strictObject({ limit: v.number(), offset: v.number(), total: v.number() }),
+  meta: v.strictObject({ oldest_updated: v.nullable(timestamp), last_full_refresh: v.nullable(timestamp) }),
+});
+
+/** PositionsSummary. */
+export const positionsSummarySchema = v.strictObject({
+  market: v.nullable(v.string()),
+  snapshot_ts: v.nullable(timestamp),
+  total_positions: v.number(),
+  long_positions: v.number(),
+  short_positions: v.number(),
+  long_notional_usd: usd,
+  short_notional_usd: usd,
+  long_upnl_usd: usd,
+  short_upnl_usd: usd,
+  avg_leverage: v.number(),
+});
+
+const statsResponse = v.strictObject({ data: positionsSummarySchema });
+
+/** GET /v1/alpha/open-positions/search, GET /v1/alpha/open-positions/stats. */
+export function openPositionRoutes(service: Service): RestRoute[] {
+  /** 400 when a given market / variant is not known to alpha (no fills and no market snapshot). */
+  const checkScope = async (scope: { market?: string | undefined; market_variant?: string | undefined }): Promise<void> => {
+    const market = scope.market ?? null;
+    const variant = scope.market_variant ?? null;
+    if (market === null && variant === null) return;
+    const checks: ['market' | 'market_variant', string | null][] = [['market_variant', variant], ['market', market]];
+    for (const [param, value] of checks) {
+      if (value === null) continue;
+      const row = await service.db.queryOne('api/history-scope-known', {
+        market: param === 'market' ? value : null,
+        market_variant: param === 'market_variant' ? value : null,
+      });
+      if (row?.known === true) continue;
+      throw new ApiError(400, 'invalid_parameter',
+        `Parameter '${param}' names no alpha ${param === 'market' ? 'market' : 'market variant'}: '${value}' (see /v1/alpha/markets).`, param);
+    }
+  };
+
+  return [
+    defineRoute({
+      path: '/v1/alpha/open-positions/search',
+      summary: 'Open alpha positions with live mark, unrealized PnL and liquidation price (offset-paged).',
+      query: searchQuery,
+      response: searchResponse,
+      handle: async ({ query: q }) => {
+        await checkScope(q);
+        const { offset, limit } = pageOf(q);
+        const rows = await service.db.query('api/alpha-open-positions-search', {
+          market_variant: q.market_variant ?? null,
+          market: q.market ?? null,
+          address: q.address ?? null,
+          side: q.side ?? null,
+          min_size_usd: q.min_size_usd ?? null,
+          sort_by: q.sort_by ?? 'size',
+          order: q.order ?? 'desc',
+          offset,
+          limit,
+        });
+        const first = rows[0];
+        const total = (first?.total as number | undefined) ?? 0;
+        const meta = {
+          oldest_updated: (first?.oldest_updated as string | null | undefined) ?? null,
+          last_full_refresh: (first?.last_full_refresh as string | null | undefined) ?? null,
+        };
+        const data = rows
+          .filter((r) => r.position_id !== null)
+          .map(({ total: _t, oldest_updated: _o, last_full_refresh: _l, ...row }) => row);
+        return { data, pagination: { limit, offset, total }, meta };
+      },
+    }),
+    defineRoute({
+      path: '/v1/alpha/open-positions/stats',
+      summary: 'Summary of open alpha positions (counts, notional and unrealized PnL by side, mean leverage), per market or protocol-wide.',
+      query: statsQuery,
+      response: statsResponse,
+      handle: async ({ query: q }) => {
+        await checkScope(q);
+        const row = await service.db.queryOne('api/alpha-open-positions-stats', { market: q.market ?? null });
+        return { data: row };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,26 @@
+/** `GET /v1/openapi.json`: the OpenAPI 3.1 document of every REST endpoint (no key needed). */
+import * as v from 'valibot';
+import { defineRoute, type RestRoute } from './define.ts';
+import { noQuery } from '../params.ts';
+import { OPENAPI_PATH, openApiDocument } from '../openapi.ts';
+import type { Service } from '../../service.ts';
+
+/** GET /v1/openapi.json. */
+export function openapiRoutes(service: Service): RestRoute[] {
+  return [
+    defineRoute({
+      path: OPENAPI_PATH,
+      summary: 'The OpenAPI 3.1 document of every REST endpoint (no key needed).',
+      query: noQuery,
+      auth: false,
+      // The document itself, not a `{ data }` envelope (what OpenAPI tooling expects at this URL).
+      response: v.looseObject({
+        openapi: v.literal('3.1.0'),
+        info: v.looseObject({ title: v.string(), version: v.string() }),
+        paths: v.record(v.string(), v.looseObject({ get: v.looseObject({ summary: v.string() }) })),
+        components: v.looseObject({}),
+      }),
+      handle: () => openApiDocument(service),
+    }),
+  ];
+}

@@ -1,0 +1,216 @@
+/**
+ * Endpoints 15, 18, 19: an alpha address's lifecycle history (offset-paged), one lifecycle in detail,
+ * and the fill timeline of one lifecycle (offset-paged).
+ *
+ * Sorts are validated enums that the SQL maps with CASE on bound parameters (never spliced), each
+ * with a tie-breaker (15: position_id desc; 19: journal seq in the sort's direction), so offset pages
+ * never repeat or skip a row. 15 omits lifecycles opened before the plan's history depth. 18 has no
+ * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
+ */
+import * as v from 'valibot';
+import { getRouterParam, type H3Event } from 'h3';
+import { defineRoute, type RestRoute } from './define.ts';
+import { notFound } from '../errors.ts';
+import { limitParam, marketParam, marketVariantParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
+import { getPlan } from '../../keys/plans.ts';
+import {
+  address, count, dataOf, integer, market, marketVariant, pagedListOf, protocolId, side, timestamp, usd,
+} from '../response-schemas.ts';
+import type { Service } from '../../service.ts';
+
+const DAY_MS = 86_400_000;
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const POSITION_ID = /^\d{1,15}$/;
+
+/** `sort_by` values of endpoint 15 (size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage). */
+export const HISTORY_SORTS = ['opened_at', 'closed_at', 'size', 'pnl', 'leverage'] as const;
+/** `sort_by` values of endpoint 19 (time = fill time, size = |size_delta_usd|). */
+export const LIFECYCLE_SORTS = ['time', 'size'] as const;
+/** Fill-event types (they partition a lifecycle's timeline). */
+export const EVENT_TYPES = ['open', 'increase', 'decrease', 'close', 'liquidation'] as const;
+
+const historyQuery = querySchema({
+  market: v.optional(marketParam),
+  market_variant: v.optional(marketVariantParam),
+  sort_by: v.optional(v.pipe(
+    v.picklist(HISTORY_SORTS, `must be one of ${HISTORY_SORTS.join(', ')}`),
+    v.description('Sort field (default opened_at; size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage); ties broken by position_id desc.'),
+  )),
+  order: v.optional(orderParam),
+  offset: v.optional(offsetParam),
+  limit: v.optional(limitParam),
+});
+
+const lifecycleQuery = querySchema({
+  sort_by: v.optional(v.pipe(
+    v.picklist(LIFECYCLE_SORTS, `must be one of ${LIFECYCLE_SORTS.join(', ')}`),
+    v.description('Sort field (default time = fill time; size = |size_delta_usd|); ties broken by journal seq.'),
+  )),
+  order: v.optional(v.pipe(orderParam, v.description('Sort direction (default asc, chronological).'))),
+  type: v.optional(v.pipe(
+    v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`),
+    v.description('Only events of this type; the five types partition the timeline.'),
+  )),
+  include_collateral_events: v.optional(v.pipe(
+    v.picklist(['true', 'false'], 'must be true or false'),
+    v.description('Include collateral-only events (size_delta_usd = 0); default false. Liquidations are always included.'),
+    v.transform((s: 'true' | 'false') => s === 'true'),
+  )),
+  offset: v.optional(offsetParam),
+  limit: v.optional(limitParam),
+});
+
+// ---- 200 bodies (OpenAPI is generated from these; strict, so an unlisted field fails the tests) ----
+
+const nullableUsd = v.nullable(usd);
+const nullablePrice = v.nullable(v.number());
+
+const lifecycleEntries = {
+  protocol: protocolId,
+  position_id: v.nullable(integer),
+  market_variant: marketVariant,
+  market,
+  address,
+  side,
+  max_size_usd: nullableUsd,
+  max_collateral_usd: nullableUsd,
+  entry_price: v.pipe(v.number(), v.description('Size-weighted average of increase prices.')),
+  opened_at: timestamp,
+  closed_at: v.nullable(timestamp),
+  exit_price: v.pipe(nullablePrice, v.description('Size-weighted average of decrease prices; null while open.')),
+  max_leverage: v.pipe(v.number(), v.description('Max over fills of size / collateral after the fill.')),
+  realized_pnl_usd: v.pipe(usd, v.description('Σ realized PnL of the fills, before fees.')),
+  fees_usd: v.pipe(usd, v.description('Trading fees.')),
+  liquidation_fees_usd: usd,
+  funding_fees_usd: usd,
+  borrowing_fees_usd: usd,
+  funding_earned_usd: usd,
+  net_pnl_usd: v.pipe(usd, v.description('Realized − trading − borrowing − funding − liquidation fees + funding earned.')),
+  fill_count: count,
+  open_tx: v.string(),
+  close_tx: v.nullable(v.string()),
+};
+
+/** Position record, History-row shape (endpoint 15). */
+export const PositionHistoryRow = v.strictObject({ ...lifecycleEntries, status: v.picklist(['closed', 'liquidated']) });
+
+/** Position record, Detail shape (endpoint 18); live fields are null unless open. */
+export const PositionDetail = v.strictObject({
+  ...lifecycleEntries,
+  status: v.picklist(['open', 'closed', 'liquidated']),
+  current_size_usd: nullableUsd,
+  current_collateral_usd: nullableUsd,
+  unsettled_borrowing_usd: nullableUsd,
+  unsettled_funding_usd: nullableUsd,
+  claimable_funding_usd: nullableUsd,
+  mark_price: nullablePrice,
+  unrealized_pnl_usd: nullableUsd,
+  liquidation_price: v.pipe(nullablePrice, v.description('Estimate; null when unavailable or not open.')),
+  updated_at: v.nullable(timestamp),
+});
+
+/** PositionEvent: one fill of a lifecycle (endpoint 19). */
+export const PositionEvent = v.strictObject({
+  time: timestamp,
+  type: v.picklist(EVENT_TYPES),
+  size_delta_usd: usd,
+  position_size_usd: usd,
+  collateral_delta_usd: usd,
+  price: v.number(),
+  entry_price: v.number(),
+  pnl_delta_usd: usd,
+  fee_usd: usd,
+  borrowing_fee_usd: nullableUsd,
+  funding_fee_usd: nullableUsd,
+  liquidation_fee_usd: nullableUsd,
+  fee_total_usd: usd,
+  tx: v.string(),
+});
+
+/** The path's address, or a 404 when it cannot be one. */
+function addressOf(event: H3Event): string {
+  const address = getRouterParam(event, 'address') ?? '';
+  if (!BASE58_ADDRESS.test(address)) throw notFound('No alpha account has this address.');
+  return address;
+}
+
+const positionNotFound = () => notFound('This address has no alpha position with this id.');
+
+/** The path's address and position id, or a 404 when either cannot be one. */
+function positionOf(event: H3Event): { address: string; id: number } {
+  const address = getRouterParam(event, 'address') ?? '';
+  const id = getRouterParam(event, 'id') ?? '';
+  if (!BASE58_ADDRESS.test(address) || !POSITION_ID.test(id)) throw positionNotFound();
+  return { address, id: Number(id) };
+}
+
+/** GET /v1/alpha/accounts/:address/history, /v1/alpha/positions/:address/:id(/lifecycle). */
+export function positionRoutes(service: Service): RestRoute[] {
+  return [
+    defineRoute({
+      path: '/v1/alpha/accounts/:address/history',
+      summary: 'Closed and liquidated lifecycles of one alpha address (offset-paged), within the plan\'s history depth.',
+      query: historyQuery,
+      response: pagedListOf(PositionHistoryRow),
+      handle: async ({ event, query: q, key }) => {
+        const address = addressOf(event);
+        const { offset, limit } = pageOf(q);
+        const days = key ? getPlan(key.plan).historyDays : null;
+        const rows = await service.db.query('api/alpha-account-history', {
+          address,
+          market: q.market ?? null,
+          market_variant: q.market_variant ?? null,
+          since: days === null ? null : service.now() - days * DAY_MS,
+          sort_by: q.sort_by ?? 'opened_at',
+          order: q.order ?? 'desc',
+          offset,
+          limit,
+        });
+        if (rows[0]?.account_exists !== true) throw notFound('No alpha account has this address.');
+        const total = (rows[0]?.total as number | undefined) ?? 0;
+        const data = rows
+          .filter((r) => r.position_id !== null)
+          .map(({ account_exists: _e, total: _t, ...row }) => row);
+        return { data, pagination: { limit, offset, total } };
+      },
+    }),
+    defineRoute({
+      path: '/v1/alpha/positions/:address/:id',
+      summary: 'One alpha lifecycle in detail; live mark, liquidation price and unrealized PnL while open (404 when unknown).',
+      query: noQuery,
+      response: dataOf(PositionDetail),
+      handle: async ({ event }) => {
+        const { address, id } = positionOf(event);
+        const row = await service.db.queryOne('api/alpha-position', { address, id });
+        if (!row) throw positionNotFound();
+        return { data: row };
+      },
+    }),
+    defineRoute({
+      path: '/v1/alpha/positions/:address/:id/lifecycle',
+      summary: 'The fill timeline of one alpha lifecycle (offset-paged); collateral-only events on request.',
+      query: lifecycleQuery,
+      response: pagedListOf(PositionEvent),
+      handle: async ({ event, query: q }) => {
+        const { address, id } = positionOf(event);
+        const { offset, limit } = pageOf(q);
+        const rows = await service.db.query('api/alpha-position-lifecycle', {
+          address,
+          id,
+          type: q.type ?? null,
+          include_collateral: q.include_collateral_events ?? false,
+          sort_by: q.sort_by ?? 'time',
+          order: q.order ?? 'asc',
+          offset,
+          limit,
+        });
+        if (rows[0]?.found !== true) throw positionNotFound();
+        const total = (rows[0]?.total as number | undefined) ?? 0;
+        const data = rows
+          .filter((r) => r.seq !== null)
+          .map(({ found: _f, total: _t, seq: _s, ...row }) => row);
+        return { data, pagination: { limit, offset, total } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,76 @@
+-- Endpoint 16, GET /v1/alpha/open-positions/search: one page of open alpha positions (Open-search
+-- rows) plus, on every row, the total match count and the meta figures over ALL matching rows.
+-- Parameters:
+--   $market_variant VARCHAR or NULL   one variant
+--   $market VARCHAR or NULL           grouped symbol (all its variants)
+--   $address VARCHAR or NULL          owner wallet
+--   $side VARCHAR or NULL             long | short
+--   $min_size_usd DOUBLE or NULL      current_size_usd >= it
+--   $sort_by VARCHAR    size | pnl | collateral | leverage | opened_at | liq_proximity (validated by
+--                       the route; chooses one ORDER BY term below, never spliced into the SQL)
+--   $order VARCHAR      asc | desc
+--   $offset BIGINT, $limit BIGINT    the page
+-- Sort keys: size = current_size_usd, pnl = unrealized_pnl_usd, collateral = current_collateral_usd,
+-- leverage, opened_at, liq_proximity = |mark − liquidation| / mark (rows without a liquidation price
+-- are not matches when sorting by it). Then address asc, then position_id desc (total order).
+-- Meta: oldest_updated = min(updated_at); last_full_refresh = max(updated_at) of poll-sourced rows.
+-- Always returns at least one row: a page past the end gives one row with only total/meta set.
+WITH
+live AS (SELECT * FROM open_alpha_positions()),  -- sql/schema/derived.sql
+matched AS (
+  SELECT r.*,
+         row_number() OVER (ORDER BY
+           CASE WHEN $sort_by::VARCHAR = 'size' AND $order::VARCHAR = 'asc' THEN r.current_size_usd END ASC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'size' AND $order::VARCHAR = 'desc' THEN r.current_size_usd END DESC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'pnl' AND $order::VARCHAR = 'asc' THEN r.unrealized_pnl_usd END ASC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'pnl' AND $order::VARCHAR = 'desc' THEN r.unrealized_pnl_usd END DESC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'collateral' AND $order::VARCHAR = 'asc' THEN r.current_collateral_usd END ASC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'collateral' AND $order::VARCHAR = 'desc' THEN r.current_collateral_usd END DESC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'leverage' AND $order::VARCHAR = 'asc' THEN r.leverage END ASC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'leverage' AND $order::VARCHAR = 'desc' THEN r.leverage END DESC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'opened_at' AND $order::VARCHAR = 'asc' THEN r.opened_at END ASC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'opened_at' AND $order::VARCHAR = 'desc' THEN r.opened_at END DESC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'liq_proximity' AND $order::VARCHAR = 'asc' THEN r.liq_proximity END ASC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'liq_proximity' AND $order::VARCHAR = 'desc' THEN r.liq_proximity END DESC NULLS LAST,
+           r.address ASC, r.position_id DESC) AS rn
+  FROM live r
+  WHERE ($market_variant::VARCHAR IS NULL OR r.market_variant = $market_variant::VARCHAR)
+    AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+    AND ($address::VARCHAR IS NULL OR r.address = $address::VARCHAR)
+    AND ($side::VARCHAR IS NULL OR r.side = $side::VARCHAR)
+    AND ($min_size_usd::DOUBLE IS NULL OR r.current_size_usd::DOUBLE >= $min_size_usd::DOUBLE)
+    AND ($sort_by::VARCHAR <> 'liq_proximity' OR r.liq_proximity IS NOT NULL)
+),
+summary AS (
+  SELECT count(*)::BIGINT AS total,
+         min(updated_at) AS oldest_updated,
+         max(updated_at) FILTER (WHERE source = 'poll') AS last_full_refresh
+  FROM matched
+),
+page AS (
+  SELECT * FROM matched r WHERE r.rn > $offset::BIGINT AND r.rn <= $offset::BIGINT + $limit::BIGINT
+)
+SELECT s.total, s.oldest_updated, s.last_full_refresh,
+       'alpha' AS protocol,
+       r.position_id,
+       r.market_variant,
+       r.market,
+       r.address,
+       r.side,
+       round(r.current_size_usd, 6)::DOUBLE AS current_size_usd,
+       round(r.max_size_usd, 6)::DOUBLE AS max_size_usd,
+       round(r.current_collateral_usd, 6)::DOUBLE AS current_collateral_usd,
+       round(r.max_collateral_usd, 6)::DOUBLE AS max_collateral_usd,
+       round(r.unsettled_borrowing_usd, 6)::DOUBLE AS unsettled_borrowing_usd,
+       round(r.unsettled_funding_usd, 6)::DOUBLE AS unsettled_funding_usd,
+       round(r.claimable_funding_usd, 6)::DOUBLE AS claimable_funding_usd,
+       r.entry_price,
+       r.leverage,
+       r.opened_at,
+       r.mark_price,
+       r.unrealized_pnl_usd::DOUBLE AS unrealized_pnl_usd,
+       r.liquidation_price,
+       r.updated_at
+FROM summary s
+LEFT JOIN page r ON true
+ORDER BY r.rn;

@@ -1,0 +1,57 @@
+-- Endpoint 19, GET /v1/alpha/positions/{address}/{id}/lifecycle: one page of the fill timeline of one
+-- alpha lifecycle (PositionEvent rows) plus the total match count.
+-- Parameters:
+--   $address VARCHAR                   exact base58 address (the lifecycle must be this address's)
+--   $id BIGINT                         position_id
+--   $type VARCHAR or NULL              open | increase | decrease | close | liquidation (the journal's
+--                                      type, which already partitions the timeline: open = first fill,
+--                                      close/liquidation = terminal, collateral-only edits are
+--                                      increase/decrease by the sign of their collateral delta)
+--   $include_collateral BOOLEAN        false: omit fills with size_delta_usd = 0 (never liquidations)
+--   $sort_by VARCHAR                   time | size (size = |size_delta_usd|), validated by the route
+--   $order VARCHAR                     asc | desc
+--   $offset BIGINT, $limit BIGINT      the page
+-- Order: the chosen key in the chosen direction, then journal seq in the same direction (total order;
+-- time desc is exactly the reverse of time asc). Always returns at least one row: `found` (the
+-- lifecycle exists for this address) and `total` on every row; a page past the end (or no match)
+-- gives a single row with seq NULL. USD rounded to 6 decimals; prices not rounded.
+WITH matched AS (
+  SELECT f.*,
+         row_number() OVER (ORDER BY
+           CASE WHEN $sort_by::VARCHAR = 'time' AND $order::VARCHAR = 'asc' THEN f.time END ASC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'time' AND $order::VARCHAR = 'desc' THEN f.time END DESC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'size' AND $order::VARCHAR = 'asc' THEN abs(f.size_delta_usd) END ASC NULLS LAST,
+           CASE WHEN $sort_by::VARCHAR = 'size' AND $order::VARCHAR = 'desc' THEN abs(f.size_delta_usd) END DESC NULLS LAST,
+           CASE WHEN $order::VARCHAR = 'asc' THEN f.seq END ASC NULLS LAST,
+           CASE WHEN $order::VARCHAR = 'desc' THEN f.seq END DESC NULLS LAST) AS rn
+  FROM fills f
+  WHERE f.protocol = 'alpha'
+    AND f.position_id = $id::BIGINT
+    AND f.address = $address::VARCHAR
+    AND ($type::VARCHAR IS NULL OR f.type = $type::VARCHAR)
+    AND ($include_collateral::BOOLEAN OR f.size_delta_usd <> 0 OR f.type = 'liquidation')
+),
+page AS (
+  SELECT * FROM matched f WHERE f.rn > $offset::BIGINT AND f.rn <= $offset::BIGINT + $limit::BIGINT
+)
+SELECT EXISTS (SELECT 1 FROM lifecycles l
+               WHERE l.protocol = 'alpha' AND l.position_id = $id::BIGINT AND l.address = $address::VARCHAR) AS found,
+       (SELECT count(*) FROM matched)::BIGINT AS total,
+       f.seq,
+       f.time,
+       f.type,
+       round(f.size_delta_usd, 6)::DOUBLE AS size_delta_usd,
+       round(f.position_size_usd, 6)::DOUBLE AS position_size_usd,
+       round(f.collateral_delta_usd, 6)::DOUBLE AS collateral_delta_usd,
+       f.price,
+       f.entry_price,
+       round(f.pnl_delta_usd, 6)::DOUBLE AS pnl_delta_usd,
+       round(f.fee_usd, 6)::DOUBLE AS fee_usd,
+       round(f.borrowing_fee_usd, 6)::DOUBLE AS borrowing_fee_usd,
+       round(f.funding_fee_usd, 6)::DOUBLE AS funding_fee_usd,
+       round(f.liquidation_fee_usd, 6)::DOUBLE AS liquidation_fee_usd,
+       round(f.fee_total_usd, 6)::DOUBLE AS fee_total_usd,
+       f.tx
+FROM (SELECT 1) one
+LEFT JOIN page f ON true
+ORDER BY f.rn;
