@@ -28,9 +28,8 @@ WITH matched AS (
            CASE WHEN $sort_by::VARCHAR = 'leverage' AND $order::VARCHAR = 'asc' THEN l.max_leverage END ASC NULLS LAST,
            CASE WHEN $sort_by::VARCHAR = 'leverage' AND $order::VARCHAR = 'desc' THEN l.max_leverage END DESC NULLS LAST,
            l.position_id DESC) AS rn
-  FROM lifecycles l
-  WHERE l.protocol = 'alpha'
-    AND l.address = $address::VARCHAR
+  FROM alpha_lifecycle_records() l  -- the History-row shape, sql/schema/derived.sql
+  WHERE l.address = $address::VARCHAR
     AND l.status IN ('closed', 'liquidated')
     AND ($market::VARCHAR IS NULL OR l.market = $market::VARCHAR)
     AND ($market_variant::VARCHAR IS NULL OR l.market_variant = $market_variant::VARCHAR)
@@ -41,30 +40,7 @@ page AS (
 )
 SELECT EXISTS (SELECT 1 FROM accounts a WHERE a.protocol = 'alpha' AND a.address = $address::VARCHAR) AS account_exists,
        (SELECT count(*) FROM matched)::BIGINT AS total,
-       l.protocol,
-       l.position_id,
-       l.market_variant,
-       l.market,
-       l.address,
-       l.side,
-       round(l.max_size_usd, 6)::DOUBLE AS max_size_usd,
-       round(l.max_collateral_usd, 6)::DOUBLE AS max_collateral_usd,
-       l.entry_price,
-       l.opened_at,
-       l.status,
-       l.closed_at,
-       l.exit_price,
-       l.max_leverage,
-       round(l.realized_pnl_usd, 6)::DOUBLE AS realized_pnl_usd,
-       round(l.fees_usd, 6)::DOUBLE AS fees_usd,
-       round(l.liquidation_fees_usd, 6)::DOUBLE AS liquidation_fees_usd,
-       round(l.funding_fees_usd, 6)::DOUBLE AS funding_fees_usd,
-       round(l.borrowing_fees_usd, 6)::DOUBLE AS borrowing_fees_usd,
-       round(l.funding_earned_usd, 6)::DOUBLE AS funding_earned_usd,
-       round(l.net_pnl_usd, 6)::DOUBLE AS net_pnl_usd,
-       l.fill_count,
-       l.open_tx,
-       l.close_tx
+       l.* EXCLUDE (rn)
 FROM (SELECT 1) one
 LEFT JOIN page l ON true
 ORDER BY l.rn;

@@ -23,41 +23,15 @@ WITH matched AS (
            CASE WHEN $sort_by::VARCHAR = 'current_notional' AND $order::VARCHAR = 'asc' THEN a.open_notional_usd END ASC NULLS LAST,
            CASE WHEN $sort_by::VARCHAR = 'current_notional' AND $order::VARCHAR = 'desc' THEN a.open_notional_usd END DESC NULLS LAST,
            a.address ASC) AS rn
-  FROM accounts a
-  WHERE a.protocol = 'alpha'
-    AND ($min_trades::BIGINT IS NULL OR a.trades >= $min_trades::BIGINT)
+  FROM alpha_accounts() a  -- the Account shape, sql/schema/derived.sql
+  WHERE ($min_trades::BIGINT IS NULL OR a.trades >= $min_trades::BIGINT)
     AND ($has_active::BOOLEAN IS NULL OR (a.open_positions > 0) = $has_active::BOOLEAN)
     AND ($search::VARCHAR IS NULL OR starts_with(lower(a.address), lower($search::VARCHAR)))
 ),
 page AS (
   SELECT * FROM matched a WHERE a.rn > $offset::BIGINT AND a.rn <= $offset::BIGINT + $limit::BIGINT
 )
-SELECT (SELECT count(*) FROM matched)::BIGINT AS total,
-       a.address,
-       a.trades,
-       a.wins,
-       a.losses,
-       a.win_rate,
-       round(a.volume_usd, 6)::DOUBLE AS volume_usd,
-       round(a.net_pnl_usd, 6)::DOUBLE AS net_pnl_usd,
-       a.positions,
-       a.open_positions,
-       a.first_trade_at,
-       a.last_trade_at,
-       round(a.realized_pnl_usd, 6)::DOUBLE AS realized_pnl_usd,
-       round(a.fees_usd, 6)::DOUBLE AS fees_usd,
-       round(a.funding_fees_usd, 6)::DOUBLE AS funding_fees_usd,
-       round(a.funding_earned_usd, 6)::DOUBLE AS funding_earned_usd,
-       round(a.borrowing_fees_usd, 6)::DOUBLE AS borrowing_fees_usd,
-       round(a.liquidation_fees_usd, 6)::DOUBLE AS liquidation_fees_usd,
-       a.avg_leverage,
-       a.max_leverage,
-       round(a.avg_position_size_usd, 6) AS avg_position_size_usd,
-       round(a.max_position_size_usd, 6)::DOUBLE AS max_position_size_usd,
-       a.avg_position_duration_hours,
-       round(a.open_notional_usd, 6)::DOUBLE AS open_notional_usd,
-       a.markets_traded,
-       a.market_variants_traded
+SELECT (SELECT count(*) FROM matched)::BIGINT AS total, a.* EXCLUDE (rn)
 FROM (SELECT 1) one
 LEFT JOIN page a ON true
 ORDER BY a.rn;

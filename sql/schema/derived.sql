@@ -162,3 +162,66 @@ live AS (
   FROM state s
 )
   SELECT * FROM live;
+
+-- Alpha accounts in the API's Account shape (spec Account table, contract §6), shared by
+-- endpoints 13 and 14: USD amounts rounded to 6 decimals; leverage, win rate and duration not
+-- rounded; avg_position_duration_hours NULL while the account has no closed lifecycle. No arguments.
+CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
+  SELECT a.address,
+       a.trades,
+       a.wins,
+       a.losses,
+       a.win_rate,
+       round(a.volume_usd, 6)::DOUBLE AS volume_usd,
+       round(a.net_pnl_usd, 6)::DOUBLE AS net_pnl_usd,
+       a.positions,
+       a.open_positions,
+       a.first_trade_at,
+       a.last_trade_at,
+       round(a.realized_pnl_usd, 6)::DOUBLE AS realized_pnl_usd,
+       round(a.fees_usd, 6)::DOUBLE AS fees_usd,
+       round(a.funding_fees_usd, 6)::DOUBLE AS funding_fees_usd,
+       round(a.funding_earned_usd, 6)::DOUBLE AS funding_earned_usd,
+       round(a.borrowing_fees_usd, 6)::DOUBLE AS borrowing_fees_usd,
+       round(a.liquidation_fees_usd, 6)::DOUBLE AS liquidation_fees_usd,
+       a.avg_leverage,
+       a.max_leverage,
+       round(a.avg_position_size_usd, 6) AS avg_position_size_usd,
+       round(a.max_position_size_usd, 6)::DOUBLE AS max_position_size_usd,
+       a.avg_position_duration_hours,
+       round(a.open_notional_usd, 6)::DOUBLE AS open_notional_usd,
+       a.markets_traded,
+       a.market_variants_traded
+  FROM accounts a
+  WHERE a.protocol = 'alpha';
+
+-- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
+-- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not. No arguments.
+CREATE OR REPLACE MACRO alpha_lifecycle_records() AS TABLE
+  SELECT
+       l.protocol,
+       l.position_id,
+       l.market_variant,
+       l.market,
+       l.address,
+       l.side,
+       round(l.max_size_usd, 6)::DOUBLE AS max_size_usd,
+       round(l.max_collateral_usd, 6)::DOUBLE AS max_collateral_usd,
+       l.entry_price,
+       l.opened_at,
+       l.status,
+       l.closed_at,
+       l.exit_price,
+       l.max_leverage,
+       round(l.realized_pnl_usd, 6)::DOUBLE AS realized_pnl_usd,
+       round(l.fees_usd, 6)::DOUBLE AS fees_usd,
+       round(l.liquidation_fees_usd, 6)::DOUBLE AS liquidation_fees_usd,
+       round(l.funding_fees_usd, 6)::DOUBLE AS funding_fees_usd,
+       round(l.borrowing_fees_usd, 6)::DOUBLE AS borrowing_fees_usd,
+       round(l.funding_earned_usd, 6)::DOUBLE AS funding_earned_usd,
+       round(l.net_pnl_usd, 6)::DOUBLE AS net_pnl_usd,
+       l.fill_count,
+       l.open_tx,
+       l.close_tx
+  FROM lifecycles l
+  WHERE l.protocol = 'alpha';

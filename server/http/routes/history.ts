@@ -5,11 +5,11 @@
  * An unknown `market` / `market_variant` (no fills and no market snapshot on alpha) is a 400
  * `invalid_parameter` naming it, never a silent empty series (contract §2's spirit for bad input).
  */
+import { assertAlphaScopeKnown } from '../scope.ts';
 import { defineRoute, type RestRoute } from './define.ts';
 import {
   FundingRateBucket, LiquidationBucket, OpenInterestBucket, VolumeBucket, coarseHistoryOf, historyOf,
 } from '../response-schemas.ts';
-import { ApiError } from '../errors.ts';
 import {
   coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
 } from '../params.ts';
@@ -50,17 +50,6 @@ export function historyRoutes(service: Service): RestRoute[] {
     return resolveWindow(query, { plan: key.plan, kind, now: service.now() });
   };
 
-  const checkScope = async (scope: { market?: string; market_variant?: string }): Promise<void> => {
-    const market = scope.market ?? null;
-    const variant = scope.market_variant ?? null;
-    if (market === null && variant === null) return;
-    const row = await service.db.queryOne('api/history-scope-known', { market, market_variant: variant });
-    if (row?.known === true) return;
-    const param = variant !== null ? 'market_variant' : 'market';
-    const value = variant ?? market;
-    throw new ApiError(400, 'invalid_parameter',
-      `Parameter '${param}' names no alpha ${param === 'market' ? 'market' : 'market variant'}: '${value}' (see /v1/alpha/markets).`, param);
-  };
 
   return [
     defineRoute({
@@ -70,7 +59,7 @@ export function historyRoutes(service: Service): RestRoute[] {
       query: coarseHistoryQuery,
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'liquidations');
-        await checkScope(query);
+        await assertAlphaScopeKnown(service, query);
         const data = await service.db.query('api/liquidations-history', { ...windowParams(w), market: query.market ?? null });
         return historyEnvelope(w, data);
       },
@@ -82,7 +71,7 @@ export function historyRoutes(service: Service): RestRoute[] {
       query: fineHistoryQuery,
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
-        await checkScope(query);
+        await assertAlphaScopeKnown(service, query);
         const data = await service.db.query('api/open-interest-history', {
           ...windowParams(w), now: w.now, market: query.market ?? null,
         });
@@ -96,7 +85,7 @@ export function historyRoutes(service: Service): RestRoute[] {
       query: fineHistoryQuery,
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
-        await checkScope(query);
+        await assertAlphaScopeKnown(service, query);
         const data = await service.db.query('api/volume-history', { ...windowParams(w), market: query.market ?? null });
         return historyEnvelope(w, data);
       },
@@ -108,7 +97,7 @@ export function historyRoutes(service: Service): RestRoute[] {
       query: fundingHistoryQuery,
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'funding');
-        await checkScope(query);
+        await assertAlphaScopeKnown(service, query);
         const data = await service.db.query('api/funding-rates-history', {
           ...windowParams(w), market_variant: query.market_variant,
         });

@@ -15,8 +15,8 @@
  * open position is simply an empty result.
  */
 import * as v from 'valibot';
+import { assertAlphaScopeKnown } from '../scope.ts';
 import { defineRoute, type RestRoute } from './define.ts';
-import { ApiError } from '../errors.ts';
 import {
   limitParam, marketParam, marketVariantParam, offsetParam, orderParam, pageOf, querySchema,
 } from '../params.ts';
@@ -119,23 +119,6 @@ const statsResponse = v.strictObject({ data: positionsSummarySchema });
 
 /** GET /v1/alpha/open-positions/search, GET /v1/alpha/open-positions/stats. */
 export function openPositionRoutes(service: Service): RestRoute[] {
-  /** 400 when a given market / variant is not known to alpha (no fills and no market snapshot). */
-  const checkScope = async (scope: { market?: string | undefined; market_variant?: string | undefined }): Promise<void> => {
-    const market = scope.market ?? null;
-    const variant = scope.market_variant ?? null;
-    if (market === null && variant === null) return;
-    const checks: ['market' | 'market_variant', string | null][] = [['market_variant', variant], ['market', market]];
-    for (const [param, value] of checks) {
-      if (value === null) continue;
-      const row = await service.db.queryOne('api/history-scope-known', {
-        market: param === 'market' ? value : null,
-        market_variant: param === 'market_variant' ? value : null,
-      });
-      if (row?.known === true) continue;
-      throw new ApiError(400, 'invalid_parameter',
-        `Parameter '${param}' names no alpha ${param === 'market' ? 'market' : 'market variant'}: '${value}' (see /v1/alpha/markets).`, param);
-    }
-  };
 
   return [
     defineRoute({
@@ -144,7 +127,7 @@ export function openPositionRoutes(service: Service): RestRoute[] {
       query: searchQuery,
       response: searchResponse,
       handle: async ({ query: q }) => {
-        await checkScope(q);
+        await assertAlphaScopeKnown(service, q);
         const { offset, limit } = pageOf(q);
         const rows = await service.db.query('api/alpha-open-positions-search', {
           market_variant: q.market_variant ?? null,
@@ -175,7 +158,7 @@ export function openPositionRoutes(service: Service): RestRoute[] {
       query: statsQuery,
       response: statsResponse,
       handle: async ({ query: q }) => {
-        await checkScope(q);
+        await assertAlphaScopeKnown(service, q);
         const row = await service.db.queryOne('api/alpha-open-positions-stats', { market: q.market ?? null });
         return { data: row };
       },

@@ -1,5 +1,5 @@
--- Validation of the scope of the alpha history endpoints (6, 8, 9, 11): whether a market symbol
--- or a market variant is known to alpha (has fills or a market snapshot).
+-- Whether a market symbol or a market variant is known to alpha (has fills or a market snapshot),
+-- so routes can reject a typo with a 400 instead of an empty answer (server/http/scope.ts).
 -- Parameters: $market VARCHAR or NULL; $market_variant VARCHAR or NULL (NULL = not asked).
 -- Returns one row: known BOOLEAN (true when every given one is known).
 SELECT ($market::VARCHAR IS NULL OR EXISTS (
