@@ -26,6 +26,20 @@ function bindValues(sql: string, params: Params): Record<string, DuckDBValue> {
   return out;
 }
 
+/** Runs a (cached) prepared statement of `sql` on one connection and returns plain rows. */
+async function runOn(pc: PooledConnection, key: string, sql: string, params: Params): Promise<Row[]> {
+  let stmt = pc.statements.get(key);
+  if (!stmt) {
+    stmt = await pc.conn.prepare(sql);
+    pc.statements.set(key, stmt);
+  }
+  stmt.clearBindings();
+  const values = bindValues(sql, params);
+  if (Object.keys(values).length) stmt.bind(values);
+  const reader = await stmt.runAndReadAll();
+  return reader.getRowObjects().map(plainRow);
+}
+
 /**
  * One DuckDB instance per process, a small pool of reader connections (a DuckDB connection runs
  * one query at a time), and one writer connection whose work is serialized by a promise chain.
@@ -71,24 +85,11 @@ export class Database {
     else this.idle.push(c);
   }
 
-  private static async runOn(pc: PooledConnection, key: string, sql: string, params: Params): Promise<Row[]> {
-    let stmt = pc.statements.get(key);
-    if (!stmt) {
-      stmt = await pc.conn.prepare(sql);
-      pc.statements.set(key, stmt);
-    }
-    stmt.clearBindings();
-    const values = bindValues(sql, params);
-    if (Object.keys(values).length) stmt.bind(values);
-    const reader = await stmt.runAndReadAll();
-    return reader.getRowObjects().map(plainRow);
-  }
-
   /** Runs `sql/<name>.sql` on a pooled reader connection with bound parameters. */
   async query(name: string, params: Params = {}): Promise<Row[]> {
     const pc = await this.acquire();
     try {
-      return await Database.runOn(pc, name, sqlFile(name), params);
+      return await runOn(pc, name, sqlFile(name), params);
     } finally {
       this.release(pc);
     }
@@ -139,7 +140,7 @@ export class Writer {
 
   /** Runs `sql/<name>.sql` (one statement) with bound parameters. */
   async run(name: string, params: Params = {}): Promise<Row[]> {
-    return Database['runOn'](this.pc, name, sqlFile(name), params);
+    return runOn(this.pc, name, sqlFile(name), params);
   }
 
   /** Runs literal SQL without parameters (DDL, transaction control, multi-statement scripts). */
