@@ -30,11 +30,6 @@ export function parseFileName(name: string): { first: number; last: number } | u
   return m ? { first: Number(m[1]), last: Number(m[2]) } : undefined;
 }
 
-/** UTC day (`YYYY-MM-DD`) of an epoch-ms time. */
-export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** Glob of every committed file of one journal kind (for DuckDB `read_parquet`). */
 export function kindGlob(dataDir: string, kind: JournalKind): string {
   return join(journalDir(dataDir), kind, 'protocol=*', 'day=*', '*.parquet');

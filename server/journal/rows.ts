@@ -185,7 +185,6 @@ export const POSITION_SNAPSHOT_COLUMNS = [
 ] as const;
 
 export type JournalKind = 'fills' | 'market_snapshots' | 'position_snapshots';
-export const JOURNAL_KINDS: readonly JournalKind[] = ['fills', 'market_snapshots', 'position_snapshots'];
 
 export const COLUMNS_OF: Record<JournalKind, readonly (readonly [string, string])[]> = {
   fills: FILL_COLUMNS,
