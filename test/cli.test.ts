@@ -61,5 +61,10 @@ describe('start', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+    // the one 200 above was metered, and the shutdown flushed it: `keys usage` sees it
+    const trial = JSON.parse(readFileSync(join(fresh, 'demo-keys.json'), 'utf8')) as { key: string }[];
+    const usage = await cli('keys', 'usage', trial[0]!.key.slice(3, 11), '--data', fresh);
+    expect(usage).toMatch(/requests\t1\ncredits\t1\n/);
+    expect(usage).toMatch(/allowance\t1 of [\d,]+ credits used/);
   }, 30_000);
 });

@@ -272,6 +272,7 @@ describe('errors and headers', () => {
     try {
       mountRoute(t.app, defineRoute({
         path: '/v1/test-boom',
+        cost: 1,
         summary: 'test',
         query: noQuery,
         handle: () => t.service.db.querySql('SELECT secret_column FROM no_such_table'),

@@ -4,6 +4,7 @@ import { configFromEnv } from '../config.ts';
 import { createApp } from '../http/app.ts';
 import { ensureDemoKeys } from '../keys/demo.ts';
 import { KeyStore } from '../keys/store.ts';
+import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
 import { openService, type Service } from '../service.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
@@ -56,7 +57,8 @@ export const startCommand = defineCommand({
     const service = await openService({ dataDir });
     const keys = KeyStore.open(dataDir);
     ensureDemoKeys(keys);
-    const server = serve(createApp(service, keys), {
+    const limits = openLimits(dataDir);
+    const server = serve(createApp(service, keys, limits), {
       port: Number(args.port ?? env.port),
       hostname: args.host ?? env.host,
       silent: true,
@@ -76,6 +78,7 @@ export const startCommand = defineCommand({
       log.info(`${signal}: stopping`);
       await feed?.stop();
       await server.close(true);
+      limits.close();
       await service.close();
       process.exit(0);
     };

@@ -3,7 +3,9 @@
  * routes/define.ts), so the same list ({@link restRoutes}) can feed the OpenAPI document and MCP.
  *
  * Per request, in the contract's order (§2): route (unknown → 404) → method (not GET → 405) →
- * auth (401) → [plan gate, rate limit: later] → query validation (400) → handler (one SQL file).
+ * auth (401) → plan gate, rate limit and credits (429, server/limits/gate.ts) → query validation
+ * (400) → handler (one SQL file). Credits are reserved at admission and refunded unless the
+ * handler succeeds (a 4xx or 5xx costs nothing).
  * Every answer, errors included, carries `x-request-id` and `x-api-version`, and every error
  * body is ours (`onError`), never h3's.
  */
@@ -23,6 +25,7 @@ import { historyRoutes } from './routes/history.ts';
 import { openPositionRoutes } from './routes/open-positions.ts';
 import { positionRoutes } from './routes/positions.ts';
 import type { KeyStore } from '../keys/store.ts';
+import { admit, type Limits } from '../limits/gate.ts';
 import type { Service } from '../service.ts';
 
 /** Every REST route of the service, in registration order. */
@@ -41,19 +44,32 @@ export function restRoutes(service: Service): RestRoute[] {
   ];
 }
 
-/** Registers one REST route on `app` for all methods: GET runs it, anything else is a 405. */
-export function mountRoute(app: H3, route: RestRoute, keys: KeyStore): void {
-  app.all(route.path, (event) => {
+/**
+ * Registers one REST route on `app` for all methods: GET runs it, anything else is a 405.
+ * Without `limits` (tests mounting an extra route) requests are neither limited nor metered.
+ */
+export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits): void {
+  app.all(route.path, async (event) => {
     if (event.req.method !== 'GET') throw methodNotAllowed();
-    const key = route.auth === false ? null : authenticate(event, keys);
-    const query = parseQuery(event, route.query);
-    return route.handle({ event, query, key });
+    if (route.auth === false) return route.handle({ event, query: parseQuery(event, route.query), key: null });
+    const key = authenticate(event, keys);
+    const admission = limits ? admit(event, key, route.cost, limits) : undefined;
+    try {
+      const query = parseQuery(event, route.query);
+      return await route.handle({ event, query, key });
+    } catch (err) {
+      admission?.refund();
+      throw err;
+    }
   });
 }
 
-/** Builds the h3 app over a service and a key store. */
-export function createApp(service: Service, keys: KeyStore): H3 {
+/**
+ * Builds the h3 app over a service, a key store and the limit state (rate limiter + monthly usage,
+ * see server/limits/gate.ts `openLimits`); the caller owns `limits` and closes it on shutdown.
+ */
+export function createApp(service: Service, keys: KeyStore, limits: Limits): H3 {
   const app = new H3({ silent: true, onRequest: beginRequest, onError: handleError });
-  for (const route of restRoutes(service)) mountRoute(app, route, keys);
+  for (const route of restRoutes(service)) mountRoute(app, route, keys, limits);
   return app;
 }

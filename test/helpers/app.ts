@@ -1,6 +1,7 @@
 import type { H3 } from 'h3';
 import { createApp } from '../../server/http/app.ts';
 import { KeyStore } from '../../server/keys/store.ts';
+import { openLimits, type Limits } from '../../server/limits/gate.ts';
 import type { PlanName } from '../../server/keys/plans.ts';
 import type { IncomingBatch } from '../../server/journal/rows.ts';
 import { openService, type Service } from '../../server/service.ts';
@@ -10,6 +11,8 @@ export interface TestApp {
   app: H3;
   service: Service;
   keys: KeyStore;
+  /** rate limiter and monthly usage of the app (its clock is the option's `limitsClock`, else real time) */
+  limits: Limits;
   dir: string;
   /** a raw key of the given plan, created on first use */
   key(plan?: PlanName): string;
@@ -22,12 +25,13 @@ export interface TestApp {
  * Opens a service in a fresh temp data dir with a pinned clock, appends `batches` through the one
  * append path, opens the key store and builds the real app.
  */
-export async function openTestApp(opts: { now: number; batches?: IncomingBatch[] }): Promise<TestApp> {
+export async function openTestApp(opts: { now: number; batches?: IncomingBatch[]; limitsClock?: () => number }): Promise<TestApp> {
   const { dir, cleanup } = tempDataDir();
   const service = await openService({ dataDir: dir, clock: () => opts.now });
   for (const batch of opts.batches ?? []) await service.append(batch);
   const keys = KeyStore.open(dir);
-  const app = createApp(service, keys);
+  const limits = openLimits(dir, { clock: opts.limitsClock, flushMs: 0 });
+  const app = createApp(service, keys, limits);
   const created = new Map<PlanName, string>();
   const key = (plan: PlanName = 'trial'): string => {
     let raw = created.get(plan);
@@ -41,6 +45,7 @@ export async function openTestApp(opts: { now: number; batches?: IncomingBatch[]
     app,
     service,
     keys,
+    limits,
     dir,
     key,
     get: async (path, plan = 'trial', init = {}) => {
@@ -49,6 +54,7 @@ export async function openTestApp(opts: { now: number; batches?: IncomingBatch[]
       return app.request(path, { ...init, headers });
     },
     close: async () => {
+      limits.close();
       await service.close();
       cleanup();
     },

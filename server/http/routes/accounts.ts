@@ -44,6 +44,7 @@ export function accountRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/accounts/stats',
+      cost: 1,
       summary: 'Summary over every alpha account: counts, volume, PnL totals and average win rate.',
       response: dataOf(AccountsSummary),
       query: noQuery,
@@ -51,6 +52,7 @@ export function accountRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/accounts/search',
+      cost: 5,
       summary: 'Search and rank alpha accounts (offset-paged).',
       response: pagedListOf(Account),
       query: searchQuery,
@@ -72,6 +74,7 @@ export function accountRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/accounts/:address',
+      cost: 1,
       summary: 'One alpha account (404 when unknown or malformed).',
       response: dataOf(Account),
       query: noQuery,

@@ -10,6 +10,7 @@ export function alphaMarketRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/markets',
+      cost: 1,
       summary: 'List alpha market variants and the grouped market symbols.',
       response: v.strictObject({
         data: v.array(MarketRef),
@@ -24,6 +25,7 @@ export function alphaMarketRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/markets/stats',
+      cost: 1,
       summary: 'Price, open interest, funding rates and 24h activity per active alpha variant.',
       response: listOf(Market),
       query: noQuery,

@@ -9,6 +9,7 @@ export function betaMarketRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/beta/markets',
+      cost: 1,
       summary: 'List beta markets.',
       response: listOf(BetaMarketRef),
       query: noQuery,
@@ -16,6 +17,7 @@ export function betaMarketRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/beta/markets/stats',
+      cost: 1,
       summary: 'Price, open interest, borrow-based rates and 24h activity per beta market.',
       response: listOf(BetaMarket),
       query: noQuery,

@@ -29,6 +29,7 @@ export function currentRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/open-interest',
+      cost: 1,
       summary: 'Current open interest (long, short, total) per alpha variant, from its latest snapshot.',
       response: listOf(OpenInterestSnapshot),
       query,
@@ -39,6 +40,7 @@ export function currentRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/funding-rates',
+      cost: 1,
       summary: 'Current net hourly funding rate per side per alpha variant, from its latest snapshot.',
       response: listOf(FundingRate),
       query,

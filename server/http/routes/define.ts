@@ -26,6 +26,11 @@ export interface RestRoute<S extends QuerySchema = QuerySchema> {
   /** false only for `/v1/openapi.json`; default true */
   auth?: boolean;
   /**
+   * credits per successful (2xx) request (contract §3): 1 for current-state endpoints, 5 for
+   * history and search; 0 only for the unauthenticated `/v1/openapi.json`
+   */
+  cost: 0 | 1 | 5;
+  /**
    * valibot schema of the 200 body (`{ data, ... }`): the OpenAPI document is generated from it
    * and tests validate real responses against that document. Every endpoint should have one.
    */

@@ -54,6 +54,7 @@ export function historyRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/liquidations/history',
+      cost: 5,
       summary: 'Liquidation count, liquidated notional by side and liquidation fees per bucket (omitted when none).',
       response: coarseHistoryOf(LiquidationBucket),
       query: coarseHistoryQuery,
@@ -66,6 +67,7 @@ export function historyRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/open-interest/history',
+      cost: 5,
       summary: 'Open interest (long, short, total) at the end of each bucket, carried forward with no gaps.',
       response: historyOf(OpenInterestBucket),
       query: fineHistoryQuery,
@@ -80,6 +82,7 @@ export function historyRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/volume/history',
+      cost: 5,
       summary: 'Traded notional and trading fees per bucket (omitted when no fills).',
       response: historyOf(VolumeBucket),
       query: fineHistoryQuery,
@@ -92,6 +95,7 @@ export function historyRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/funding-rates/history',
+      cost: 5,
       summary: 'Average net hourly funding rate per side per bucket for one market variant (omitted when no snapshot).',
       response: coarseHistoryOf(FundingRateBucket),
       query: fundingHistoryQuery,

@@ -86,6 +86,7 @@ export function liquidationRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/liquidations/search',
+      cost: 5,
       summary: 'Alpha liquidation events, newest first, cursor-paged; the walk stops at the plan\'s lookback.',
       response: cursorListOf(Liquidation),
       query,

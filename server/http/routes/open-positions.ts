@@ -123,6 +123,7 @@ export function openPositionRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/open-positions/search',
+      cost: 5,
       summary: 'Open alpha positions with live mark, unrealized PnL and liquidation price (offset-paged).',
       query: searchQuery,
       response: searchResponse,
@@ -154,6 +155,7 @@ export function openPositionRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/open-positions/stats',
+      cost: 1,
       summary: 'Summary of open alpha positions (counts, notional and unrealized PnL by side, mean leverage), per market or protocol-wide.',
       query: statsQuery,
       response: statsResponse,

@@ -10,6 +10,7 @@ export function openapiRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: OPENAPI_PATH,
+      cost: 0,
       summary: 'The OpenAPI 3.1 document of every REST endpoint (no key needed).',
       query: noQuery,
       auth: false,

@@ -149,6 +149,7 @@ export function positionRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/accounts/:address/history',
+      cost: 5,
       summary: 'Closed and liquidated lifecycles of one alpha address (offset-paged), within the plan\'s history depth.',
       query: historyQuery,
       response: pagedListOf(PositionHistoryRow),
@@ -176,6 +177,7 @@ export function positionRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/positions/:address/:id',
+      cost: 1,
       summary: 'One alpha lifecycle in detail; live mark, liquidation price and unrealized PnL while open (404 when unknown).',
       query: noQuery,
       response: dataOf(PositionDetail),
@@ -188,6 +190,7 @@ export function positionRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/alpha/positions/:address/:id/lifecycle',
+      cost: 5,
       summary: 'The fill timeline of one alpha lifecycle (offset-paged); collateral-only events on request.',
       query: lifecycleQuery,
       response: pagedListOf(PositionEvent),

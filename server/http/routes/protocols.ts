@@ -15,6 +15,7 @@ export function protocolRoutes(service: Service): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/protocols',
+      cost: 1,
       summary: 'List the supported protocols.',
       response: listOf(ProtocolInfo),
       query: noQuery,
@@ -22,6 +23,7 @@ export function protocolRoutes(service: Service): RestRoute[] {
     }),
     defineRoute({
       path: '/v1/protocols/stats',
+      cost: 1,
       summary: 'Open interest, 24h volume, fees, liquidations and market count per protocol.',
       response: listOf(ProtocolOverview),
       query: noQuery,

@@ -1,0 +1,184 @@
+/**
+ * Monthly usage per account (contract §3): requests and credits of the current UTC calendar month,
+ * kept in memory (no disk write on the request path) and flushed every `flushMs` (2 s) and on
+ * close to `<dataDir>/usage/<YYYY-MM>.json` (mode 0600) with `writeFileAtomic`.
+ *
+ * The file holds cumulative totals per account, never deltas: a flush rewrites the whole month, so
+ * flushing the same totals twice changes nothing (no double count), and a crash (kill -9) loses at
+ * most the usage since the last flush (≤ `flushMs`). The month's file is loaded at start; at the
+ * first use after a UTC month starts, the old month is flushed and the new one starts at zero (or
+ * from its file, if a previous run already wrote one).
+ *
+ * Only the server writes these files; `keys usage` reads them (so it may lag by up to `flushMs`).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fs-atomic.ts';
+import { log } from '../log.ts';
+import type { Plan } from '../keys/plans.ts';
+
+/** Usage of one account in one month. */
+export interface AccountUsage {
+  requests: number;
+  credits: number;
+}
+
+interface UsageFile {
+  version: 1;
+  month: string;
+  accounts: Record<string, AccountUsage>;
+}
+
+/** `YYYY-MM` (UTC) of an epoch-ms time. */
+export function monthOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+/** Epoch ms of the start of the UTC month after the one holding `ms`. */
+export function nextMonthStart(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+/** Path of the usage file of `month` (`YYYY-MM`). */
+export function usagePath(dataDir: string, month: string): string {
+  return join(dataDir, 'usage', `${month}.json`);
+}
+
+/** Reads the totals of one month (empty when the file does not exist). Throws on a corrupt file. */
+export function readUsageFile(dataDir: string, month: string): Map<string, AccountUsage> {
+  const path = usagePath(dataDir, month);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw err;
+  }
+  const doc = JSON.parse(text) as Partial<UsageFile>;
+  if (doc.version !== 1 || doc.month !== month || typeof doc.accounts !== 'object' || doc.accounts === null) {
+    throw new Error(`${path}: not a version 1 usage file for ${month}`);
+  }
+  const out = new Map<string, AccountUsage>();
+  for (const [account, u] of Object.entries(doc.accounts)) {
+    const requests = Number(u?.requests);
+    const credits = Number(u?.credits);
+    if (!Number.isFinite(requests) || !Number.isFinite(credits)) throw new Error(`${path}: malformed entry for ${account}`);
+    out.set(account, { requests, credits });
+  }
+  return out;
+}
+
+/** Options of {@link CreditStore.open}. */
+export interface CreditStoreOptions {
+  /** epoch ms; default Date.now */
+  clock?: () => number;
+  /** flush period, ms; default 2000; 0 = no timer (flush only on demand and on close) */
+  flushMs?: number;
+}
+
+export class CreditStore {
+  private month: string;
+  private usage: Map<string, AccountUsage>;
+  private dirty = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly clock: () => number;
+
+  private constructor(readonly dataDir: string, opts: CreditStoreOptions) {
+    this.clock = opts.clock ?? Date.now;
+    this.month = monthOf(this.clock());
+    this.usage = readUsageFile(dataDir, this.month);
+    const every = opts.flushMs ?? 2000;
+    if (every > 0) {
+      this.timer = setInterval(() => this.flushQuietly(), every);
+      this.timer.unref();
+    }
+  }
+
+  /** Opens the usage of `dataDir`, loading the current month's totals. */
+  static open(dataDir: string, opts: CreditStoreOptions = {}): CreditStore {
+    return new CreditStore(dataDir, opts);
+  }
+
+  /** Rolls over to the month of `now` when a UTC month boundary has passed. */
+  private current(): Map<string, AccountUsage> {
+    const month = monthOf(this.clock());
+    if (month !== this.month) {
+      this.flushQuietly();
+      this.month = month;
+      try {
+        this.usage = readUsageFile(this.dataDir, month);
+      } catch (err) {
+        log.warn(`usage: cannot read ${usagePath(this.dataDir, month)}; starting the month from zero:`, (err as Error).message);
+        this.usage = new Map();
+      }
+      this.dirty = false;
+    }
+    return this.usage;
+  }
+
+  /** Usage of `account` this month (zeros when none). */
+  used(account: string): AccountUsage {
+    const u = this.current().get(account);
+    return { requests: u?.requests ?? 0, credits: u?.credits ?? 0 };
+  }
+
+  /** Credits `account` may still spend this month under `plan`; null when the plan is not metered. */
+  remaining(account: string, plan: Readonly<Plan>): number | null {
+    if (plan.creditsPerMonth === null) return null;
+    return Math.max(0, plan.creditsPerMonth - this.used(account).credits);
+  }
+
+  /** Adds `requests` and `credits` (may be negative: a refund) to `account`'s month. */
+  charge(account: string, credits: number, requests = 1): void {
+    const usage = this.current();
+    let u = usage.get(account);
+    if (!u) {
+      u = { requests: 0, credits: 0 };
+      usage.set(account, u);
+    }
+    u.requests += requests;
+    u.credits = Math.max(0, u.credits + credits);
+    this.dirty = true;
+  }
+
+  /** Seconds from now to the start of the next UTC month (≥ 1): `Retry-After` of `credits_exhausted`. */
+  secondsToMonthEnd(): number {
+    const now = this.clock();
+    return Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000));
+  }
+
+  /** Writes the month's totals when they changed since the last flush. */
+  flush(): void {
+    if (!this.dirty) return;
+    const accounts: Record<string, AccountUsage> = {};
+    for (const [account, u] of [...this.usage].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) accounts[account] = { ...u };
+    const doc: UsageFile = { version: 1, month: this.month, accounts };
+    mkdirSync(join(this.dataDir, 'usage'), { recursive: true, mode: 0o700 });
+    // Cleared before the write: a charge during it is not lost (writeFileAtomic is synchronous anyway).
+    this.dirty = false;
+    try {
+      writeFileAtomic(usagePath(this.dataDir, this.month), `${JSON.stringify(doc)}\n`, 0o600);
+    } catch (err) {
+      this.dirty = true;
+      throw err;
+    }
+  }
+
+  private flushQuietly(): void {
+    try {
+      this.flush();
+    } catch (err) {
+      log.warn('usage: flush failed (will retry):', (err as Error).message);
+    }
+  }
+
+  /** Stops the timer and writes the last totals. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.flush();
+  }
+}
