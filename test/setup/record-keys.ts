@@ -1,0 +1,31 @@
+import { appendFileSync } from 'node:fs';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
+import { join } from 'node:path';
+
+/**
+ * Records every API key this worker handles, for the key audit of test/setup/global.ts. Every
+ * key, created or presented, is SHA-256 hashed (server/keys/format.ts), so the hash input is
+ * watched for strings of the key format. This file imports no server module on purpose: loading
+ * one here would bypass the vi.mock calls of test files (e.g. keys.test.ts mocks node:crypto's
+ * timingSafeEqual, which works with this wrapper in place because it spreads the real module).
+ */
+const dir = process.env.PERPS_AUDIT_DIR;
+const KEY = /^pa_[a-z0-9]{8}_[A-Za-z0-9]{32}$/;
+if (dir) {
+  const seen = new Set<string>();
+  const realCreateHash = crypto.createHash;
+  crypto.createHash = ((algorithm: string, options?: crypto.HashOptions) => {
+    const hash = realCreateHash(algorithm, options);
+    const update = hash.update.bind(hash) as (data: crypto.BinaryLike, encoding?: crypto.Encoding) => crypto.Hash;
+    hash.update = ((data: crypto.BinaryLike, encoding?: crypto.Encoding) => {
+      if (typeof data === 'string' && KEY.test(data) && !seen.has(data)) {
+        seen.add(data);
+        appendFileSync(join(dir, `keys-${process.pid}.txt`), `${data}\n`);
+      }
+      return update(data, encoding);
+    }) as crypto.Hash['update'];
+    return hash;
+  }) as typeof crypto.createHash;
+  syncBuiltinESMExports(); // named imports of node:crypto see the wrapper too
+}
