@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from './db/database.ts';
 import { sqlFile } from './db/sql-files.ts';
 import { catchUp } from './derive/catch-up.ts';
 import { readWatermark } from './derive/apply.ts';
+import { deriveVersion } from './derive/version.ts';
 import { AppendPath, type AppendListener, type AppendOptions, type AppendResult } from './ingest/append.ts';
 import { FillDedup } from './ingest/dedup.ts';
 import { LifecycleIndex } from './ingest/lifecycle-index.ts';
@@ -39,6 +40,29 @@ export function statePath(dataDir: string): string {
 }
 
 /**
+ * Opens the derived-state database with its schema; if it was built by other derive SQL (or
+ * predates versioning but holds data), deletes it so the catch-up rebuilds it from the journal.
+ */
+async function openDerivedState(dataDir: string): Promise<Database> {
+  const path = statePath(dataDir);
+  let db = await Database.open(path);
+  const stale = await db.write(async (w) => {
+    await w.exec(sqlFile('schema/derived'));
+    const [row] = await w.run('ingest/derive-version');
+    const hasData = (await readWatermark(w)).commit > 0;
+    return hasData && row?.value !== deriveVersion();
+  });
+  if (!stale) return db;
+  log.warn(`derived state was built by other derive SQL: rebuilding ${path} from the journal`);
+  await db.close();
+  rmSync(path, { force: true });
+  rmSync(`${path}.wal`, { force: true });
+  db = await Database.open(path);
+  await db.write((w) => w.exec(sqlFile('schema/derived')));
+  return db;
+}
+
+/**
  * Opens a data directory: rolls the journal forward past any interrupted commit, opens the
  * derived state and folds in whatever the journal has that it lacks (all of it on a first
  * start or after the state file was deleted), then loads the open lifecycles for the append path.
@@ -48,9 +72,8 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
   mkdirSync(dataDir, { recursive: true });
   recoverJournal(dataDir);
   const checkpoint = readCheckpoint(dataDir);
-  const db = await Database.open(statePath(dataDir));
+  const db = await openDerivedState(dataDir);
   const { lifecycles, dedup } = await db.write(async (w) => {
-    await w.exec(sqlFile('schema/derived'));
     const mark = await readWatermark(w);
     if (mark.commit > checkpoint.commit) {
       throw new Error(
@@ -59,6 +82,7 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
       );
     }
     await catchUp(w, dataDir, checkpoint);
+    await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
     return {
       lifecycles: await LifecycleIndex.load(w, checkpoint.nextPositionId),
       dedup: await FillDedup.load(w),

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { at, fill, tempService } from './helpers/fixtures.ts';
-import type { Service } from '../server/service.ts';
+import { at, fill, tempDataDir, tempService } from './helpers/fixtures.ts';
+import { openService, type Service } from '../server/service.ts';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -89,5 +89,26 @@ describe('lifecycle derivation (contract §6)', () => {
     expect(second.fills.map((f) => [f.seq, f.type])).toEqual([[3, 'decrease'], [4, 'close']]);
     const [n] = await s.db.querySql('SELECT count(*) AS n FROM fills');
     expect(n!.n).toBe(4);
+  });
+
+  it('rebuilds a derived state made by other derive SQL from the journal at open', async () => {
+    const { dir, cleanup } = tempDataDir();
+    let s = await openService({ dataDir: dir });
+    await s.append({ fills: lifecycleFills(), marketSnapshots: [], positionSnapshots: [] });
+    const before = await s.db.querySql('SELECT * FROM lifecycles');
+    // pretend an older version built this state, and that it lacks rows the new SQL derives
+    await s.db.write(async (w) => {
+      await w.exec("UPDATE meta SET value = 'older' WHERE key = 'derive_version'");
+      await w.exec('DELETE FROM lifecycles');
+    });
+    await s.close();
+    s = await openService({ dataDir: dir });
+    try {
+      expect(await s.db.querySql('SELECT * FROM lifecycles')).toEqual(before);
+      expect((await s.db.querySql("SELECT value FROM meta WHERE key = 'derive_version'"))[0]!.value).not.toBe('older');
+    } finally {
+      await s.close();
+      cleanup();
+    }
   });
 });

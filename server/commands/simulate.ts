@@ -1,8 +1,7 @@
 import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
-import { log } from '../log.ts';
 import { openService } from '../service.ts';
-import { openSimulator, saveSimulatorState, simulateUntil } from '../sources/simulate-source.ts';
+import { backfillSimulator } from '../sources/simulate-source.ts';
 
 /** `simulate`: fill (or extend) a journal with simulated history, without serving it. */
 export const simulateCommand = defineCommand({
@@ -20,10 +19,7 @@ export const simulateCommand = defineCommand({
     const opts = { seed: Number(args.seed), scale: Number(args.scale) };
     const service = await openService({ dataDir });
     try {
-      const sim = openSimulator(service, opts);
-      const r = await simulateUntil(service, sim, opts, until);
-      saveSimulatorState(dataDir, sim, opts);
-      log.success(`simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; journal at seq ${service.lastSeq()}`);
+      await backfillSimulator(service, opts, until);
     } finally {
       await service.close();
     }

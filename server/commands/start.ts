@@ -8,7 +8,7 @@ import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
 import { openService, type Service } from '../service.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
-import { openSimulator, saveSimulatorState, simulateUntil, type SimulateSourceOptions } from '../sources/simulate-source.ts';
+import { backfillSimulator, type SimulateSourceOptions } from '../sources/simulate-source.ts';
 
 interface Feed {
   stop(): Promise<void>;
@@ -22,10 +22,7 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
   const abort = new AbortController();
   let live: Feed | undefined;
   const running = (async () => {
-    const sim = openSimulator(service, opts);
-    const r = await simulateUntil(service, sim, opts, Date.now(), { signal: abort.signal });
-    saveSimulatorState(service.dataDir, sim, opts);
-    log.success(`simulate: ${r.fills.toLocaleString('en-US')} new fills in ${r.seconds.toFixed(1)} s; journal at seq ${service.lastSeq()}`);
+    const sim = await backfillSimulator(service, opts, Date.now(), abort.signal);
     if (!abort.signal.aborted) live = startLiveSimulation(service, sim, opts, liveEveryMs);
   })().catch((err: unknown) => log.error('simulate: source stopped', err));
   return {

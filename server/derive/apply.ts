@@ -9,6 +9,7 @@ const FILL_STEPS = [
   'accounts-delete',
   'accounts-insert',
   'rollup-merge',
+  'markets-insert',
 ];
 const MARKET_SNAPSHOT_STEPS = [
   'market-latest-delete',

@@ -6,6 +6,7 @@ import { readCheckpoint } from '../journal/checkpoint.ts';
 import { recoverJournal } from '../journal/commit.ts';
 import { statePath } from '../service.ts';
 import { catchUp } from './catch-up.ts';
+import { deriveVersion } from './version.ts';
 
 /**
  * Rebuilds the derived state from the journal alone into a new database file, then swaps it in
@@ -25,6 +26,7 @@ export async function rebuildState(dataDir: string, target = statePath(dataDir))
     await db.write(async (w) => {
       await w.exec(sqlFile('schema/derived'));
       await catchUp(w, dataDir, checkpoint);
+      await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
       await w.exec('CHECKPOINT');
     });
   } finally {

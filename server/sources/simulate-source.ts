@@ -130,3 +130,19 @@ export async function simulateUntil(
   await pending;
   return { fills: fills - duplicates, duplicates, seconds: bar.elapsed() };
 }
+
+/**
+ * The backfill both `simulate` and `start` run: open (or resume) the simulator, append
+ * everything up to `until`, save its state, log the outcome. Returns the simulator, ready to
+ * continue (e.g. live).
+ */
+export async function backfillSimulator(service: Service, opts: SimulateSourceOptions, until: number, signal?: AbortSignal): Promise<Simulator> {
+  const sim = openSimulator(service, opts);
+  const r = await simulateUntil(service, sim, opts, until, { signal });
+  saveSimulatorState(service.dataDir, sim, opts);
+  log.success(
+    `simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; ` +
+      `journal at seq ${service.lastSeq()}`,
+  );
+  return sim;
+}

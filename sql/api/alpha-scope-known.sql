@@ -3,8 +3,8 @@
 -- Parameters: $market VARCHAR or NULL; $market_variant VARCHAR or NULL (NULL = not asked).
 -- Returns one row: known BOOLEAN (true when every given one is known).
 SELECT ($market::VARCHAR IS NULL OR EXISTS (
-          SELECT 1 FROM rollup_5m WHERE protocol = 'alpha' AND market = $market::VARCHAR
+          SELECT 1 FROM markets WHERE protocol = 'alpha' AND market = $market::VARCHAR
           UNION ALL SELECT 1 FROM market_latest WHERE protocol = 'alpha' AND market = $market::VARCHAR))
    AND ($market_variant::VARCHAR IS NULL OR EXISTS (
-          SELECT 1 FROM rollup_5m WHERE protocol = 'alpha' AND market_variant = $market_variant::VARCHAR
+          SELECT 1 FROM markets WHERE protocol = 'alpha' AND market_variant = $market_variant::VARCHAR
           UNION ALL SELECT 1 FROM market_latest WHERE protocol = 'alpha' AND market_variant = $market_variant::VARCHAR)) AS known;

@@ -74,6 +74,10 @@ CREATE TABLE IF NOT EXISTS accounts (
   markets_traded VARCHAR[] NOT NULL, market_variants_traded VARCHAR[] NOT NULL
 );
 
+-- Every (protocol, market, market variant) the journal has a fill of: a handful of rows that
+-- market lists and parameter checks read instead of scanning fills or lifecycles.
+CREATE TABLE IF NOT EXISTS markets (protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR);
+
 -- 5-minute fill rollup per (protocol, market variant or market). OI deltas let history endpoints
 -- reconstruct open interest from fills where no market snapshot exists.
 CREATE TABLE IF NOT EXISTS rollup_5m (

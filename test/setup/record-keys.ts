@@ -13,6 +13,7 @@ import { join } from 'node:path';
 const dir = process.env.PERPS_AUDIT_DIR;
 const KEY = /^pa_[a-z0-9]{8}_[A-Za-z0-9]{32}$/;
 if (dir) {
+  appendFileSync(join(dir, 'wired'), `${process.pid}\n`); // proof for the teardown that recording ran
   const seen = new Set<string>();
   const realCreateHash = crypto.createHash;
   crypto.createHash = ((algorithm: string, options?: crypto.HashOptions) => {

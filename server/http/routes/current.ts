@@ -3,26 +3,18 @@
  * snapshot per variant (market_latest).
  *
  * `market_variant` (optional) narrows to one variant. A variant alpha has never had (neither a
- * snapshot nor a lifecycle) is a 400 `invalid_parameter`, so a typo is not a silent empty list;
+ * snapshot nor a fill; server/http/scope.ts) is a 400 `invalid_parameter`, so a typo is not a
+ * silent empty list;
  * a known variant that has no snapshot yet gives `data: []`.
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
 import { FundingRate, OpenInterestSnapshot, listOf } from '../response-schemas.ts';
-import { ApiError } from '../errors.ts';
+import { assertAlphaScopeKnown } from '../scope.ts';
 import { marketVariantParam, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
 
 const query = querySchema({ market_variant: v.optional(marketVariantParam) });
-
-/** Throws the 400 when `variant` is given and alpha does not know it. */
-async function checkVariant(service: Service, variant: string | undefined): Promise<void> {
-  if (variant === undefined) return;
-  const known = await service.db.query('api/alpha-markets');
-  if (!known.some((r) => r.market_variant === variant)) {
-    throw new ApiError(400, 'invalid_parameter', `Parameter 'market_variant' names no alpha market variant: '${variant}' (see /v1/alpha/markets).`, 'market_variant');
-  }
-}
 
 /** GET /v1/alpha/open-interest, GET /v1/alpha/funding-rates. */
 export function currentRoutes(service: Service): RestRoute[] {
@@ -34,7 +26,7 @@ export function currentRoutes(service: Service): RestRoute[] {
       response: listOf(OpenInterestSnapshot),
       query,
       handle: async ({ query: q }) => {
-        await checkVariant(service, q.market_variant);
+        await assertAlphaScopeKnown(service, q);
         return { data: await service.db.query('api/alpha-open-interest', { market_variant: q.market_variant ?? null }) };
       },
     }),
@@ -45,7 +37,7 @@ export function currentRoutes(service: Service): RestRoute[] {
       response: listOf(FundingRate),
       query,
       handle: async ({ query: q }) => {
-        await checkVariant(service, q.market_variant);
+        await assertAlphaScopeKnown(service, q);
         return { data: await service.db.query('api/alpha-funding-rates', { market_variant: q.market_variant ?? null }) };
       },
     }),
