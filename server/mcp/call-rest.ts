@@ -23,6 +23,8 @@ import { apiErrorResult, toolErrorResult } from './results.ts';
 export interface CallContext {
   fetch(request: Request): Promise<Response>;
   apiKey: string;
+  /** the MCP request's id: the REST request gets `<id>.<tool>`, so logs tie the two together */
+  requestId: string;
   plan: PlanName;
   now(): number;
 }
@@ -90,7 +92,7 @@ export async function callRestTool(tool: RestTool, args: Record<string, unknown>
   const search = new URLSearchParams(request.query).toString();
   const url = `http://mcp.internal${request.path}${search ? `?${search}` : ''}`;
   const response = await ctx.fetch(new Request(url, {
-    headers: { 'x-api-key': ctx.apiKey, accept: 'application/json' },
+    headers: { 'x-api-key': ctx.apiKey, accept: 'application/json', 'x-request-id': `${ctx.requestId}.${tool.name}` },
   }));
   const meta: Record<string, string> = {};
   for (const name of LIMIT_HEADERS) {

@@ -20,7 +20,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { H3, H3Event } from 'h3';
 import { authenticate } from '../http/auth.ts';
-import { API_VERSION, ApiError } from '../http/errors.ts';
+import { API_VERSION, ApiError, requestIdOf } from '../http/errors.ts';
 import type { RestRoute } from '../http/routes/define.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { ApiKeyRecord, KeyStore } from '../keys/store.ts';
@@ -71,6 +71,12 @@ function requestServer(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKe
         result = await describeServiceResult(deps.service, {
           plan: key.plan, creditsRemaining: deps.limits.credits.remaining(key.account, plan), costs: tools.costs,
         });
+        const meta: Record<string, string> = {};
+        for (const header of LIMIT_HEADERS) {
+          const value = event.res.headers.get(header);
+          if (value !== null) meta[header] = value;
+        }
+        result._meta = meta;
       } else {
         const tool = tools.rest.get(name);
         if (!tool) {
@@ -79,6 +85,7 @@ function requestServer(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKe
         result = await callRestTool(tool, args, {
           fetch: (req) => Promise.resolve(deps.app.fetch(req)),
           apiKey,
+          requestId: requestIdOf(event),
           plan: key.plan,
           now: () => deps.service.now(),
         });
@@ -108,7 +115,10 @@ export function mountMcp(deps: McpDeps): void {
     }
     const apiKey = (event.req.headers.get('x-api-key') ?? '').trim();
     const server = requestServer(deps, tools, event, key, apiKey);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Tool arguments are small: 1 MiB is plenty (the SDK's default is 4 MiB).
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: 1 << 20,
+    });
     await server.connect(transport);
     try {
       return await transport.handleRequest(event.req as Request);
