@@ -91,6 +91,8 @@ describe('metering like REST', () => {
     const k = freshKey('pro');
     const client = await connectWith(k.key);
     await client.listTools();
+    // initialize and tools/list read no data: neither metered nor counted
+    expect(t.limits.credits.used(k.record.account)).toEqual({ requests: 0, credits: 0 });
     const start = k.credits()!;
     expect(start).toBe(2_000_000);
 

@@ -12,7 +12,7 @@ import { restRoutes } from '../server/http/app.ts';
 import type { PlanName } from '../server/keys/plans.ts';
 import { REST_TOOLS, UNWRAPPED_PATHS } from '../server/mcp/catalog.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
-import { MCP_FIXTURE, A, NOW, WSOL } from './helpers/mcp-fixture.ts';
+import { A, DAY, MCP_FIXTURE, NOW, WSOL } from './helpers/mcp-fixture.ts';
 
 let t: TestApp;
 let server: ReturnType<typeof serve>;
@@ -167,7 +167,14 @@ describe('describe_service', () => {
       last_seq: expect.any(Number),
       positions_with_snapshot: 1,
     });
-    expect(alpha.coverage.market_snapshots_from).toEqual(expect.any(String));
+    expect(alpha.coverage).toMatchObject({
+      market_snapshots_from: new Date(NOW - 60 * DAY).toISOString(),
+      last_market_snapshot_at: new Date(NOW - 600_000).toISOString(),
+      last_position_snapshot_at: new Date(NOW - 300_000).toISOString(),
+    });
+    const beta = data.protocols.find((p: { id: string }) => p.id === 'beta');
+    expect(beta.markets).toEqual([{ market: 'SOL-PERP', market_variant: null }]);
+    expect(beta.coverage).toMatchObject({ fills: 0, first_fill_at: null, last_seq: null, last_market_snapshot_at: new Date(NOW - 300_000).toISOString() });
     expect(data.freshness.last_seq).toBe(fills.length);
     expect(data.freshness.last_append_age_seconds).toBeGreaterThanOrEqual(0);
     expect(data.plan).toMatchObject({

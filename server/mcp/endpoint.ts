@@ -25,6 +25,7 @@ import type { RestRoute } from '../http/routes/define.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { ApiKeyRecord, KeyStore } from '../keys/store.ts';
 import { admit, type Limits } from '../limits/gate.ts';
+import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import { callRestTool } from './call-rest.ts';
 import { describeServiceResult } from './describe.ts';
@@ -50,6 +51,32 @@ const INSTRUCTIONS =
 
 const LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-credits-remaining'];
 
+/** The limit headers staged on `headers`, for a result's `_meta`. */
+function limitMeta(headers: Headers): Record<string, string> {
+  const meta: Record<string, string> = {};
+  for (const name of LIMIT_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) meta[name] = value;
+  }
+  return meta;
+}
+
+/** describe_service: no arguments; admitted at cost 0 (rate limit and request count only). */
+async function describeCall(
+  deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKeyRecord, args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const extra = Object.keys(args).find((k) => args[k] !== undefined && args[k] !== null);
+  if (extra !== undefined) {
+    const message = `Unknown argument '${extra}': describe_service takes none.`;
+    return toolErrorResult({ error: { code: 'unknown_parameter', message, param: extra } });
+  }
+  admit(event, key, 0, deps.limits);
+  const result = await describeServiceResult(deps.service, {
+    plan: key.plan, creditsRemaining: deps.limits.credits.remaining(key.account, getPlan(key.plan)), costs: tools.costs,
+  });
+  return { ...result, _meta: limitMeta(event.res.headers) };
+}
+
 /** The MCP server of one HTTP request, for one authenticated key. */
 function requestServer(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKeyRecord, apiKey: string): Server {
   const server = new Server(
@@ -59,43 +86,25 @@ function requestServer(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKe
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    let result: CallToolResult;
     try {
-      if (name === DESCRIBE_SERVICE) {
-        const extra = Object.keys(args).find((k) => args[k] !== undefined && args[k] !== null);
-        if (extra !== undefined) {
-          return toolErrorResult({ error: { code: 'unknown_parameter', message: `Unknown argument '${extra}': describe_service takes none.`, param: extra } });
-        }
-        admit(event, key, 0, deps.limits);
-        const plan = getPlan(key.plan);
-        result = await describeServiceResult(deps.service, {
-          plan: key.plan, creditsRemaining: deps.limits.credits.remaining(key.account, plan), costs: tools.costs,
-        });
-        const meta: Record<string, string> = {};
-        for (const header of LIMIT_HEADERS) {
-          const value = event.res.headers.get(header);
-          if (value !== null) meta[header] = value;
-        }
-        result._meta = meta;
-      } else {
-        const tool = tools.rest.get(name);
-        if (!tool) {
-          return toolErrorResult({ error: { code: 'not_found', message: `No tool named '${name}'; tools/list names them.` } });
-        }
-        result = await callRestTool(tool, args, {
-          fetch: (req) => Promise.resolve(deps.app.fetch(req)),
-          apiKey,
-          requestId: requestIdOf(event),
-          plan: key.plan,
-          now: () => deps.service.now(),
-        });
-        const meta = (result._meta ?? {}) as Record<string, string>;
-        for (const header of LIMIT_HEADERS) if (meta[header] !== undefined) event.res.headers.set(header, meta[header]);
-      }
+      if (name === DESCRIBE_SERVICE) return await describeCall(deps, tools, event, key, args);
+      const tool = tools.rest.get(name);
+      if (!tool) return toolErrorResult({ error: { code: 'not_found', message: `No tool named '${name}'; tools/list names them.` } });
+      const result = await callRestTool(tool, args, {
+        fetch: (req) => Promise.resolve(deps.app.fetch(req)),
+        apiKey,
+        requestId: requestIdOf(event),
+        plan: key.plan,
+        now: () => deps.service.now(),
+      });
+      // The HTTP answer carries the limit headers of its (last) tool call, as a REST answer would.
+      const meta = (result._meta ?? {}) as Record<string, string>;
+      for (const header of LIMIT_HEADERS) if (meta[header] !== undefined) event.res.headers.set(header, meta[header]);
+      return result;
     } catch (err) {
+      if (!(err instanceof ApiError)) log.error(`[${requestIdOf(event)}] MCP tool ${name} failed:`, err);
       return apiErrorResult(err);
     }
-    return result;
   });
   return server;
 }
