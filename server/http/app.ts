@@ -7,7 +7,7 @@
  * (400) → handler (one SQL file). Credits are reserved at admission and refunded unless the
  * handler succeeds (a 4xx or 5xx costs nothing).
  * Every answer, errors included, carries `x-request-id` and `x-api-version`, and every error
- * body is ours (`onError`), never h3's.
+ * body is ours (`onError`), never h3's. `/v1/mcp` (server/mcp/endpoint.ts) wraps the same routes.
  */
 import { H3 } from 'h3';
 import { authenticate } from './auth.ts';
@@ -25,6 +25,7 @@ import { historyRoutes } from './routes/history.ts';
 import { openPositionRoutes } from './routes/open-positions.ts';
 import { positionRoutes } from './routes/positions.ts';
 import type { KeyStore } from '../keys/store.ts';
+import { mountMcp } from '../mcp/endpoint.ts';
 import { admit, type Limits } from '../limits/gate.ts';
 import type { Service } from '../service.ts';
 
@@ -70,6 +71,8 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
  */
 export function createApp(service: Service, keys: KeyStore, limits: Limits): H3 {
   const app = new H3({ silent: true, onRequest: beginRequest, onError: handleError });
-  for (const route of restRoutes(service)) mountRoute(app, route, keys, limits);
+  const routes = restRoutes(service);
+  for (const route of routes) mountRoute(app, route, keys, limits);
+  mountMcp({ app, service, keys, limits, routes });
   return app;
 }

@@ -45,8 +45,12 @@ const CONVERSION: ConversionConfig = {
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
 };
 
-/** A converted schema without the keys that only make sense at a document root. */
-function convert(schema: v.GenericSchema): Json {
+/**
+ * A valibot schema as JSON Schema 2020-12 (input side, shared records as `$ref`s into
+ * components), without the keys that only make sense at a document root. Also builds the MCP
+ * tool input schemas (server/mcp/tool-schema.ts) from the same query schemas.
+ */
+export function convert(schema: v.GenericSchema): Json {
   const json = toJsonSchema(schema, CONVERSION) as Json;
   delete json.$schema;
   delete json.$defs;
