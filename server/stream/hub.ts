@@ -1,0 +1,248 @@
+/**
+ * The fills stream's hub (endpoint 22, contract §7): every open socket, the live fan-out from the
+ * append path, the per-account connection cap, the heartbeat and shutdown.
+ *
+ * Live fan-out: the append listener only records the new last seq (it runs inside the append
+ * path's writer lock: O(1), no await) and wakes the pump. The pump reads the committed fills after
+ * the last fanned-out seq with `sql/stream/fills.sql` (the same SQL and serialization as a resume,
+ * so live and replayed frames are the same bytes), encodes each fill once and hands it to the
+ * sockets whose scope matches, found through an index keyed by (protocol, market|*, address|*):
+ * O(fills × matching sockets). A burst of appends is read in one go.
+ */
+import type { Hooks, Peer } from 'crossws';
+import type { Row } from '../db/database.ts';
+import type { Fill } from '../journal/rows.ts';
+import { getPlan } from '../keys/plans.ts';
+import type { ApiKeyRecord } from '../keys/store.ts';
+import { log } from '../log.ts';
+import type { Service } from '../service.ts';
+import { StreamClient } from './client.ts';
+import { CLOSE_GOING_AWAY, dataFrame, errorFrame, STREAM_ERRORS, type StreamErrorCode } from './frames.ts';
+import type { StreamScope } from './scope.ts';
+
+/** Tunables of the hub; the defaults are the contract's. Tests shorten the intervals. */
+export interface StreamHubOptions {
+  /** ping every peer this often (default 30 s) */
+  pingMs?: number;
+  /** drop a peer that sent nothing (no pong either) for this long (default 60 s) */
+  silentMs?: number;
+  /** unsent bytes past which a socket is closed with slow_consumer (default 1 MiB) */
+  maxBufferedBytes?: number;
+  /** a resume goes back at most this far in fill time (default 24 h) */
+  replayHorizonMs?: number;
+  /** rows per resume query (default 500) */
+  replayPageSize?: number;
+  /** wall clock of the heartbeat (default Date.now) */
+  clock?: () => number;
+}
+
+/** What the upgrade request resolved to: a scope, or the problem to report after the upgrade. */
+export type Resolved = { scope: StreamScope } | { problem: { code: StreamErrorCode; message: string; param?: string } };
+
+const LIVE_PAGE = 5_000;
+const RETRY_MS = 1_000;
+
+const scopeKey = (protocol: string, market: string | null, address: string | null): string =>
+  `${protocol}\u0000${market ?? ''}\u0000${address ?? ''}`;
+
+export class StreamHub {
+  private readonly clients = new Set<StreamClient>();
+  private readonly index = new Map<string, Set<StreamClient>>();
+  private readonly perAccount = new Map<string, number>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  /** last seq handed to the sockets */
+  private published: number;
+  /** last seq the append path committed */
+  private appended: number;
+  private pumping = false;
+  private retry: NodeJS.Timeout | undefined;
+  private closing = false;
+  private readonly unsubscribe: () => void;
+  private readonly timer: NodeJS.Timeout;
+  private readonly opts: Required<Omit<StreamHubOptions, 'clock'>>;
+  private readonly clock: () => number;
+
+  constructor(readonly service: Service, opts: StreamHubOptions = {}) {
+    this.opts = {
+      pingMs: opts.pingMs ?? 30_000,
+      silentMs: opts.silentMs ?? 60_000,
+      maxBufferedBytes: opts.maxBufferedBytes ?? 1024 * 1024,
+      replayHorizonMs: opts.replayHorizonMs ?? 24 * 3_600_000,
+      replayPageSize: opts.replayPageSize ?? 500,
+    };
+    this.clock = opts.clock ?? Date.now;
+    this.published = this.appended = service.lastSeq();
+    this.unsubscribe = service.onAppend((fills) => this.onAppend(fills));
+    // check often enough that a silent peer goes within ~1/4 of an interval of its deadline
+    const tick = Math.max(5, Math.min(1_000, Math.floor(Math.min(this.opts.pingMs, this.opts.silentMs) / 4)));
+    this.timer = setInterval(() => this.heartbeat(), tick);
+    this.timer.unref();
+  }
+
+  /** Open sockets now. */
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Open sockets of an account now. */
+  connectionsOf(account: string): number {
+    return this.perAccount.get(account) ?? 0;
+  }
+
+  /** Append listener: inside the writer lock, so it only records the new last seq and wakes the pump. */
+  private onAppend(fills: readonly Fill[]): void {
+    const last = fills[fills.length - 1];
+    if (!last) return;
+    if (last.seq > this.appended) this.appended = last.seq;
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.pumping || this.closing || this.retry) return;
+    this.pumping = true;
+    const run = this.pump()
+      .catch((err: unknown) => {
+        log.error('stream: live fan-out query failed; retrying', err);
+        this.retry = setTimeout(() => {
+          this.retry = undefined;
+          this.kick();
+        }, RETRY_MS);
+        this.retry.unref();
+      })
+      .finally(() => {
+        this.pumping = false;
+        this.inflight.delete(run);
+        if (this.published < this.appended && !this.retry) this.kick();
+      });
+    this.inflight.add(run);
+  }
+
+  /** Fans out every committed fill after `published`, in seq order. */
+  private async pump(): Promise<void> {
+    while (this.published < this.appended && !this.closing) {
+      if (this.clients.size === 0) {
+        this.published = this.appended; // nobody to send to; a resume reads the table
+        return;
+      }
+      const until = this.appended;
+      const rows = await this.service.db.query('stream/fills', {
+        after: this.published, until, protocol: null, market: null, address: null, since_ms: null, limit: LIVE_PAGE,
+      });
+      for (const row of rows) this.dispatch(row);
+      if (rows.length < LIVE_PAGE && until > this.published) this.published = until;
+    }
+  }
+
+  private dispatch(row: Row): void {
+    const seq = row.seq as number;
+    if (seq <= this.published) return;
+    this.published = seq;
+    const protocol = row.protocol as string;
+    const market = row.market as string;
+    const address = row.address as string;
+    let frame: Buffer | undefined;
+    for (const key of [scopeKey(protocol, null, null), scopeKey(protocol, market, null), scopeKey(protocol, null, address), scopeKey(protocol, market, address)]) {
+      const set = this.index.get(key);
+      if (!set) continue;
+      frame ??= dataFrame(row);
+      for (const client of set) client.deliver(seq, frame);
+    }
+  }
+
+  /**
+   * The crossws hooks of one upgrade request: on open, the plan, the account's cap and the scope
+   * are checked in that order (a problem is an error frame and a close), then the socket is served.
+   */
+  hooksFor(key: ApiKeyRecord, resolved: Resolved): Partial<Hooks> {
+    let client: StreamClient | undefined;
+    const seen = () => client?.seen(this.clock());
+    return {
+      open: (peer) => {
+        client = this.open(peer, key, resolved);
+      },
+      message: seen,
+      ping: seen,
+      pong: seen,
+      close: () => client?.socketDidClose(),
+      error: (_peer, error) => {
+        log.debug('stream: socket error', error);
+        client?.gone();
+      },
+    };
+  }
+
+  private open(peer: Peer, key: ApiKeyRecord, resolved: Resolved): StreamClient | undefined {
+    if (this.closing) {
+      peer.close(CLOSE_GOING_AWAY, 'server shutting down');
+      return undefined;
+    }
+    const plan = getPlan(key.plan);
+    const count = this.connectionsOf(key.account);
+    const cap = plan.streamConnectionsPerAccount;
+    if (!plan.stream) {
+      return reject(peer, 'plan_required', `The fills stream needs the premium plan; this key's plan is ${plan.name}.`);
+    }
+    if (cap !== null && count >= cap) {
+      return reject(peer, 'too_many_connections', `This account already has ${count} open stream connections; its plan allows ${cap}.`);
+    }
+    if ('problem' in resolved) return reject(peer, resolved.problem.code, resolved.problem.message, resolved.problem.param);
+
+    const { scope } = resolved;
+    const liveFrom = this.published;
+    const client = new StreamClient(peer, scope, key.account, this.opts, liveFrom, this.clock(), (c) => this.remove(c));
+    this.clients.add(client);
+    this.perAccount.set(key.account, count + 1);
+    const k = scopeKey(scope.protocol, scope.market, scope.address);
+    let set = this.index.get(k);
+    if (!set) this.index.set(k, (set = new Set()));
+    set.add(client);
+    log.debug(`stream: open for key ${key.id} on ${k.replaceAll('\u0000', '/')}${scope.sinceSeq === null ? '' : ` from seq ${scope.sinceSeq}`}`);
+    if (scope.sinceSeq !== null) {
+      const run = client.replay(this.service, liveFrom).finally(() => this.inflight.delete(run));
+      this.inflight.add(run);
+    }
+    return client;
+  }
+
+  private remove(client: StreamClient): void {
+    if (!this.clients.delete(client)) return;
+    const { protocol, market, address } = client.scope;
+    const k = scopeKey(protocol, market, address);
+    const set = this.index.get(k);
+    set?.delete(client);
+    if (set?.size === 0) this.index.delete(k);
+    const left = (this.perAccount.get(client.account) ?? 1) - 1;
+    if (left > 0) this.perAccount.set(client.account, left);
+    else this.perAccount.delete(client.account);
+  }
+
+  private heartbeat(): void {
+    const now = this.clock();
+    for (const client of this.clients) client.heartbeat(now, this.opts.pingMs, this.opts.silentMs);
+  }
+
+  /**
+   * Shutdown: stops taking appends and sockets, closes every socket with 1001, waits (at most
+   * `graceMs`) for the peers to answer the close and for running queries, then terminates the rest.
+   */
+  async closeAll(graceMs = 2_000): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.unsubscribe();
+    clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
+    const clients = [...this.clients];
+    for (const client of clients) client.close(CLOSE_GOING_AWAY, 'server shutting down');
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.all([...clients.map((c) => c.socketClosed), ...this.inflight]), grace]);
+    for (const client of clients) client.peer.terminate(); // no-op for a socket already closed
+    await Promise.allSettled([...this.inflight]);
+  }
+}
+
+/** Sends the error frame of `code` and closes with its close code. */
+function reject(peer: Peer, code: StreamErrorCode, message: string, param?: string): undefined {
+  peer.send(errorFrame(code, message, param));
+  peer.close(STREAM_ERRORS[code], code);
+  return undefined;
+}
