@@ -26,6 +26,8 @@ export interface ClientLimits {
   maxBufferedBytes: number;
   replayPageSize: number;
   replayHorizonMs: number;
+  /** test seam: awaited after each replay page (tests append there to land fills mid-replay) */
+  onReplayPage?: () => Promise<void> | void;
 }
 
 export class StreamClient {
@@ -100,6 +102,7 @@ export class StreamClient {
       for (const row of rows) this.sendFrame(row.seq as number, dataFrame(row));
       if (rows.length < page) break;
       after = rows[rows.length - 1]!.seq as number;
+      await this.limits.onReplayPage?.();
       // pace a long replay by the socket: at most ~a page beyond a quarter of the limit is queued
       await this.peer.waitForDrain({ threshold: this.limits.maxBufferedBytes / 4, pollInterval: 10 });
     }

@@ -34,6 +34,8 @@ export interface StreamHubOptions {
   replayPageSize?: number;
   /** wall clock of the heartbeat (default Date.now) */
   clock?: () => number;
+  /** test seam: awaited after each full resume page (see client.ts) */
+  onReplayPage?: () => Promise<void> | void;
 }
 
 /** What the upgrade request resolved to: a scope, or the problem to report after the upgrade. */
@@ -59,7 +61,7 @@ export class StreamHub {
   private closing = false;
   private readonly unsubscribe: () => void;
   private readonly timer: NodeJS.Timeout;
-  private readonly opts: Required<Omit<StreamHubOptions, 'clock'>>;
+  private readonly opts: Required<Omit<StreamHubOptions, 'clock' | 'onReplayPage'>> & Pick<StreamHubOptions, 'onReplayPage'>;
   private readonly clock: () => number;
 
   constructor(readonly service: Service, opts: StreamHubOptions = {}) {
@@ -69,6 +71,7 @@ export class StreamHub {
       maxBufferedBytes: opts.maxBufferedBytes ?? 1024 * 1024,
       replayHorizonMs: opts.replayHorizonMs ?? 24 * 3_600_000,
       replayPageSize: opts.replayPageSize ?? 500,
+      onReplayPage: opts.onReplayPage,
     };
     this.clock = opts.clock ?? Date.now;
     this.published = this.appended = service.lastSeq();
