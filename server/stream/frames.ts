@@ -3,7 +3,7 @@
  * message } }` before the server closes a socket for a reason of its own, with the close code
  * the contract gives that reason.
  */
-import type { Row } from '../db/database.ts';
+import type { Plain } from '../db/values.ts';
 
 /** Error codes of stream error frames, with their close codes. */
 export const STREAM_ERRORS = {
@@ -28,9 +28,9 @@ export function errorFrame(code: StreamErrorCode, message: string, param?: strin
 }
 
 /**
- * The data frame of one fill row of `sql/stream/fills.sql`, encoded once: the live fan-out sends
- * the same bytes to every matching socket.
+ * The data frame of one Fill (a row of `sql/stream/fills.sql`, or fill-json.ts `fillRow`), encoded
+ * once: the live fan-out sends the same bytes to every matching socket.
  */
-export function dataFrame(row: Row): Buffer {
+export function dataFrame(row: Record<string, Plain>): Buffer {
   return Buffer.from(`{"data":${JSON.stringify(row)}}`);
 }

@@ -2,21 +2,21 @@
  * The fills stream's hub (endpoint 22, contract §7): every open socket, the live fan-out from the
  * append path, the per-account connection cap, the heartbeat and shutdown.
  *
- * Live fan-out: the append listener only records the new last seq (it runs inside the append
- * path's writer lock: O(1), no await) and wakes the pump. The pump reads the committed fills after
- * the last fanned-out seq with `sql/stream/fills.sql` (the same SQL and serialization as a resume,
- * so live and replayed frames are the same bytes), encodes each fill once and hands it to the
- * sockets whose scope matches, found through an index keyed by (protocol, market|*, address|*):
- * O(fills × matching sockets). A burst of appends is read in one go.
+ * Live fan-out: the append listener runs inside the append path's writer lock, so it only queues
+ * the committed batch (O(1), no await) and wakes the pump. The pump encodes each fill once
+ * (fill-json.ts: the bytes `sql/stream/fills.sql` gives a resume) and hands it to the sockets whose
+ * scope matches, found through an index keyed by (protocol, market|*, address|*): O(fills ×
+ * matching sockets), no query. A large batch (a backfill) goes out in slices with a turn of the
+ * event loop between them, so sockets write it out as it goes; nothing ever waits for a socket.
  */
 import type { Hooks, Peer } from 'crossws';
-import type { Row } from '../db/database.ts';
 import type { Fill } from '../journal/rows.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { ApiKeyRecord } from '../keys/store.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import { StreamClient } from './client.ts';
+import { fillRow } from './fill-json.ts';
 import { CLOSE_GOING_AWAY, dataFrame, errorFrame, STREAM_ERRORS, type StreamErrorCode } from './frames.ts';
 import type { StreamScope } from './scope.ts';
 
@@ -41,8 +41,8 @@ export interface StreamHubOptions {
 /** What the upgrade request resolved to: a scope, or the problem to report after the upgrade. */
 export type Resolved = { scope: StreamScope } | { problem: { code: StreamErrorCode; message: string; param?: string } };
 
-const LIVE_PAGE = 5_000;
-const RETRY_MS = 1_000;
+/** fills fanned out between two turns of the event loop (so sockets flush during a burst) */
+const YIELD_EVERY = 200;
 
 const scopeKey = (protocol: string, market: string | null, address: string | null): string =>
   `${protocol}\u0000${market ?? ''}\u0000${address ?? ''}`;
@@ -52,12 +52,11 @@ export class StreamHub {
   private readonly index = new Map<string, Set<StreamClient>>();
   private readonly perAccount = new Map<string, number>();
   private readonly inflight = new Set<Promise<unknown>>();
-  /** last seq handed to the sockets */
+  /** last seq handed to the sockets (every fill up to it is in the derived state) */
   private published: number;
-  /** last seq the append path committed */
-  private appended: number;
+  /** committed batches not fanned out yet, in commit order */
+  private readonly queue: (readonly Fill[])[] = [];
   private pumping = false;
-  private retry: NodeJS.Timeout | undefined;
   private closing = false;
   private readonly unsubscribe: () => void;
   private readonly timer: NodeJS.Timeout;
@@ -74,7 +73,7 @@ export class StreamHub {
       onReplayPage: opts.onReplayPage,
     };
     this.clock = opts.clock ?? Date.now;
-    this.published = this.appended = service.lastSeq();
+    this.published = service.lastSeq();
     this.unsubscribe = service.onAppend((fills) => this.onAppend(fills));
     // check often enough that a silent peer goes within ~1/4 of an interval of its deadline
     const tick = Math.max(5, Math.min(1_000, Math.floor(Math.min(this.opts.pingMs, this.opts.silentMs) / 4)));
@@ -92,63 +91,47 @@ export class StreamHub {
     return this.perAccount.get(account) ?? 0;
   }
 
-  /** Append listener: inside the writer lock, so it only records the new last seq and wakes the pump. */
+  /** Append listener: inside the writer lock, so it only queues the batch and wakes the pump. */
   private onAppend(fills: readonly Fill[]): void {
     const last = fills[fills.length - 1];
-    if (!last) return;
-    if (last.seq > this.appended) this.appended = last.seq;
-    this.kick();
-  }
-
-  private kick(): void {
-    if (this.pumping || this.closing || this.retry) return;
+    if (!last || this.closing) return;
+    if (this.clients.size === 0 && this.queue.length === 0) {
+      this.published = last.seq; // nobody to send to; a later resume reads the table
+      return;
+    }
+    this.queue.push(fills);
+    if (this.pumping) return;
     this.pumping = true;
-    const run = this.pump()
-      .catch((err: unknown) => {
-        log.error('stream: live fan-out query failed; retrying', err);
-        this.retry = setTimeout(() => {
-          this.retry = undefined;
-          this.kick();
-        }, RETRY_MS);
-        this.retry.unref();
-      })
-      .finally(() => {
-        this.pumping = false;
-        this.inflight.delete(run);
-        if (this.published < this.appended && !this.retry) this.kick();
-      });
+    const run = this.pump().finally(() => {
+      this.pumping = false;
+      this.inflight.delete(run);
+    });
     this.inflight.add(run);
   }
 
-  /** Fans out every committed fill after `published`, in seq order. */
+  /** Fans out the queued batches, every fill in seq order. */
   private async pump(): Promise<void> {
-    while (this.published < this.appended && !this.closing) {
-      if (this.clients.size === 0) {
-        this.published = this.appended; // nobody to send to; a resume reads the table
-        return;
+    for (let batch = this.queue.shift(); batch && !this.closing; batch = this.queue.shift()) {
+      for (let i = 0; i < batch.length; i++) {
+        this.dispatch(batch[i]!);
+        if ((i + 1) % YIELD_EVERY === 0 && i + 1 < batch.length) {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (this.closing) return;
+        }
       }
-      const until = this.appended;
-      const rows = await this.service.db.query('stream/fills', {
-        after: this.published, until, protocol: null, market: null, address: null, since_ms: null, limit: LIVE_PAGE,
-      });
-      for (const row of rows) this.dispatch(row);
-      if (rows.length < LIVE_PAGE && until > this.published) this.published = until;
     }
   }
 
-  private dispatch(row: Row): void {
-    const seq = row.seq as number;
-    if (seq <= this.published) return;
-    this.published = seq;
-    const protocol = row.protocol as string;
-    const market = row.market as string;
-    const address = row.address as string;
+  private dispatch(fill: Fill): void {
+    if (fill.seq <= this.published) return;
+    this.published = fill.seq;
+    const { protocol, market, address } = fill;
     let frame: Buffer | undefined;
     for (const key of [scopeKey(protocol, null, null), scopeKey(protocol, market, null), scopeKey(protocol, null, address), scopeKey(protocol, market, address)]) {
       const set = this.index.get(key);
       if (!set) continue;
-      frame ??= dataFrame(row);
-      for (const client of set) client.deliver(seq, frame);
+      frame ??= dataFrame(fillRow(fill));
+      for (const client of set) client.deliver(fill.seq, frame);
     }
   }
 
@@ -233,7 +216,7 @@ export class StreamHub {
     this.closing = true;
     this.unsubscribe();
     clearInterval(this.timer);
-    if (this.retry) clearTimeout(this.retry);
+    this.queue.length = 0;
     const clients = [...this.clients];
     for (const client of clients) client.close(CLOSE_GOING_AWAY, 'server shutting down');
     const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());

@@ -1,13 +1,13 @@
 -- Endpoint 22 (the fills stream): fills in journal (seq) order, in the Fill shape of a data frame.
 -- The PositionEvent columns are projected exactly as endpoint 19 projects them
 -- (sql/api/alpha-position-lifecycle.sql: USD rounded to 6 decimals, prices as stored), followed by
--- seq, protocol, position_id, address, market, market_variant and side; test/stream-resume.test.ts
--- checks that a frame and the REST lifecycle row agree. One file serves both the live fan-out
--- (scope NULLs: every fill of a seq range, routed to sockets in JS) and a socket's resume replay.
+-- seq, protocol, position_id, address, market, market_variant and side. A resume replays with it;
+-- live frames are built in JS with the same fields, order and values (server/stream/fill-json.ts).
+-- test/stream.test.ts and test/stream-frames.test.ts check frames against REST and live against replay.
 -- Parameters:
 --   $after BIGINT               only seq > $after
 --   $until BIGINT               only seq <= $until
---   $protocol VARCHAR or NULL   NULL = both protocols
+--   $protocol VARCHAR           alpha | beta
 --   $market VARCHAR or NULL     grouped market symbol (covers every variant of it); NULL = any
 --   $address VARCHAR or NULL    owner address; NULL = any
 --   $since_ms BIGINT or NULL    only fills whose time is at or after this epoch ms (resume horizon)
@@ -36,7 +36,7 @@ SELECT f.seq,
 FROM fills f
 WHERE f.seq > $after::BIGINT
   AND f.seq <= $until::BIGINT
-  AND ($protocol::VARCHAR IS NULL OR f.protocol = $protocol::VARCHAR)
+  AND f.protocol = $protocol::VARCHAR
   AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
   AND ($address::VARCHAR IS NULL OR f.address = $address::VARCHAR)
   AND ($since_ms::BIGINT IS NULL OR f.time >= epoch_ms($since_ms::BIGINT))

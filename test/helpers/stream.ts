@@ -65,7 +65,9 @@ export type Frame = { data?: Record<string, unknown>; error?: { code: string; me
 export interface TestSocket {
   ws: WebSocket;
   frames: Frame[];
-  /** seqs of the data frames, in arrival order */
+  /** the frames as received (text) */
+  raw: string[];
+  /** seqs of the data frames, in arrival order (a live array: copy it to keep a snapshot) */
   seqs(): number[];
   opened: Promise<void>;
   closed: Promise<{ code: number; reason: string }>;
@@ -81,9 +83,15 @@ export function connect(base: string, path: string, key: string | null, opts: We
   const headers: Record<string, string> = key === null ? {} : { 'x-api-key': key };
   const ws = new WebSocket(base.replace(/^http/, 'ws') + path, { ...opts, headers: { ...headers, ...(opts.headers ?? {}) } });
   const frames: Frame[] = [];
+  const raw: string[] = [];
+  const seqs: number[] = [];
   const waiters = new Set<() => void>();
   ws.on('message', (data) => {
-    frames.push(JSON.parse(data.toString()) as Frame);
+    const text = data.toString();
+    const frame = JSON.parse(text) as Frame;
+    raw.push(text);
+    frames.push(frame);
+    if (frame.data) seqs.push(frame.data.seq as number);
     for (const w of waiters) w();
   });
   const opened = new Promise<void>((resolve, reject) => {
@@ -104,7 +112,8 @@ export function connect(base: string, path: string, key: string | null, opts: We
   return {
     ws,
     frames,
-    seqs: () => frames.filter((f) => f.data).map((f) => f.data!.seq as number),
+    raw,
+    seqs: () => seqs,
     opened,
     closed,
     until(pred, ms = 10_000) {
