@@ -100,12 +100,21 @@ export class StreamHub {
       return;
     }
     this.queue.push(fills);
-    if (this.pumping) return;
+    this.startPump();
+  }
+
+  private startPump(): void {
+    if (this.pumping || this.closing) return;
     this.pumping = true;
-    const run = this.pump().finally(() => {
-      this.pumping = false;
-      this.inflight.delete(run);
-    });
+    // start after the append has returned (and released the writer): the next append's DuckDB
+    // work then overlaps this fan-out instead of waiting for it
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.pump())
+      .finally(() => {
+        this.pumping = false;
+        this.inflight.delete(run);
+        if (this.queue.length > 0) this.startPump(); // queued after the pump's last look
+      });
     this.inflight.add(run);
   }
 
