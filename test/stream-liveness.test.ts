@@ -88,7 +88,7 @@ describe('heartbeat', () => {
 describe('shutdown', () => {
   test('close() sends 1001 to every socket, mid-replay ones included, and waits for them', async () => {
     s = await openStreamServer(NOW, { replayPageSize: 5, onReplayPage: () => new Promise((r) => setTimeout(r, 50)) });
-    await s.append(many(100));
+    await s.append(Array.from({ length: 100 }, (_, i) => fill({ position_key: `S${i}` })));
     const key = s.key('premium');
     const socks = [connect(s.base, FILLS, key), connect(s.base, `${FILLS}?market=SOL-PERP`, key), connect(s.base, `${FILLS}?since_seq=0`, key)];
     await Promise.all(socks.map((x) => x.opened));
