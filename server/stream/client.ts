@@ -41,6 +41,7 @@ export class StreamClient {
   private pending: { seq: number; frame: Buffer }[] = [];
   private pendingBytes = 0;
   private closed = false;
+  private corked = false;
   private markClosed!: () => void;
   /** resolves once the socket itself is closed (the close hook ran) */
   readonly socketClosed = new Promise<void>((resolve) => (this.markClosed = resolve));
@@ -99,7 +100,9 @@ export class StreamClient {
         this.gone();
         return;
       }
+      this.cork();
       for (const row of rows) this.sendFrame(row.seq as number, dataFrame(row));
+      this.uncork();
       if (rows.length < page) break;
       after = rows[rows.length - 1]!.seq as number;
       await this.limits.onReplayPage?.();
@@ -111,7 +114,28 @@ export class StreamClient {
     const pending = this.pending;
     this.pending = [];
     this.pendingBytes = 0;
+    this.cork();
     for (const p of pending) this.sendFrame(p.seq, p.frame);
+    this.uncork();
+  }
+
+  /**
+   * Holds this socket's writes until {@link uncork}, so the frames of a slice go out in one
+   * `writev` instead of one write system call each. Returns false when it was already corked.
+   */
+  cork(): boolean {
+    if (this.corked || this.closed) return false;
+    this.corked = true;
+    // the ws library's socket is not public API; without it, frames are simply written one by one
+    (this.peer.websocket as { _socket?: { cork?: () => void } })._socket?.cork?.();
+    return true;
+  }
+
+  /** Writes out what {@link cork} held. */
+  uncork(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    (this.peer.websocket as { _socket?: { uncork?: () => void } })._socket?.uncork?.();
   }
 
   /** Sends a data frame unless its seq was already sent; closes a socket whose backlog is too large. */

@@ -52,6 +52,8 @@ export class StreamHub {
   private readonly index = new Map<string, Set<StreamClient>>();
   private readonly perAccount = new Map<string, number>();
   private readonly inflight = new Set<Promise<unknown>>();
+  /** sockets written to in the current fan-out slice (corked until its end) */
+  private readonly corked = new Set<StreamClient>();
   /** last seq handed to the sockets (every fill up to it is in the derived state) */
   private published: number;
   /** committed batches not fanned out yet, in commit order */
@@ -124,11 +126,19 @@ export class StreamHub {
       for (let i = 0; i < batch.length; i++) {
         this.dispatch(batch[i]!);
         if ((i + 1) % YIELD_EVERY === 0 && i + 1 < batch.length) {
+          this.flush();
           await new Promise((resolve) => setImmediate(resolve));
           if (this.closing) return;
         }
       }
+      this.flush();
     }
+  }
+
+  /** Writes out the sockets corked during the current slice. */
+  private flush(): void {
+    for (const client of this.corked) client.uncork();
+    this.corked.clear();
   }
 
   private dispatch(fill: Fill): void {
@@ -140,7 +150,10 @@ export class StreamHub {
       const set = this.index.get(key);
       if (!set) continue;
       frame ??= dataFrame(fillRow(fill));
-      for (const client of set) client.deliver(fill.seq, frame);
+      for (const client of set) {
+        if (client.cork()) this.corked.add(client);
+        client.deliver(fill.seq, frame);
+      }
     }
   }
 
