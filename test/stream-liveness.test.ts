@@ -85,6 +85,22 @@ describe('heartbeat', () => {
   });
 });
 
+describe('client frames', () => {
+  test('the stream is read-only: a client frame over 4 KiB closes the socket (1009), small ones are ignored', async () => {
+    s = await openStreamServer(NOW);
+    const key = s.key('premium');
+    const sock = connect(s.base, FILLS, key);
+    await sock.opened;
+    await expect.poll(() => s!.server.stream.size).toBe(1);
+    sock.ws.send('{"subscribe":"everything"}');
+    const [seq] = await s.append([fill({ position_key: 'RO' })]);
+    await sock.until(() => sock.seqs().includes(seq!));
+    sock.ws.send('x'.repeat(10_000));
+    expect((await sock.closed).code).toBe(1009);
+    await expect.poll(() => s!.server.stream.size).toBe(0);
+  });
+});
+
 describe('shutdown', () => {
   test('close() sends 1001 to every socket, mid-replay ones included, and waits for them', async () => {
     s = await openStreamServer(NOW, { replayPageSize: 5, onReplayPage: () => new Promise((r) => setTimeout(r, 50)) });

@@ -6,7 +6,8 @@
  * the append path and when its commit reached the append listeners, and samples its RSS.
  *
  * IPC: → `{ type: 'ready', base, key, addresses }`; ← `{ type: 'run', rate, seconds }`;
- * → `{ type: 'done', fills: [seq, protocol, market, address, createdMs, committedMs][], rss }`.
+ * → `{ type: 'done', fills: [seq, protocol, market, address, createdMs, committedMs][], appends,
+ * elapsed, cpuSeconds, rss }`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,6 +79,7 @@ async function run(rate: number, seconds: number): Promise<void> {
   const rows: [number, string, string, string, number, number][] = [];
   const start = now();
   const rssBefore = process.memoryUsage().rss;
+  const cpuBefore = process.cpuUsage();
   rss.length = 0;
   let sent = 0;
   let appends = 0;
@@ -103,7 +105,9 @@ async function run(rate: number, seconds: number): Promise<void> {
   }
   const elapsed = (now() - start) / 1000;
   await new Promise((r) => setTimeout(r, 1_000)); // let the last frames go out
-  process.send!({ type: 'done', fills: rows, appends, elapsed, rss: { before: rssBefore, max: Math.max(...rss), last: rss.at(-1) } });
+  const cpu = process.cpuUsage(cpuBefore);
+  process.send!({ type: 'done', fills: rows, appends, elapsed, cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    rss: { before: rssBefore, max: Math.max(...rss), last: rss.at(-1) } });
 }
 
 process.on('message', (msg: { type: string; rate?: number; seconds?: number }) => {

@@ -9,6 +9,7 @@
  * Clients and server share the machine: on a small one the clients' own CPU shows in the figures.
  */
 import { fork } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 
@@ -22,6 +23,7 @@ interface Done {
   fills: [number, string, string, string, number, number][];
   appends: number;
   elapsed: number;
+  cpuSeconds: number;
   rss: { before: number; max: number; last: number };
 }
 interface Scope { protocol: string; market?: string; address?: string }
@@ -83,8 +85,10 @@ try {
   }
   console.log(`${all.length} subscribers connected in ${((now() - t0) / 1000).toFixed(1)} s; server RSS ${mb(ready.rss)} before them`);
 
+  const clientCpu = process.cpuUsage();
   server.send({ type: 'run', rate: RATE, seconds: SECONDS });
   const done = await next<Done>('done');
+  const cpu = process.cpuUsage(clientCpu);
   const bySeq = new Map(done.fills.map((f) => [f[0], f]));
 
   let expected = 0;
@@ -113,6 +117,9 @@ try {
   console.log(`frames delivered ${delivered} of ${expected} expected (${outOfOrder} out of order)`);
   console.log(`append → receive: p50 ${ms(pct(a, 0.5))}, p99 ${ms(pct(a, 0.99))}, max ${ms(a[a.length - 1] ?? NaN)}`);
   console.log(`commit → receive: p50 ${ms(pct(c, 0.5))}, p99 ${ms(pct(c, 0.99))}, max ${ms(c[c.length - 1] ?? NaN)}`);
+  const window = done.elapsed + 1;
+  console.log(`CPU over the run: server ${(done.cpuSeconds / window * 100).toFixed(0)} % of a core, ` +
+    `subscribers' process ${((cpu.user + cpu.system) / 1e6 / window * 100).toFixed(0)} % (machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`);
   console.log(`server RSS: ${mb(done.rss.before)} with the subscribers connected, max ${mb(done.rss.max)} while streaming, ${mb(done.rss.last)} at the end`);
   for (const ws of sockets) ws.terminate();
 } finally {

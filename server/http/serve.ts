@@ -40,8 +40,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     // `start` handles SIGINT/SIGTERM itself (srvx would otherwise add its own handlers)
     gracefulShutdown: false,
     // hooks come from the app's routes; our hub pings and drops silent peers (idleTimeout 0
-    // turns crossws's own sweep off: its 30 s sweep would drop a peer after 30-60 s of silence)
-    plugins: [websocketPlugin({ options: { node: { idleTimeout: 0 } } })],
+    // turns crossws's own sweep off: its 30 s sweep would drop a peer after 30-60 s of silence);
+    // the stream is read-only, so a client frame over 4 KiB is refused (1009) rather than buffered
+    plugins: [websocketPlugin({ options: { node: { idleTimeout: 0, serverOptions: { maxPayload: 4 * 1024 } } } })],
   });
   await server.ready();
   const url = server.url ?? '';

@@ -96,8 +96,7 @@ export class StreamClient {
         rows = await service.db.query('stream/fills', { after, until: liveFrom, protocol, market, address, since_ms: since, limit: page });
       } catch (err) {
         log.error('stream: resume query failed', err);
-        this.peer.close(1011, 'internal_error');
-        this.gone();
+        this.fail('internal_error', `The resume failed on the server; reconnect with since_seq=${this.lastSent}.`);
         return;
       }
       this.cork();

@@ -15,6 +15,8 @@ export const STREAM_ERRORS = {
   invalid_scope: 1008,
   /** more than the allowed bytes are waiting to be sent to this socket */
   slow_consumer: 1013,
+  /** the server failed (logged); the client may resume by seq */
+  internal_error: 1011,
 } as const;
 
 export type StreamErrorCode = keyof typeof STREAM_ERRORS;

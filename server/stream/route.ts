@@ -33,7 +33,8 @@ export function mountStream(app: H3, hub: StreamHub, keys: KeyStore, limits?: Li
     const query = getQuery(event) as Record<string, unknown>;
 
     if (event.req.headers.get('upgrade')?.toLowerCase() === 'websocket') {
-      let resolved: Resolved = { problem: { code: 'plan_required', message: '' } }; // reported by the plan check first
+      // without stream access the scope is not even looked at: the hub's plan check reports it
+      let resolved: Resolved = { problem: { code: 'plan_required', message: 'The fills stream needs the premium plan.' } };
       if (getPlan(key.plan).stream) {
         try {
           resolved = { scope: await resolveStreamScope(hub.service, protocol, query) };
