@@ -3,11 +3,12 @@
  * append path, the per-account connection cap, the heartbeat and shutdown.
  *
  * Live fan-out: the append listener runs inside the append path's writer lock, so it only queues
- * the committed batch (O(1), no await) and wakes the pump. The pump encodes each fill once
- * (fill-json.ts: the bytes `sql/stream/fills.sql` gives a resume) and hands it to the sockets whose
- * scope matches, found through an index keyed by (protocol, market|*, address|*): O(fills ×
- * matching sockets), no query. A large batch (a backfill) goes out in slices with a turn of the
- * event loop between them, so sockets write it out as it goes; nothing ever waits for a socket.
+ * the committed batch (O(1), no await); the pump starts once the append has returned. It encodes
+ * each fill once (fill-json.ts: the bytes `sql/stream/fills.sql` gives a resume) and hands it to
+ * the sockets whose scope matches, found through an index keyed by (protocol, market|*,
+ * address|*): O(fills × matching sockets), no query. A large batch (a backfill) goes out in slices
+ * of {@link YIELD_EVERY} fills with a turn of the event loop between them, each socket corked for
+ * the slice (one writev, not a write per frame); nothing ever waits for a socket.
  */
 import type { Hooks, Peer } from 'crossws';
 import type { Fill } from '../journal/rows.ts';
