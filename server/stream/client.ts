@@ -65,10 +65,6 @@ export class StreamClient {
     this.lastPing = now;
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** A live fill of the client's scope, fanned out in seq order. Never awaits. */
   deliver(seq: number, frame: Buffer): void {
     if (this.closed) return;
