@@ -1,7 +1,6 @@
 import { defineCommand } from 'citty';
-import { serve } from 'h3';
 import { configFromEnv } from '../config.ts';
-import { createApp } from '../http/app.ts';
+import { startServer } from '../http/serve.ts';
 import { ensureDemoKeys } from '../keys/demo.ts';
 import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
@@ -55,12 +54,7 @@ export const startCommand = defineCommand({
     const keys = KeyStore.open(dataDir);
     ensureDemoKeys(keys);
     const limits = openLimits(dataDir);
-    const server = serve(createApp(service, keys, limits), {
-      port: Number(args.port ?? env.port),
-      hostname: args.host ?? env.host,
-      silent: true,
-    });
-    await server.ready();
+    const server = await startServer({ service, keys, limits, port: Number(args.port ?? env.port), hostname: args.host ?? env.host });
     log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);
 
     const feed =
@@ -74,7 +68,7 @@ export const startCommand = defineCommand({
       stopping = true;
       log.info(`${signal}: stopping`);
       await feed?.stop();
-      await server.close(true);
+      await server.close(); // stream sockets get 1001 first, then the HTTP server closes
       limits.close();
       await service.close();
       process.exit(0);

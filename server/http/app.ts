@@ -28,6 +28,8 @@ import type { KeyStore } from '../keys/store.ts';
 import { mountMcp } from '../mcp/endpoint.ts';
 import { admit, type Limits } from '../limits/gate.ts';
 import type { Service } from '../service.ts';
+import type { StreamHub } from '../stream/hub.ts';
+import { mountStream } from '../stream/route.ts';
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service): RestRoute[] {
@@ -68,11 +70,14 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
 /**
  * Builds the h3 app over a service, a key store and the limit state (rate limiter + monthly usage,
  * see server/limits/gate.ts `openLimits`); the caller owns `limits` and closes it on shutdown.
+ * With a stream hub, the fills stream (endpoint 22, server/stream/route.ts) is mounted too; its
+ * sockets need a real server with the crossws plugin (server/http/serve.ts).
  */
-export function createApp(service: Service, keys: KeyStore, limits: Limits): H3 {
+export function createApp(service: Service, keys: KeyStore, limits: Limits, stream?: StreamHub): H3 {
   const app = new H3({ silent: true, onRequest: beginRequest, onError: handleError });
   const routes = restRoutes(service);
   for (const route of routes) mountRoute(app, route, keys, limits);
   mountMcp({ app, service, keys, limits, routes });
+  if (stream) mountStream(app, stream, keys, limits);
   return app;
 }
