@@ -1,0 +1,326 @@
+/**
+ * Golden vectors: event bytes laid out by hand, field by field, from the layout facts of
+ * shared/design/protocols.md (and the inferred layouts documented in server/sources/solana/
+ * layout.ts), decode through the event-CPI framing to the expected journal fills.
+ */
+import { describe, expect, it } from 'vitest';
+import { CollateralChain } from '../server/sources/solana/chain.ts';
+import { decodeMarketAccount, parseMarketName, type AlphaMarket } from '../server/sources/solana/decode-alpha.ts';
+import { eventsOf, type RpcTransaction } from '../server/sources/solana/events.ts';
+import { fillsOfTx } from '../server/sources/solana/fills-of-tx.ts';
+import { b58, concat, fromHex, i128, i64, key, keyBytes, u128, u64, u8, zeros } from './helpers/solana-bytes.ts';
+
+const TAG = fromHex('e445a52e51cb9a1d'); // Anchor event-CPI tag
+const ALPHA = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
+const BETA = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';
+const USD20 = 10n ** 20n; // alpha USD: 20 decimals
+
+/** A transaction whose inner instructions are the given self-CPI events of `program`. */
+function txOf(program: string, events: Uint8Array[], slot = 330_000_000, blockTime = 1_780_000_000): RpcTransaction {
+  return {
+    slot,
+    blockTime,
+    transaction: { signatures: ['Sig1111'], message: { accountKeys: ['Payer1111111111111111111111111111111111111', program] } },
+    meta: { err: null, innerInstructions: [{ index: 0, instructions: events.map((e) => ({ programIdIndex: 1, data: b58(concat(TAG, e)) })) }] },
+  };
+}
+
+function decode(tx: RpcTransaction, markets: AlphaMarket[] = [], chain = new CollateralChain()) {
+  return fillsOfTx(eventsOf(tx), {
+    signature: tx.transaction.signatures[0]!,
+    slot: tx.slot,
+    time: tx.blockTime! * 1000,
+    marketOf: (t) => markets.find((m) => m.marketToken === t),
+    chain,
+  });
+}
+
+// ---- alpha -------------------------------------------------------------------------------
+
+const store = key(0x01);
+const solMarketToken = key(0x02);
+const btcMarketToken = key(0x03);
+const user = key(0x04);
+const position = key(0x05);
+const order = key(0x06);
+const SOL_MARKET = parseMarketName('SOL/USD[WSOL-USDC]', solMarketToken.b58)!;
+const BTC_MARKET = parseMarketName('BTC/USD[USDC-USDC]', btcMarketToken.b58)!;
+
+/** Position state: 4 × 8-byte header, 7 × u128, 128 reserved bytes (272 bytes). */
+function positionState(s: { tokens: bigint; collateral: bigint; sizeUsd: bigint }): Uint8Array {
+  return concat(
+    u64(7), // trade_id
+    i64(1_780_000_000), // increased_at
+    u64(330_000_000), // updated_at_slot
+    i64(0), // decreased_at
+    u128(s.tokens), // size_in_tokens
+    u128(s.collateral), // collateral_amount
+    u128(s.sizeUsd), // size_in_usd
+    u128(0), // borrowing_factor
+    u128(0), // funding_fee_amount_per_size
+    u128(0), // long_token_claimable_funding_amount_per_size
+    u128(0), // short_token_claimable_funding_amount_per_size
+    zeros(128), // reserved
+  );
+}
+const EMPTY = positionState({ tokens: 0n, collateral: 0n, sizeUsd: 0n });
+
+interface Trade {
+  flags: number;
+  market: Uint8Array;
+  ts: number;
+  before: Uint8Array;
+  after: Uint8Array;
+  /** [index, long, short] unit prices (× 1e20 per smallest unit), min and max */
+  prices: [bigint, bigint][];
+  execution: bigint;
+  pnl: bigint;
+  /** nine u128 fees in collateral-token units */
+  fees: bigint[];
+}
+
+function tradeEvent(t: Trade): Uint8Array {
+  return concat(
+    fromHex('bddb7fd34ee661ee'), // TradeEvent discriminator
+    u8(t.flags), zeros(7), // flags, padding
+    u64(7), // trade_id
+    key(0x09).bytes, store.bytes, t.market, user.bytes, position.bytes, order.bytes, key(0x0a).bytes, // authority … final_output_token
+    i64(t.ts), u64(330_000_000), // ts, slot
+    t.before, t.after,
+    u8(1), zeros(7), zeros(64), // transfer_out: executed, padding, eight u64 amounts
+    zeros(8), // padding
+    ...t.prices.flatMap(([min, max]) => [u128(min), u128(max)]), // index, long, short
+    u128(t.execution), // execution_price
+    i128(0), u128(0), // price_impact_value, price_impact_diff
+    i128(t.pnl), i128(t.pnl), // pnl, uncapped_pnl
+    ...t.fees.map(u128),
+    u128(0), u128(0), // output_amounts
+  );
+}
+
+/** PositionIncreased (inferred layout): rev, market token, position, five USD values (20 decimals). */
+function positionIncreased(market: Uint8Array, usd: bigint[]): Uint8Array {
+  return concat(fromHex('493af7b564edf951'), u64(1), market, position.bytes, ...usd.map(u128));
+}
+
+/** OrderRemoved (inferred layout): id, ts, slot, store, order, kind, market token, owner. */
+function orderRemoved(kind: number, market: Uint8Array): Uint8Array {
+  return concat(fromHex('549b798ef0eb9017'), u64(3), i64(1_780_000_000), u64(330_000_000), store.bytes, order.bytes, u8(kind), market, user.bytes);
+}
+
+const SOL_125 = 12_500_000_000_000n; // $125 per SOL = 125e20 / 1e9 per lamport
+const USDC_1 = 100_000_000_000_000n; // $1 per USDC = 1e20 / 1e6 per micro-USDC
+
+describe('alpha TradeEvent', () => {
+  it('an open long with USDC collateral and the USD fee values of PositionIncreased', () => {
+    const trade = tradeEvent({
+      flags: 0b101, // long, collateral = short token (USDC), increase
+      market: solMarketToken.bytes,
+      ts: 1_780_000_123,
+      before: EMPTY,
+      after: positionState({ tokens: 8_000_000_000n /* 8 SOL */, collateral: 99_300_000n /* 99.3 USDC */, sizeUsd: 1000n * USD20 }),
+      prices: [[SOL_125 - 1_000_000_000n, SOL_125 + 1_000_000_000n], [SOL_125, SOL_125], [USDC_1, USDC_1]],
+      execution: SOL_125,
+      pnl: 0n,
+      fees: [200_000n, 500_000n, 0n, 0n, 0n, 0n, 0n, 0n, 0n], // order fee 0.2 + 0.5 USDC
+    });
+    const fees = positionIncreased(solMarketToken.bytes, [7n * 10n ** 19n /* $0.70 */, 0n, 0n, 0n, 0n]);
+    const [f] = decode(txOf(ALPHA, [fees, trade]), [SOL_MARKET]);
+    expect(f).toMatchObject({
+      protocol: 'alpha', time: 1_780_000_123_000, slot: 330_000_000, tx: 'Sig1111', event_index: 0,
+      position_key: position.b58, address: user.b58, market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]',
+      side: 'long', type: 'open', size_delta_usd: 1000, position_size_usd: 1000,
+      collateral_delta_usd: 99.3, position_collateral_usd: 99.3, pnl_delta_usd: 0,
+      fee_usd: 0.7, borrowing_fee_usd: null, funding_fee_usd: null, liquidation_fee_usd: null,
+      funding_earned_usd: null, fee_total_usd: 0.7, collateral_token: 'USDC',
+    });
+    expect(f!.price).toBeCloseTo(125, 10);
+    expect(f!.entry_price).toBeCloseTo(125, 10);
+    expect(f!.index_price).toBeCloseTo(125, 10);
+  });
+
+  it('a liquidation (OrderRemoved kind Liquidation) valued from collateral-token fees, WSOL collateral', () => {
+    const SOL_140 = 14_000_000_000_000n;
+    const trade = tradeEvent({
+      flags: 0b010, // short, collateral = long token (WSOL), decrease
+      market: solMarketToken.bytes,
+      ts: 1_780_000_200,
+      before: positionState({ tokens: 8_000_000_000n, collateral: 500_000_000n /* 0.5 SOL */, sizeUsd: 1000n * USD20 }),
+      after: EMPTY,
+      prices: [[SOL_140, SOL_140], [SOL_140, SOL_140], [USDC_1, USDC_1]],
+      execution: SOL_140,
+      pnl: -120n * USD20,
+      // order fee 0.005 SOL (split), liquidation fee 0.01 SOL (and its receiver share), borrowing 0.001 SOL
+      fees: [1_000_000n, 4_000_000n, 10_000_000n, 3_000_000n, 1_000_000n, 100_000n, 0n, 0n, 0n],
+    });
+    const [f] = decode(txOf(ALPHA, [trade, orderRemoved(0, solMarketToken.bytes)]), [SOL_MARKET]);
+    expect(f).toMatchObject({
+      side: 'short', type: 'liquidation', size_delta_usd: -1000, position_size_usd: 0,
+      position_collateral_usd: 0, collateral_delta_usd: -70, // 0.5 SOL at $140 before, nothing after
+      pnl_delta_usd: -120, fee_usd: 0.7, borrowing_fee_usd: 0.14, funding_fee_usd: null,
+      liquidation_fee_usd: 1.4, fee_total_usd: 2.24, collateral_token: 'WSOL',
+    });
+    expect(f!.entry_price).toBeCloseTo(125, 10); // a closed position keeps its entry
+    expect(f!.price).toBeCloseTo(140, 10);
+  });
+
+  it('a full close without liquidation fee or Liquidation order is a close', () => {
+    const trade = tradeEvent({
+      flags: 0b001, market: solMarketToken.bytes, ts: 1_780_000_300,
+      before: positionState({ tokens: 8_000_000_000n, collateral: 99_300_000n, sizeUsd: 1000n * USD20 }),
+      after: EMPTY,
+      prices: [[SOL_125, SOL_125], [SOL_125, SOL_125], [USDC_1, USDC_1]],
+      execution: SOL_125, pnl: 0n, fees: [0n, 700_000n, 0n, 0n, 0n, 0n, 0n, 0n, 0n],
+    });
+    const chain = new CollateralChain();
+    const [f] = decode(txOf(ALPHA, [trade, orderRemoved(4 /* MarketDecrease */, solMarketToken.bytes)]), [SOL_MARKET], chain);
+    expect(f).toMatchObject({ type: 'close', collateral_delta_usd: -99.3, fee_usd: 0.7 });
+  });
+
+  it('a collateral edit (size unchanged) continues the collateral chain of the position', () => {
+    const BTC_100K = 100_000n * USD20 / 10n ** 8n; // $100,000 per BTC over 8 decimals
+    const state = (collateral: bigint) => positionState({ tokens: 5_000_000n /* 0.05 BTC */, collateral, sizeUsd: 5000n * USD20 });
+    const trade = tradeEvent({
+      flags: 0b111, // long, collateral = long token (USDC), increase
+      market: btcMarketToken.bytes, ts: 1_780_000_400,
+      before: state(500_000_000n), after: state(650_000_000n),
+      prices: [[BTC_100K, BTC_100K], [USDC_1, USDC_1], [USDC_1, USDC_1]],
+      execution: BTC_100K, pnl: 0n, fees: Array(9).fill(0n),
+    });
+    const chain = new CollateralChain();
+    chain.record({ protocol: 'alpha', position_key: position.b58, position_size_usd: 5000, position_collateral_usd: 499.5 } as never);
+    const [f] = decode(txOf(ALPHA, [positionIncreased(btcMarketToken.bytes, [0n, 0n, 0n, 0n, 0n]), trade]), [BTC_MARKET], chain);
+    expect(f).toMatchObject({
+      market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', type: 'increase', size_delta_usd: 0,
+      position_collateral_usd: 650, collateral_delta_usd: 150.5, fee_usd: 0, fee_total_usd: 0, collateral_token: 'USDC',
+    });
+    expect(f!.entry_price).toBeCloseTo(100_000, 6);
+    expect(chain.get('alpha', position.b58)).toBe(650_000_000n);
+  });
+
+  it('a Market account gives its name and market token', () => {
+    const name = new TextEncoder().encode('XAU/USD[USDC-USDC]');
+    const account = concat(
+      fromHex('dbbed53700e3c69a'), // Market discriminator (inferred: sha256("account:Market"))
+      zeros(16), // header up to the name
+      name, zeros(64 - name.length), // name: 64 bytes at offset 24
+      btcMarketToken.bytes, // market token at 88 (inferred)
+      zeros(200),
+    );
+    expect(decodeMarketAccount(account)).toEqual({ name: 'XAU/USD[USDC-USDC]', marketToken: btcMarketToken.b58 });
+    expect(parseMarketName('XAU/USD[USDC-USDC]')).toMatchObject({ index: 'XAU', long: 'USDC', short: 'USDC' });
+    expect(decodeMarketAccount(concat(zeros(8), account.subarray(8)))).toBeNull();
+  });
+});
+
+// ---- beta --------------------------------------------------------------------------------
+
+const SOL_CUSTODY = keyBytes('7xS2gz2bTp3fwCC7knJvUWTEU9Tycczu6VhJYKgi1wdz');
+const USDC_CUSTODY = keyBytes('G18jKKXQwBbrHeiK3C9MRXhkHsLHf7XgCSisykV46EZa');
+const owner = key(0x21);
+const betaPos = key(0x22);
+const M = 1_000_000n; // beta: 6 decimals
+const none = u8(0); // Borsh Option::None
+const some = (v: bigint) => concat(u8(1), u64(v)); // Borsh Option::Some(u64)
+
+/** The shared head of beta position events (inferred order, see layout.ts). */
+function betaHead(h: {
+  side: number; custody: Uint8Array; collateralCustody: Uint8Array; sizeDelta: bigint; size: bigint;
+  collDelta: bigint; coll: bigint; price: bigint; entry: bigint; fee: bigint; positionFee: bigint;
+  borrow: Uint8Array; impact: Uint8Array;
+}): Uint8Array {
+  return concat(
+    betaPos.bytes, u8(h.side), h.custody, h.collateralCustody, owner.bytes, // position key, side, custody, collateral custody, owner
+    u64(h.sizeDelta), u64(h.size), u64(h.collDelta), u64(h.coll), // size delta, position size, collateral delta, position collateral
+    u64(h.price), u64(h.entry), u64(h.fee), u64(h.positionFee), // price, position price, fee, position fee
+    h.borrow, h.impact, // funding (borrow) fee, price-impact fee: options
+  );
+}
+
+describe('beta events', () => {
+  const tx = (events: Uint8Array[]) => txOf(BETA, events, 331_000_000, 1_780_100_000);
+
+  it('IncreasePositionEvent opens a long', () => {
+    const ev = concat(fromHex('f5715534d6bb9984'), betaHead({
+      side: 1, custody: SOL_CUSTODY, collateralCustody: SOL_CUSTODY, sizeDelta: 2000n * M, size: 2000n * M,
+      collDelta: 200n * M, coll: 198_800_000n, price: 130_500_000n, entry: 130_500_000n, fee: 1_200_000n,
+      positionFee: 1_200_000n, borrow: none, impact: none,
+    }));
+    const [f] = decode(tx([ev]));
+    expect(f).toEqual({
+      protocol: 'beta', time: 1_780_100_000_000, slot: 331_000_000, tx: 'Sig1111', event_index: 0,
+      position_key: betaPos.b58, address: owner.b58, market: 'SOL-PERP', market_variant: null,
+      side: 'long', type: 'open', size_delta_usd: 2000, position_size_usd: 2000,
+      collateral_delta_usd: 198.8, position_collateral_usd: 198.8, price: 130.5, entry_price: 130.5,
+      pnl_delta_usd: 0, fee_usd: 1.2, borrowing_fee_usd: null, funding_fee_usd: null,
+      liquidation_fee_usd: null, funding_earned_usd: null, fee_total_usd: 1.2, index_price: 130.5,
+      collateral_token: 'SOL',
+    });
+  });
+
+  it('InstantIncreasePositionEvent with zero size delta is a collateral edit (increase)', () => {
+    const ev = concat(fromHex('cdec3904d16a5745'), betaHead({
+      side: 2, custody: SOL_CUSTODY, collateralCustody: USDC_CUSTODY, sizeDelta: 0n, size: 1000n * M,
+      collDelta: 50n * M, coll: 200n * M, price: 120n * M, entry: 125n * M, fee: 0n, positionFee: 0n,
+      borrow: some(10_000n), impact: none,
+    }));
+    const [f] = decode(tx([ev]));
+    expect(f).toMatchObject({
+      side: 'short', type: 'increase', size_delta_usd: 0, collateral_delta_usd: 50, position_collateral_usd: 200,
+      borrowing_fee_usd: 0.01, fee_total_usd: 0.01, entry_price: 125, collateral_token: 'USDC',
+    });
+  });
+
+  it('InstantDecreasePositionEvent: a partial decrease with profit, chained collateral', () => {
+    const ev = concat(fromHex('abad6a19efbe3a3b'), betaHead({
+      side: 2, custody: SOL_CUSTODY, collateralCustody: USDC_CUSTODY, sizeDelta: 500n * M, size: 1000n * M,
+      collDelta: 50n * M, coll: 300n * M, price: 120n * M, entry: 125n * M, fee: 300_000n, positionFee: 300_000n,
+      borrow: some(50_000n), impact: some(0n),
+    }), u8(1), u64(20n * M)); // has_profit, pnl_delta
+    const chain = new CollateralChain();
+    chain.record({ protocol: 'beta', position_key: betaPos.b58, position_size_usd: 1500, position_collateral_usd: 349.9 } as never);
+    const [f] = decode(tx([ev]), [], chain);
+    expect(f).toMatchObject({
+      type: 'decrease', size_delta_usd: -500, position_size_usd: 1000, collateral_delta_usd: -49.9,
+      position_collateral_usd: 300, pnl_delta_usd: 20, fee_usd: 0.3, borrowing_fee_usd: 0.05, fee_total_usd: 0.35,
+    });
+  });
+
+  it('DecreasePositionEvent to size 0 is a close; two events in one tx get event_index 0 and 1', () => {
+    const close = (pnl: bigint, profit: number) => concat(fromHex('409c2b4a6d83107f'), betaHead({
+      side: 1, custody: SOL_CUSTODY, collateralCustody: SOL_CUSTODY, sizeDelta: 1000n * M, size: 0n,
+      collDelta: 95n * M, coll: 0n, price: 110n * M, entry: 100n * M, fee: 600_000n, positionFee: 600_000n,
+      borrow: none, impact: none,
+    }), u8(profit), u64(pnl));
+    const fills = decode(tx([close(100n * M, 1), close(5n * M, 0)]));
+    expect(fills.map((f) => [f.type, f.event_index, f.pnl_delta_usd, f.collateral_delta_usd])).toEqual([
+      ['close', 0, 100, -95],
+      ['close', 1, -5, -95],
+    ]);
+  });
+
+  it('LiquidateFullPositionEvent is a liquidation with its fee', () => {
+    const ev = concat(fromHex('806547a880485654'), betaHead({
+      side: 1, custody: SOL_CUSTODY, collateralCustody: SOL_CUSTODY, sizeDelta: 1000n * M, size: 0n,
+      collDelta: 30n * M, coll: 0n, price: 100n * M, entry: 120n * M, fee: 600_000n, positionFee: 600_000n,
+      borrow: some(100_000n), impact: none,
+    }), u8(0), u64(166_670_000n), u64(2n * M)); // has_profit, pnl_delta, liquidation fee
+    const [f] = decode(tx([ev]));
+    expect(f).toMatchObject({
+      type: 'liquidation', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -30,
+      pnl_delta_usd: -166.67, fee_usd: 0.6, borrowing_fee_usd: 0.1, liquidation_fee_usd: 2, fee_total_usd: 2.7,
+      price: 100, entry_price: 120,
+    });
+  });
+
+  it('ignores failed transactions, other programs and instructions without the event tag', () => {
+    const ev = concat(fromHex('f5715534d6bb9984'), zeros(10));
+    const failed = tx([ev]);
+    failed.meta!.err = { InstructionError: [0, 'Custom'] };
+    expect(decode(failed)).toEqual([]);
+    const other = tx([]);
+    other.meta!.innerInstructions = [{ index: 0, instructions: [{ programIdIndex: 0, data: b58(concat(TAG, ev)) }, { programIdIndex: 1, data: b58(ev) }] }];
+    expect(decode(other)).toEqual([]);
+    expect(() => decode(tx([ev]))).toThrow(/IncreasePositionEvent: cannot decode/);
+  });
+});
