@@ -1,0 +1,33 @@
+/**
+ * Following the chain after the backfill: the same sync pass (backfill.ts) every `pollMs`,
+ * from the journal's checkpoint to the finalized tip. A pass that fails (RPC down after its
+ * retries, a market not known yet) is logged and retried at the next poll, with a growing
+ * pause, from the checkpoint: nothing is lost or doubled.
+ */
+import { log } from '../../log.ts';
+import { syncToTip, type SyncContext, type SyncOptions } from './backfill.ts';
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+
+/** Runs sync passes until `signal` aborts. */
+export async function follow(ctx: SyncContext, opts: SyncOptions & { signal: AbortSignal; pollMs: number }): Promise<void> {
+  let failures = 0;
+  while (!opts.signal.aborted) {
+    try {
+      const r = await syncToTip(ctx, { ...opts, showProgress: false });
+      if (r.fills > 0) log.debug(`solana: +${r.fills} fills to slot ${r.checkpoint?.slot}`);
+      failures = 0;
+    } catch (err) {
+      failures++;
+      log.error(`solana: sync failed (${failures} in a row); retrying from the checkpoint`, err);
+    }
+    await sleep(opts.pollMs * Math.min(60, 2 ** failures), opts.signal);
+  }
+}
