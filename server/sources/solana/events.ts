@@ -3,7 +3,7 @@
  * `json` or `jsonParsed` encoding) that a program addressed to itself with the event-CPI tag,
  * decoded into typed events, in execution order. Nothing is read from logs.
  */
-import { getBase58Encoder } from '@solana/codecs';
+import { base58ToBytes } from './base58.ts';
 import type { BetaEvent, BetaEventKind } from './decode-beta.ts';
 import {
   ALPHA_EVENTS,
@@ -46,7 +46,6 @@ export type SolanaEvent =
   | { protocol: 'alpha'; kind: 'orderRemoved'; order: string; orderKind: string }
   | { protocol: 'beta'; kind: BetaEventKind; body: BetaEvent };
 
-const base58 = getBase58Encoder();
 const PROGRAMS = new Set([ALPHA_PROGRAM, BETA_PROGRAM]);
 
 /** The transaction's account keys: static keys, then loaded writable, then loaded read-only (v0). */
@@ -65,7 +64,7 @@ export function eventInstructions(tx: RpcTransaction): { program: string; data: 
     for (const ix of group.instructions) {
       const program = ix.programId ?? (ix.programIdIndex === undefined ? undefined : keys[ix.programIdIndex]);
       if (program === undefined || !PROGRAMS.has(program) || ix.data === undefined) continue;
-      const bytes = base58.encode(ix.data) as Uint8Array;
+      const bytes = base58ToBytes(ix.data);
       if (bytes.length < 16 || hex(bytes.subarray(0, 8)) !== EVENT_CPI_TAG) continue;
       out.push({ program, data: bytes.subarray(8) });
     }
