@@ -9,8 +9,10 @@ import type { IncomingFill } from '../../server/journal/rows.ts';
 import type { RpcTransaction } from '../../server/sources/solana/events.ts';
 import { ALPHA_EVENTS, ALPHA_PROGRAM, BETA_CUSTODIES, BETA_EVENTS, BETA_PROGRAM, EVENT_CPI_TAG, TOKEN_DECIMALS } from '../../server/sources/solana/layout.ts';
 import { ALPHA_VARIANTS } from '../../server/sources/simulate/markets.ts';
-import { bytesToBase58 } from '../../server/sources/solana/base58.ts';
-import { concat, fromHex, i128, i64, keyBytes, u128, u64, u8, zeros } from './solana-bytes.ts';
+import { base58ToBytes, bytesToBase58 } from '../../server/sources/solana/base58.ts';
+import { concat, fromHex, i128, i64, u128, u64, u8, zeros } from './solana-bytes.ts';
+
+const keyBytes = (b58: string): Uint8Array => base58ToBytes(b58);
 
 const E14 = 10n ** 14n;
 const micros = (x: number): bigint => BigInt(Math.round(x * 1e6));

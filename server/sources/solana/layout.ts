@@ -6,8 +6,8 @@
  * from the documented order (little-endian; Borsh `Option<T>` = a u8 tag then T).
  */
 import {
+  createDecoder,
   fixDecoderSize,
-  getBase58Decoder,
   getBooleanDecoder,
   getBytesDecoder,
   getI128Decoder,
@@ -19,6 +19,7 @@ import {
   getU8Decoder,
   type Decoder,
 } from '@solana/codecs';
+import { bytesToBase58 } from './base58.ts';
 
 export const ALPHA_PROGRAM = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
 export const ALPHA_STORE = 'CTDLvGGXnoxvqLyTpGzdGLg9pD6JexKxKXSV8tqqo8bN';
@@ -85,7 +86,11 @@ export const BETA_CUSTODIES: Record<string, string> = {
 // Decoders
 // ---------------------------------------------------------------------------------------------
 
-const pubkey = fixDecoderSize(getBase58Decoder(), 32);
+/** A 32-byte public key as base58 (our base58: the library's is BigInt-based and slow, see base58.ts). */
+const pubkey = createDecoder<string, 32>({
+  fixedSize: 32,
+  read: (bytes, offset) => [bytesToBase58(bytes.subarray(offset, offset + 32)), offset + 32],
+});
 const u8 = getU8Decoder();
 const u64 = getU64Decoder();
 const i64 = getI64Decoder();
