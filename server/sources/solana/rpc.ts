@@ -53,6 +53,17 @@ export interface AccountInfo {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Throws a clear error for a URL the client cannot use (checked before anything starts). */
+export function checkRpcUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RpcError('--rpc: not a valid URL (expected http(s)://host[:port][/path])');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RpcError(`--rpc: unsupported scheme ${parsed.protocol} (use http or https)`);
+}
+
 export class SolanaRpc {
   readonly origin: string;
   private readonly url: string;
@@ -67,15 +78,9 @@ export class SolanaRpc {
   requests = 0;
 
   constructor(opts: RpcOptions) {
-    let parsed: URL;
-    try {
-      parsed = new URL(opts.url);
-    } catch {
-      throw new RpcError('--rpc: not a valid URL (expected http(s)://host[:port][/path])');
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RpcError(`--rpc: unsupported scheme ${parsed.protocol} (use http or https)`);
+    checkRpcUrl(opts.url);
     this.url = opts.url;
-    this.origin = parsed.origin;
+    this.origin = new URL(opts.url).origin;
     this.concurrency = opts.concurrency ?? 8;
     this.retries = opts.retries ?? 8;
     this.timeoutMs = opts.timeoutMs ?? 30_000;
