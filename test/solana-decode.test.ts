@@ -8,6 +8,10 @@ import { CollateralChain } from '../server/sources/solana/chain.ts';
 import { decodeMarketAccount, parseMarketName, type AlphaMarket } from '../server/sources/solana/decode-alpha.ts';
 import { eventsOf, type RpcTransaction } from '../server/sources/solana/events.ts';
 import { fillsOfTx } from '../server/sources/solana/fills-of-tx.ts';
+import { AlphaMarkets } from '../server/sources/solana/markets.ts';
+import { LatestPrices, pollAlphaPositions } from '../server/sources/solana/positions.ts';
+import { SolanaRpc } from '../server/sources/solana/rpc.ts';
+import { MockChain, startMockRpc } from './helpers/solana-mock-rpc.ts';
 import { b58, concat, fromHex, i128, i64, key, keyBytes, u128, u64, u8, zeros } from './helpers/solana-bytes.ts';
 
 const TAG = fromHex('e445a52e51cb9a1d'); // Anchor event-CPI tag
@@ -210,6 +214,51 @@ describe('alpha TradeEvent', () => {
     expect(decodeMarketAccount(account)).toEqual({ name: 'XAU/USD[USDC-USDC]', marketToken: btcMarketToken.b58 });
     expect(parseMarketName('XAU/USD[USDC-USDC]')).toMatchObject({ index: 'XAU', long: 'USDC', short: 'USDC' });
     expect(decodeMarketAccount(concat(zeros(8), account.subarray(8)))).toBeNull();
+  });
+});
+
+describe('alpha Position account → poll snapshot', () => {
+  it('reads size and collateral at the documented offsets, valued at the latest prices of its market', async () => {
+    const SOL_150 = 15_000_000_000_000n;
+    const account = concat(
+      fromHex('aabc8fe47a40f7d0'), // Position discriminator
+      zeros(34), // up to offset 42
+      u8(1), // kind at 42: long
+      zeros(13), // up to 56
+      user.bytes, // owner at 56
+      solMarketToken.bytes, // market token at 88
+      keyBytes('So11111111111111111111111111111111111111112'), // collateral token at 120 (WSOL)
+      positionState({ tokens: 8_000_000_000n, collateral: 2_000_000_000n /* 2 SOL */, sizeUsd: 1000n * USD20 }), // state at 152
+      zeros(680 - 152 - 272),
+    );
+    const chain = new MockChain();
+    chain.accounts.set(ALPHA, [
+      { pubkey: position.b58, data: account },
+      { pubkey: key(0x31).b58, data: account }, // a position the journal does not have open: skipped
+      { pubkey: solMarketToken.b58, data: concat(fromHex('dbbed53700e3c69a'), zeros(16), new TextEncoder().encode('SOL/USD[WSOL-USDC]'), zeros(46), solMarketToken.bytes, zeros(100)) },
+    ]);
+    const server = await startMockRpc(chain);
+    try {
+      const rpc = new SolanaRpc({ url: server.url });
+      const markets = new AlphaMarkets(rpc);
+      await markets.load();
+      const prices = new LatestPrices();
+      const [trade] = eventsOf(txOf(ALPHA, [tradeEvent({
+        flags: 0b101, market: solMarketToken.bytes, ts: 1, before: EMPTY, after: EMPTY,
+        prices: [[SOL_150, SOL_150], [SOL_150, SOL_150], [USDC_1, USDC_1]], execution: SOL_150, pnl: 0n, fees: Array(9).fill(0n),
+      })]));
+      prices.record((trade as { body: Parameters<LatestPrices['record']>[0] }).body);
+      const open = new CollateralChain();
+      open.record({ protocol: 'alpha', position_key: position.b58, position_size_usd: 1000, position_collateral_usd: 290 } as never);
+      const snaps = await pollAlphaPositions(rpc, { markets, prices, chain: open }, 1_780_000_000_000);
+      expect(snaps).toEqual([{
+        time: 1_780_000_000_000, protocol: 'alpha', position_key: position.b58, size_usd: 1000, collateral_usd: 300,
+        unsettled_borrowing_usd: 0, unsettled_funding_usd: 0, claimable_funding_usd: 0, mark_price: 150,
+        liquidation_price: null, source: 'poll',
+      }]);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { eventsOf } from './events.ts';
 import { fillsOfTx, marketTokensOf } from './fills-of-tx.ts';
 import { ALPHA_PROGRAM, BETA_PROGRAM } from './layout.ts';
 import type { AlphaMarkets } from './markets.ts';
+import type { LatestPrices } from './positions.ts';
 import type { SolanaRpc } from './rpc.ts';
 import { mergeBySlot, planWalk, walkSignatures, type StartPoint } from './signatures.ts';
 
@@ -33,6 +34,8 @@ export interface SyncContext {
   rpc: SolanaRpc;
   markets: AlphaMarkets;
   chain: CollateralChain;
+  /** latest oracle prices per alpha market (for poll snapshots) */
+  prices: LatestPrices;
 }
 
 export interface SyncOptions {
@@ -121,6 +124,7 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
     if (signal?.aborted) break;
     if (sig.slot === cp?.slot && skip.has(sig.signature)) continue;
     const events = eventsOf(tx);
+    for (const e of events) if (e.protocol === 'alpha' && e.kind === 'trade') ctx.prices.record(e.body);
     await markets.ensure(marketTokensOf(events));
     const time = (tx.blockTime ?? sig.blockTime ?? 0) * 1000;
     fills.push(...fillsOfTx(events, { signature: sig.signature, slot: sig.slot, time, marketOf: (t) => markets.get(t), chain }));

@@ -14,7 +14,7 @@ import {
   type PositionFeeValues,
   type TradeEvent,
 } from './layout.ts';
-import { alphaPrice, hex, microsToUsd, mid, tokenValueMicros, usdMicros, usdOrNull } from './units.ts';
+import { alphaPrice, bytesToHex, microsToUsd, mid, tokenValueMicros, usdMicros, usdOrNull } from './units.ts';
 
 /** An alpha market as its account names it: `{INDEX}/USD[{LONG}-{SHORT}]`. */
 export interface AlphaMarket {
@@ -37,7 +37,7 @@ const base58 = getBase58Decoder();
 
 /** A Market account's name and market token; null for another account type. */
 export function decodeMarketAccount(data: Uint8Array): { name: string; marketToken: string } | null {
-  if (data.length < MARKET_TOKEN_OFFSET + 32 || hex(data.subarray(0, 8)) !== ALPHA_MARKET_DISC) return null;
+  if (data.length < MARKET_TOKEN_OFFSET + 32 || bytesToHex(data.subarray(0, 8)) !== ALPHA_MARKET_DISC) return null;
   const raw = data.subarray(MARKET_NAME_OFFSET, MARKET_NAME_OFFSET + 64);
   const end = raw.indexOf(0);
   const name = new TextDecoder().decode(end < 0 ? raw : raw.subarray(0, end));

@@ -23,7 +23,7 @@ import {
   type PositionFeeValues,
   type TradeEvent,
 } from './layout.ts';
-import { hex } from './units.ts';
+import { bytesToHex } from './units.ts';
 
 /** The parts of a getTransaction result the indexer reads. */
 export interface RpcTransaction {
@@ -65,7 +65,7 @@ export function eventInstructions(tx: RpcTransaction): { program: string; data: 
       const program = ix.programId ?? (ix.programIdIndex === undefined ? undefined : keys[ix.programIdIndex]);
       if (program === undefined || !PROGRAMS.has(program) || ix.data === undefined) continue;
       const bytes = base58ToBytes(ix.data);
-      if (bytes.length < 16 || hex(bytes.subarray(0, 8)) !== EVENT_CPI_TAG) continue;
+      if (bytes.length < 16 || bytesToHex(bytes.subarray(0, 8)) !== EVENT_CPI_TAG) continue;
       out.push({ program, data: bytes.subarray(8) });
     }
   }
@@ -74,7 +74,7 @@ export function eventInstructions(tx: RpcTransaction): { program: string; data: 
 
 /** Decodes one event (discriminator + body); null for events the indexer does not use. */
 export function decodeEvent(program: string, data: Uint8Array): SolanaEvent | null {
-  const disc = hex(data.subarray(0, 8));
+  const disc = bytesToHex(data.subarray(0, 8));
   const body = data.subarray(8);
   if (program === ALPHA_PROGRAM) {
     switch (disc) {

@@ -14,6 +14,7 @@ import { syncToTip, type SyncContext } from './backfill.ts';
 import { CollateralChain } from './chain.ts';
 import { follow } from './follow.ts';
 import { AlphaMarkets } from './markets.ts';
+import { LatestPrices } from './positions.ts';
 import { SolanaRpc, type RpcOptions } from './rpc.ts';
 import type { StartPoint } from './signatures.ts';
 
@@ -58,7 +59,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
     log.info(`solana: RPC ${rpc.origin} at finalized slot ${tip.toLocaleString('en-US')}`);
     const markets = new AlphaMarkets(rpc);
     await markets.load();
-    const ctx: SyncContext = { service, rpc, markets, chain: await CollateralChain.load(service.db) };
+    const ctx: SyncContext = { service, rpc, markets, chain: await CollateralChain.load(service.db), prices: new LatestPrices() };
     const from = opts.from ?? { time: DEFAULT_FROM };
     const cp = service.sourceCheckpoint('solana') as { slot: number } | undefined;
     log.info(cp ? `solana: resuming at slot ${cp.slot.toLocaleString('en-US')}` : `solana: backfill from ${from.slot !== undefined ? `slot ${from.slot}` : new Date(from.time!).toISOString()}`);

@@ -64,6 +64,12 @@ export const TOKEN_DECIMALS: Record<string, number> = {
   WSOL: 9, SOL: 9, USDC: 6, USDT: 6, WBTC: 8, BTC: 8, WETH: 8, ETH: 8, XAU: 8, NVDA: 8, EUR: 8,
 };
 
+/** Well-known token mints → the symbols alpha market names use (for a Position's collateral token). */
+export const TOKEN_MINTS: Record<string, string> = {
+  So11111111111111111111111111111111111111112: 'WSOL',
+  EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v: 'USDC',
+};
+
 /** alpha order kinds as OrderRemoved encodes them (inferred enum order). */
 export const ALPHA_ORDER_KINDS = [
   'Liquidation', 'AutoDeleveraging', 'MarketSwap', 'MarketIncrease', 'MarketDecrease',

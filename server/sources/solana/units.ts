@@ -46,7 +46,7 @@ export function usdOrNull(micros: bigint): number | null {
 }
 
 /** Hex of a byte slice (discriminators). */
-export function hex(bytes: Uint8Array): string {
+export function bytesToHex(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += b.toString(16).padStart(2, '0');
   return s;
