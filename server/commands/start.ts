@@ -8,7 +8,7 @@ import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
 import { openService, type Service } from '../service.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
-import { parseFrom, startSolanaSource } from '../sources/solana/indexer.ts';
+import { parseFrom, startSolanaSource, type SolanaSourceOptions } from '../sources/solana/indexer.ts';
 import { checkRpcUrl } from '../sources/solana/rpc.ts';
 import { backfillSimulator, type SimulateSourceOptions } from '../sources/simulate-source.ts';
 
@@ -40,8 +40,8 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
  * The solana source behind a running server. An unusable endpoint is reported once and the
  * server keeps serving what the journal has (no crash loop); `stop()` ends backfill or follow.
  */
-function feedFromSolana(service: Service, url: string, from: ReturnType<typeof parseFrom>): Feed {
-  const feed = startSolanaSource(service, { url, from });
+function feedFromSolana(service: Service, opts: SolanaSourceOptions): Feed {
+  const feed = startSolanaSource(service, opts);
   feed.backfilled.catch((err: unknown) => log.error(`solana: source stopped: ${(err as Error).message}`));
   return feed;
 }
@@ -56,6 +56,7 @@ export const startCommand = defineCommand({
     source: { type: 'string', default: 'simulate', description: 'simulate | solana | none' },
     rpc: { type: 'string', description: 'solana: JSON-RPC URL (default $SOLANA_RPC_URL)' },
     from: { type: 'string', description: 'solana: backfill start, a slot or a date (default 2025-03-12)' },
+    'rpc-concurrency': { type: 'string', default: '8', description: 'solana: RPC requests in flight at most' },
     seed: { type: 'string', default: '42', description: 'simulator seed' },
     scale: { type: 'string', default: '1', description: 'simulator scale (10 → ~10x fills)' },
     'live-every': { type: 'string', default: '1', description: 'seconds between live simulator appends' },
@@ -85,7 +86,7 @@ export const startCommand = defineCommand({
       args.source === 'simulate'
         ? feedFromSimulator(service, { seed: Number(args.seed), scale: Number(args.scale) }, Number(args['live-every']) * 1000)
         : args.source === 'solana'
-          ? feedFromSolana(service, rpcUrl!, from)
+          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: Number(args['rpc-concurrency']) })
           : undefined;
 
     let stopping = false;

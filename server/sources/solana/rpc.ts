@@ -193,15 +193,4 @@ export class SolanaRpc {
     ]);
     return rows.map((r) => ({ pubkey: r.pubkey, data: Buffer.from(r.account.data[0], 'base64') }));
   }
-
-  /** Accounts by address (null for a missing one), 100 per request. */
-  async getMultipleAccounts(keys: readonly string[]): Promise<(AccountInfo | null)[]> {
-    const out: (AccountInfo | null)[] = [];
-    for (let i = 0; i < keys.length; i += 100) {
-      const chunk = keys.slice(i, i + 100);
-      const r = await this.call<{ value: ({ data: [string, string] } | null)[] }>('getMultipleAccounts', [chunk, { commitment: 'finalized', encoding: 'base64' }]);
-      r.value.forEach((a, j) => out.push(a ? { pubkey: chunk[j]!, data: Buffer.from(a.data[0], 'base64') } : null));
-    }
-    return out;
-  }
 }
