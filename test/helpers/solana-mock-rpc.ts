@@ -59,11 +59,12 @@ export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promi
       case 'getSlot':
         return chain.tipSlot();
       case 'getSignaturesForAddress': {
-        const [address, cfg] = params as [string, { before?: string; limit?: number }];
+        const [address, cfg] = params as [string, { before?: string; until?: string; limit?: number }];
         const list = chain.signatures.get(address) ?? [];
         const end = cfg.before ? list.findIndex((s) => s.signature === cfg.before) : list.length;
         if (end < 0) throw Object.assign(new Error('Invalid param: unknown signature'), { code: -32602 });
-        return list.slice(Math.max(0, end - (cfg.limit ?? 1000)), end).reverse();
+        const start = cfg.until ? list.findIndex((s) => s.signature === cfg.until) + 1 : 0; // until is exclusive
+        return list.slice(Math.max(start, end - (cfg.limit ?? 1000)), end).reverse();
       }
       case 'getTransaction': {
         const [sig, cfg] = params as [string, { maxSupportedTransactionVersion?: number; encoding?: string }];

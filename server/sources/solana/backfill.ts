@@ -36,6 +36,8 @@ export interface SyncContext {
   chain: CollateralChain;
   /** latest oracle prices per alpha market (for poll snapshots) */
   prices: LatestPrices;
+  /** per program, the newest signature a completed pass has appended (walks stop there) */
+  newest: Map<string, string>;
 }
 
 export interface SyncOptions {
@@ -96,7 +98,7 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
   const cp = service.sourceCheckpoint(SOLANA_SOURCE) as SolanaCheckpoint | undefined;
   const from: StartPoint = cp ? { slot: cp.slot } : opts.from;
   const skip = new Set(cp?.done ?? []);
-  const plans = await Promise.all([ALPHA_PROGRAM, BETA_PROGRAM].map((p) => planWalk(rpc, p, from, signal)));
+  const plans = await Promise.all([ALPHA_PROGRAM, BETA_PROGRAM].map((p) => planWalk(rpc, p, from, signal, ctx.newest.get(p))));
   const tipSlot = Math.max(0, ...plans.map((p) => p.tipSlot ?? 0));
   const stream = mergeBySlot(plans.map((p) => walkSignatures(rpc, p, from, signal)));
   const fetched = prefetch(stream, opts.lookahead ?? 32, (s) => rpc.getTransaction(s.signature));
@@ -141,6 +143,8 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
     if (fills.length >= batchFills || pendingTxs >= batchTxs) await flush();
   }
   await flush();
+  // everything up to each program's newest signature is in: the next pass reads only what is new
+  if (!signal?.aborted) for (const p of plans) if (p.newest[0]) ctx.newest.set(p.program, p.newest[0].signature);
   if (opts.showProgress) {
     log.success(`solana: backfill to slot ${result.checkpoint?.slot ?? '-'}: ${result.txs} transactions, ${result.fills} new fills (${result.duplicates} duplicates), ${rpc.requests} RPC requests`);
   }

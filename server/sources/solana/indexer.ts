@@ -59,7 +59,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
     log.info(`solana: RPC ${rpc.origin} at finalized slot ${tip.toLocaleString('en-US')}`);
     const markets = new AlphaMarkets(rpc);
     await markets.load();
-    const ctx: SyncContext = { service, rpc, markets, chain: await CollateralChain.load(service.db), prices: new LatestPrices() };
+    const ctx: SyncContext = { service, rpc, markets, chain: await CollateralChain.load(service.db), prices: new LatestPrices(), newest: new Map() };
     const from = opts.from ?? { time: DEFAULT_FROM };
     const cp = service.sourceCheckpoint('solana') as { slot: number } | undefined;
     log.info(cp ? `solana: resuming at slot ${cp.slot.toLocaleString('en-US')}` : `solana: backfill from ${from.slot !== undefined ? `slot ${from.slot}` : new Date(from.time!).toISOString()}`);

@@ -170,9 +170,10 @@ export class SolanaRpc {
     return this.call<number>('getSlot', [{ commitment: 'finalized' }]);
   }
 
-  /** One page of signatures of `address`, newest first, before `before` (exclusive). */
-  getSignaturesForAddress(address: string, opts: { before?: string; limit?: number } = {}): Promise<SignatureInfo[]> {
-    return this.call('getSignaturesForAddress', [address, { commitment: 'finalized', limit: opts.limit ?? 1000, ...(opts.before ? { before: opts.before } : {}) }]);
+  /** One page of signatures of `address`, newest first, strictly between `until` and `before`. */
+  getSignaturesForAddress(address: string, opts: { before?: string; until?: string; limit?: number } = {}): Promise<SignatureInfo[]> {
+    const cfg = { commitment: 'finalized', limit: opts.limit ?? 1000, ...(opts.before ? { before: opts.before } : {}), ...(opts.until ? { until: opts.until } : {}) };
+    return this.call('getSignaturesForAddress', [address, cfg]);
   }
 
   /** A finalized transaction with its inner instructions; a node that has not got it yet is retried. */

@@ -31,26 +31,31 @@ export interface WalkPlan {
   newest: SignatureInfo[];
   /** slot of the newest signature (the tip the walk reaches) */
   tipSlot: number | null;
+  until?: string;
 }
 
-/** Pass 1: cursors of the pages that reach back to `from`. Costs one request per 1,000 signatures. */
-export async function planWalk(rpc: SolanaRpc, program: string, from: StartPoint, signal?: AbortSignal): Promise<WalkPlan> {
-  const newest = await rpc.getSignaturesForAddress(program, { limit: PAGE });
+/**
+ * Pass 1: cursors of the pages that reach back to `from`. Costs one request per 1,000
+ * signatures. `until` (the newest signature a previous pass completed) stops the walk there:
+ * following the tip then reads only what is new.
+ */
+export async function planWalk(rpc: SolanaRpc, program: string, from: StartPoint, signal?: AbortSignal, until?: string): Promise<WalkPlan> {
+  const newest = await rpc.getSignaturesForAddress(program, { limit: PAGE, until });
   const cursors: (string | undefined)[] = [undefined];
   let page = newest;
   while (page.length === PAGE && !before(page[page.length - 1]!, from) && !signal?.aborted) {
     const cursor = page[page.length - 1]!.signature;
     cursors.push(cursor);
-    page = await rpc.getSignaturesForAddress(program, { before: cursor, limit: PAGE });
+    page = await rpc.getSignaturesForAddress(program, { before: cursor, until, limit: PAGE });
   }
-  return { program, cursors: cursors.reverse(), newest, tipSlot: newest[0]?.slot ?? null };
+  return { program, cursors: cursors.reverse(), newest, tipSlot: newest[0]?.slot ?? null, until };
 }
 
 /** Pass 2: the successful signatures at or after `from`, oldest first. */
 export async function* walkSignatures(rpc: SolanaRpc, plan: WalkPlan, from: StartPoint, signal?: AbortSignal): AsyncGenerator<SignatureInfo> {
   for (const cursor of plan.cursors) {
     if (signal?.aborted) return;
-    const page = cursor === undefined ? plan.newest : await rpc.getSignaturesForAddress(plan.program, { before: cursor, limit: PAGE });
+    const page = cursor === undefined ? plan.newest : await rpc.getSignaturesForAddress(plan.program, { before: cursor, until: plan.until, limit: PAGE });
     for (let i = page.length - 1; i >= 0; i--) {
       const sig = page[i]!;
       if (sig.err == null && !before(sig, from)) yield sig;
