@@ -348,6 +348,15 @@ describe('beta events', () => {
     ]);
   });
 
+  it('skips an event of an unknown custody without shifting the next event_index', () => {
+    const open = (custody: Uint8Array) => concat(fromHex('f5715534d6bb9984'), betaHead({
+      side: 1, custody, collateralCustody: custody, sizeDelta: 10n * M, size: 10n * M, collDelta: 5n * M, coll: 5n * M,
+      price: 100n * M, entry: 100n * M, fee: 0n, positionFee: 0n, borrow: none, impact: none,
+    }));
+    const fills = decode(tx([open(key(0x41).bytes), open(SOL_CUSTODY)]));
+    expect(fills.map((f) => [f.market, f.event_index])).toEqual([['SOL-PERP', 1]]);
+  });
+
   it('LiquidateFullPositionEvent is a liquidation with its fee', () => {
     const ev = concat(fromHex('806547a880485654'), betaHead({
       side: 1, custody: SOL_CUSTODY, collateralCustody: SOL_CUSTODY, sizeDelta: 1000n * M, size: 0n,

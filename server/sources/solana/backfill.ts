@@ -125,11 +125,16 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
   for await (const [sig, tx] of fetched) {
     if (signal?.aborted) break;
     if (sig.slot === cp?.slot && skip.has(sig.signature)) continue;
-    const events = eventsOf(tx);
-    for (const e of events) if (e.protocol === 'alpha' && e.kind === 'trade') ctx.prices.record(e.body);
-    await markets.ensure(marketTokensOf(events));
-    const time = (tx.blockTime ?? sig.blockTime ?? 0) * 1000;
-    fills.push(...fillsOfTx(events, { signature: sig.signature, slot: sig.slot, time, marketOf: (t) => markets.get(t), chain }));
+    try {
+      const events = eventsOf(tx);
+      for (const e of events) if (e.protocol === 'alpha' && e.kind === 'trade') ctx.prices.record(e.body);
+      await markets.ensure(marketTokensOf(events));
+      const time = (tx.blockTime ?? sig.blockTime ?? 0) * 1000;
+      fills.push(...fillsOfTx(events, { signature: sig.signature, slot: sig.slot, time, marketOf: (t) => markets.get(t), chain }));
+    } catch (err) {
+      // stop here (the pass is retried from the checkpoint) rather than skip a fill silently
+      throw new Error(`solana: transaction ${sig.signature} (slot ${sig.slot}): ${(err as Error).message}`, { cause: err });
+    }
     checkpoint = checkpoint && checkpoint.slot === sig.slot ? { slot: sig.slot, done: [...checkpoint.done, sig.signature] } : { slot: sig.slot, done: [sig.signature] };
     pendingTxs++;
     result.txs++;

@@ -10,7 +10,15 @@ import type { CollateralChain } from './chain.ts';
 import { alphaFill, type AlphaMarket } from './decode-alpha.ts';
 import { betaFill } from './decode-beta.ts';
 import type { SolanaEvent } from './events.ts';
-import type { PositionFeeValues } from './layout.ts';
+import { BETA_CUSTODIES, type PositionFeeValues } from './layout.ts';
+import { log } from '../../log.ts';
+
+const warned = new Set<string>();
+function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  log.warn(message);
+}
 
 export interface TxContext {
   signature: string;
@@ -39,9 +47,11 @@ export function fillsOfTx(events: readonly SolanaEvent[], ctx: TxContext): Incom
     } else if (e.kind === 'orderRemoved') orderKinds.set(e.order, e.orderKind);
   }
   const fills: IncomingFill[] = [];
+  let eventIndex = 0; // counts every fill event, skipped ones included, so indices never shift
   for (const e of events) {
     let fill: IncomingFill;
-    const base = { tx: ctx.signature, slot: ctx.slot, eventIndex: fills.length };
+    if (e.protocol === 'alpha' && e.kind !== 'trade') continue;
+    const base = { tx: ctx.signature, slot: ctx.slot, eventIndex: eventIndex++ };
     if (e.protocol === 'alpha') {
       if (e.kind !== 'trade') continue;
       const market = ctx.marketOf(e.body.marketToken);
@@ -54,6 +64,11 @@ export function fillsOfTx(events: readonly SolanaEvent[], ctx: TxContext): Incom
         prevCollateralMicros: ctx.chain.get('alpha', e.body.position),
       });
     } else {
+      const unknown = [e.body.custody, e.body.collateralCustody].find((c) => BETA_CUSTODIES[c] === undefined);
+      if (unknown !== undefined) {
+        warnOnce(unknown, `beta: custody ${unknown} is not in BETA_CUSTODIES (layout.ts); its fills are skipped`);
+        continue;
+      }
       fill = betaFill(e.kind, e.body, { ...base, time: ctx.time, prevCollateralMicros: ctx.chain.get('beta', e.body.positionKey) });
     }
     ctx.chain.record(fill);
