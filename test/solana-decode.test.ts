@@ -202,6 +202,16 @@ describe('alpha TradeEvent', () => {
     expect(chain.get('alpha', position.b58)).toBe(650_000_000n);
   });
 
+  it('skips the trades of a market whose index token decimals are unknown', () => {
+    const dogeToken = key(0x07);
+    const trade = tradeEvent({
+      flags: 0b101, market: dogeToken.bytes, ts: 1, before: EMPTY,
+      after: positionState({ tokens: 1n, collateral: 1n, sizeUsd: USD20 }),
+      prices: [[1n, 1n], [USDC_1, USDC_1], [USDC_1, USDC_1]], execution: 1n, pnl: 0n, fees: Array(9).fill(0n),
+    });
+    expect(decode(txOf(ALPHA, [trade]), [parseMarketName('DOGE/USD[USDC-USDC]', dogeToken.b58)!])).toEqual([]);
+  });
+
   it('a Market account gives its name and market token', () => {
     const name = new TextEncoder().encode('XAU/USD[USDC-USDC]');
     const account = concat(

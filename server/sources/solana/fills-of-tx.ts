@@ -10,7 +10,7 @@ import type { CollateralChain } from './chain.ts';
 import { alphaFill, type AlphaMarket } from './decode-alpha.ts';
 import { betaFill } from './decode-beta.ts';
 import type { SolanaEvent } from './events.ts';
-import { BETA_CUSTODIES, type PositionFeeValues } from './layout.ts';
+import { BETA_CUSTODIES, TOKEN_DECIMALS, type PositionFeeValues } from './layout.ts';
 import { log } from '../../log.ts';
 
 const warned = new Set<string>();
@@ -56,6 +56,10 @@ export function fillsOfTx(events: readonly SolanaEvent[], ctx: TxContext): Incom
       if (e.kind !== 'trade') continue;
       const market = ctx.marketOf(e.body.marketToken);
       if (!market) throw new Error(`alpha: no Market account known for market token ${e.body.marketToken}`);
+      if (TOKEN_DECIMALS[market.index] === undefined) {
+        warnOnce(market.name, `alpha: no decimals known for the index token of ${market.name} (TOKEN_DECIMALS, layout.ts); its fills are skipped`);
+        continue;
+      }
       fill = alphaFill(e.body, {
         ...base,
         market,

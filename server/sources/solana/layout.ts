@@ -57,11 +57,14 @@ export const ALPHA_USD_DECIMALS = 20;
 export const BETA_USD_DECIMALS = 6;
 
 /**
- * Token decimals by the symbol used in alpha market names (inferred: the mints' decimals; the
- * synthetic index tokens XAU, NVDA, EUR are assumed at 8). Prices are per smallest unit × 1e20.
+ * Decimals of alpha index tokens by the symbol market names use (inferred: the mints' decimals;
+ * the synthetic XAU, NVDA, EUR are assumed at 8). Prices are per smallest unit × 1e20, so the
+ * index token's decimals turn them into USD per token; collateral is valued from unit prices
+ * and needs none. A market whose index is not listed is skipped with a warning.
  */
 export const TOKEN_DECIMALS: Record<string, number> = {
   WSOL: 9, SOL: 9, USDC: 6, USDT: 6, WBTC: 8, BTC: 8, WETH: 8, ETH: 8, XAU: 8, NVDA: 8, EUR: 8,
+  JUP: 6, BONK: 5, WIF: 6, JTO: 9, PYTH: 6, RAY: 6, TRUMP: 6,
 };
 
 /** Well-known token mints → the symbols alpha market names use (for a Position's collateral token). */
