@@ -227,6 +227,30 @@ describe('alpha TradeEvent', () => {
   });
 });
 
+describe('alpha markets from Market accounts', () => {
+  it('finds a market by its token at offset 88, or anywhere in one account when the offset is off', async () => {
+    const named = (name: string, at88: Uint8Array, later: Uint8Array) => {
+      const n = new TextEncoder().encode(name);
+      return concat(fromHex('dbbed53700e3c69a'), zeros(16), n, zeros(64 - n.length), at88, zeros(64), later, zeros(50));
+    };
+    const chain = new MockChain();
+    chain.accounts.set(ALPHA, [
+      { pubkey: key(0x51).b58, data: named('SOL/USD[WSOL-USDC]', solMarketToken.bytes, key(0x60).bytes) },
+      { pubkey: key(0x52).b58, data: named('BTC/USD[USDC-USDC]', key(0x61).bytes, btcMarketToken.bytes) }, // token at 184, not 88
+    ]);
+    const server = await startMockRpc(chain);
+    try {
+      const markets = new AlphaMarkets(new SolanaRpc({ url: server.url }));
+      await markets.load();
+      expect(markets.get(solMarketToken.b58)?.name).toBe('SOL/USD[WSOL-USDC]');
+      expect(markets.get(btcMarketToken.b58)).toMatchObject({ name: 'BTC/USD[USDC-USDC]', marketToken: btcMarketToken.b58, index: 'BTC' });
+      expect(markets.get(key(0x62).b58)).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('alpha Position account → poll snapshot', () => {
   it('reads size and collateral at the documented offsets, valued at the latest prices of its market', async () => {
     const SOL_150 = 15_000_000_000_000n;
