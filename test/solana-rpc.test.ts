@@ -113,6 +113,20 @@ describe('bad endpoints', () => {
     }
   });
 
+  it('refuses a data directory that holds simulated data', async () => {
+    const data = tempDataDir();
+    const service = await openService({ dataDir: data.dir });
+    try {
+      await service.append({ fills: [], marketSnapshots: [], positionSnapshots: [], checkpoint: { simulatedTo: 0 } }, { source: 'simulate' });
+      const feed = startSolanaSource(service, { url: 'http://127.0.0.1:9' });
+      await expect(feed.backfilled).rejects.toThrow(/holds simulated data/);
+      await feed.stop();
+    } finally {
+      await service.close();
+      data.cleanup();
+    }
+  });
+
   it('start --source solana with a bad --rpc or --from exits with the reason', async () => {
     const run = promisify(execFile);
     const data = tempDataDir();

@@ -55,6 +55,9 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
   const signal = abort.signal;
   let following: Promise<void> = Promise.resolve();
   const backfilled = (async () => {
+    if (service.sourceCheckpoint('simulate') !== undefined) {
+      throw new Error(`${service.dataDir} holds simulated data: index the chain into an empty data directory (--data)`);
+    }
     const tip = await rpc.check();
     log.info(`solana: RPC ${rpc.origin} at finalized slot ${tip.toLocaleString('en-US')}`);
     const markets = new AlphaMarkets(rpc);
