@@ -7,6 +7,8 @@ import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
 import { openService, type Service } from '../service.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
+import { parseFrom, startSolanaSource, type SolanaSourceOptions } from '../sources/solana/indexer.ts';
+import { checkRpcUrl } from '../sources/solana/rpc.ts';
 import { backfillSimulator, type SimulateSourceOptions } from '../sources/simulate-source.ts';
 
 interface Feed {
@@ -33,6 +35,16 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
   };
 }
 
+/**
+ * The solana source behind a running server. An unusable endpoint is reported once and the
+ * server keeps serving what the journal has (no crash loop); `stop()` ends backfill or follow.
+ */
+function feedFromSolana(service: Service, opts: SolanaSourceOptions): Feed {
+  const feed = startSolanaSource(service, opts);
+  feed.backfilled.catch((err: unknown) => log.error(`solana: source stopped: ${(err as Error).message}`));
+  return feed;
+}
+
 /** `start`: open the data directory, serve the API, and keep the journal fed from the source. */
 export const startCommand = defineCommand({
   meta: { name: 'start', description: 'Start the service (default: simulated demo data, demo keys, 127.0.0.1:8080)' },
@@ -40,13 +52,20 @@ export const startCommand = defineCommand({
     data: { type: 'string', description: 'data directory (default $PERPS_DATA_DIR or ./data)' },
     port: { type: 'string', description: 'port (default $PORT or 8080)' },
     host: { type: 'string', description: 'bind address (default $HOST or 127.0.0.1)' },
-    source: { type: 'string', default: 'simulate', description: 'simulate | none' },
+    source: { type: 'string', default: 'simulate', description: 'simulate | solana | none' },
+    rpc: { type: 'string', description: 'solana: JSON-RPC URL (default $SOLANA_RPC_URL)' },
+    from: { type: 'string', description: 'solana: backfill start, a slot or a date (default 2025-03-12)' },
+    'rpc-concurrency': { type: 'string', default: '8', description: 'solana: RPC requests in flight at most' },
     seed: { type: 'string', default: '42', description: 'simulator seed' },
     scale: { type: 'string', default: '1', description: 'simulator scale (10 → ~10x fills)' },
     'live-every': { type: 'string', default: '1', description: 'seconds between live simulator appends' },
   },
   async run({ args }) {
-    if (args.source !== 'simulate' && args.source !== 'none') throw new Error(`unknown source "${args.source}": use simulate or none`);
+    if (!['simulate', 'solana', 'none'].includes(args.source)) throw new Error(`unknown source "${args.source}": use simulate, solana or none`);
+    const rpcUrl = args.rpc ?? process.env.SOLANA_RPC_URL;
+    if (args.source === 'solana' && !rpcUrl) throw new Error('--source solana needs --rpc <url> (or SOLANA_RPC_URL)');
+    if (args.source === 'solana') checkRpcUrl(rpcUrl!);
+    const from = parseFrom(args.from); // a bad --from fails before anything starts
     const env = configFromEnv();
     const dataDir = args.data ?? env.dataDir;
     const started = performance.now();
@@ -60,7 +79,9 @@ export const startCommand = defineCommand({
     const feed =
       args.source === 'simulate'
         ? feedFromSimulator(service, { seed: Number(args.seed), scale: Number(args.scale) }, Number(args['live-every']) * 1000)
-        : undefined;
+        : args.source === 'solana'
+          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: Number(args['rpc-concurrency']) })
+          : undefined;
 
     let stopping = false;
     const shutdown = async (signal: string) => {

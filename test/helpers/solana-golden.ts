@@ -1,0 +1,34 @@
+/**
+ * Shared pieces of the golden-vector tests: a transaction carrying hand-laid event-CPI inner
+ * instructions, and decoding it to fills the way the indexer does.
+ */
+import { CollateralChain } from '../../server/sources/solana/chain.ts';
+import type { AlphaMarket } from '../../server/sources/solana/decode-alpha.ts';
+import { eventsOf, type RpcTransaction } from '../../server/sources/solana/events.ts';
+import { fillsOfTx } from '../../server/sources/solana/fills-of-tx.ts';
+import { b58, concat, fromHex } from './solana-bytes.ts';
+
+export const TAG = fromHex('e445a52e51cb9a1d'); // Anchor event-CPI tag
+export const ALPHA = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
+export const BETA = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';
+
+/** A transaction whose inner instructions are the given self-CPI events of `program`. */
+export function txOf(program: string, events: Uint8Array[], slot = 330_000_000, blockTime = 1_780_000_000): RpcTransaction {
+  return {
+    slot,
+    blockTime,
+    transaction: { signatures: ['Sig1111'], message: { accountKeys: ['Payer1111111111111111111111111111111111111', program] } },
+    meta: { err: null, innerInstructions: [{ index: 0, instructions: events.map((e) => ({ programIdIndex: 1, data: b58(concat(TAG, e)) })) }] },
+  };
+}
+
+/** The fills of a transaction, as the indexer decodes them. */
+export function decode(tx: RpcTransaction, markets: AlphaMarket[] = [], chain = new CollateralChain()) {
+  return fillsOfTx(eventsOf(tx), {
+    signature: tx.transaction.signatures[0]!,
+    slot: tx.slot,
+    time: tx.blockTime! * 1000,
+    marketOf: (t) => markets.find((m) => m.marketToken === t),
+    chain,
+  });
+}
