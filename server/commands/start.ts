@@ -7,6 +7,9 @@ import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
 import { openService, type Service } from '../service.ts';
+import { runShutdown } from '../shutdown.ts';
+import { parseSpeed, startReplay } from '../sources/replay-source.ts';
+import { startJobs } from '../../jobs/service-jobs.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
 import { backfillSimulator, type SimulateSourceOptions } from '../sources/simulate-source.ts';
 
@@ -41,13 +44,17 @@ export const startCommand = defineCommand({
     data: { type: 'string', description: 'data directory (default $PERPS_DATA_DIR or ./data)' },
     port: { type: 'string', description: 'port (default $PORT or 8080)' },
     host: { type: 'string', description: 'bind address (default $HOST or 127.0.0.1)' },
-    source: { type: 'string', default: 'simulate', description: 'simulate | none' },
+    source: { type: 'string', default: 'simulate', description: 'simulate | replay | none' },
+    from: { type: 'string', description: 'replay: the journal to re-stream (a data directory or a copied partition set)' },
+    speed: { type: 'string', default: '1', description: 'replay: source time × N, or "max"' },
     seed: { type: 'string', default: '42', description: 'simulator seed' },
     scale: { type: 'string', default: '1', description: 'simulator scale (10 → ~10x fills)' },
     'live-every': { type: 'string', default: '1', description: 'seconds between live simulator appends' },
   },
   async run({ args }) {
-    if (args.source !== 'simulate' && args.source !== 'none') throw new Error(`unknown source "${args.source}": use simulate or none`);
+    if (!['simulate', 'replay', 'none'].includes(args.source)) throw new Error(`unknown source "${args.source}": use simulate, replay or none`);
+    if (args.source === 'replay' && !args.from) throw new Error('--source replay needs --from <journal directory>');
+    const speed = parseSpeed(args.speed);
     const env = configFromEnv();
     const dataDir = args.data ?? env.dataDir;
     const started = performance.now();
@@ -66,18 +73,28 @@ export const startCommand = defineCommand({
     const feed =
       args.source === 'simulate'
         ? feedFromSimulator(service, { seed: Number(args.seed), scale: Number(args.scale) }, Number(args['live-every']) * 1000)
-        : undefined;
+        : args.source === 'replay'
+          ? startReplay(service, { from: args.from!, speed })
+          : undefined;
+    const jobs = startJobs(service);
 
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;
       stopping = true;
       log.info(`${signal}: stopping`);
-      await feed?.stop();
-      await server.close(true);
-      limits.close();
-      await service.close();
-      process.exit(0);
+      // stop accepting; requests in flight finish
+      const httpClosed = server.close(false).catch((err: unknown) => log.warn('shutdown: http server close', err));
+      const ok = await runShutdown([
+        ['source', () => feed?.stop()], // the append in flight completes: its checkpoint is on disk
+        // ['sockets', () => …closeAll()], ← WebSocket clients (close 1001) are closed here
+        ['http', () => Promise.race([httpClosed, new Promise((r) => setTimeout(r, 5000).unref())]).then(() => server.close(true))],
+        ['jobs', () => jobs.stop()], // waits for a run in flight
+        ['limits', () => limits.close()],
+        ['database', () => service.close()],
+      ]);
+      log.info(`${signal}: stopped`);
+      process.exit(ok ? 0 : 1);
     };
     process.on('SIGINT', () => void shutdown('SIGINT'));
     process.on('SIGTERM', () => void shutdown('SIGTERM'));

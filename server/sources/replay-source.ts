@@ -102,3 +102,15 @@ export async function runReplay(service: Service, opts: ReplayOptions): Promise<
   }
   return result;
 }
+
+/** A running replay behind the server: `stop()` ends it after the append in flight. */
+export function startReplay(service: Service, opts: Omit<ReplayOptions, 'signal'>): { stop(): Promise<void> } {
+  const abort = new AbortController();
+  const running = runReplay(service, { ...opts, signal: abort.signal }).catch((err: unknown) => log.error('replay: source stopped', err));
+  return {
+    async stop() {
+      abort.abort();
+      await running;
+    },
+  };
+}
