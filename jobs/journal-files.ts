@@ -26,9 +26,9 @@ const DAY_DIR = /^day=(\d{4}-\d{2}-\d{2})$/;
 /**
  * Lists the partitions of one journal kind under `root` (a data directory's `journal/`, or a
  * copied partition set laid out the same way), with their committed files. Temp files and strays
- * (anything not named `<first>-<last>.parquet`) are ignored.
+ * (anything not named `<first>-<last>.parquet`) are ignored. With `days`, only those days are read.
  */
-export function listPartitions(root: string, kind: JournalKind): Partition[] {
+export function listPartitions(root: string, kind: JournalKind, days?: ReadonlySet<string>): Partition[] {
   const kindDir = join(root, kind);
   if (!existsSync(kindDir)) return [];
   const out: Partition[] = [];
@@ -37,7 +37,7 @@ export function listPartitions(root: string, kind: JournalKind): Partition[] {
     if (!pm) continue;
     for (const d of readdirSync(join(kindDir, p)).sort()) {
       const dm = DAY_DIR.exec(d);
-      if (!dm) continue;
+      if (!dm || (days && !days.has(dm[1] as string))) continue;
       const dir = join(kindDir, p, d);
       const files: JournalFile[] = [];
       for (const name of readdirSync(dir).sort()) {
@@ -50,9 +50,9 @@ export function listPartitions(root: string, kind: JournalKind): Partition[] {
   return out;
 }
 
-/** The partitions of a data directory's journal. */
-export function dataPartitions(dataDir: string, kind: JournalKind): Partition[] {
-  return listPartitions(journalDir(dataDir), kind);
+/** The partitions of a data directory's journal (only those of `days` when given). */
+export function dataPartitions(dataDir: string, kind: JournalKind, days?: ReadonlySet<string>): Partition[] {
+  return listPartitions(journalDir(dataDir), kind, days);
 }
 
 /**

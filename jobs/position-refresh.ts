@@ -33,8 +33,7 @@ const PROTOCOL_PARAMS = {
 /** Computes the `poll` snapshots of a full refresh (see sql/jobs/position-refresh.sql) without appending them. */
 export async function computeRefresh(service: Service): Promise<{ rows: IncomingPositionSnapshot[]; skipped: number }> {
   const days = new Set((await service.db.query('jobs/position-refresh-days')).map((r) => r.day as string));
-  const files = dataPartitions(service.dataDir, 'market_snapshots')
-    .filter((p) => days.has(p.day))
+  const files = dataPartitions(service.dataDir, 'market_snapshots', days)
     .flatMap((p) => p.files.map((f) => f.path));
   if (files.length === 0) return { rows: [], skipped: 0 };
   const result = await service.db.querySql(withFiles(sqlFile('jobs/position-refresh'), files), { max_gap_ms: MAX_GAP_MS, ...PROTOCOL_PARAMS });

@@ -23,13 +23,14 @@ describe('rollup refresh', () => {
       fills: [
         fill({ time: at('2026-06-01T10:01:00Z'), position_key: 'A' }),
         fill({ time: at('2026-06-01T11:02:00Z'), position_key: 'B', side: 'short' }),
+        fill({ time: at('2026-05-01T11:02:00Z'), position_key: 'C', side: 'short' }), // another chunk of days
       ],
       marketSnapshots: snaps('2026-06-01T10:00:00Z', 10, 0.0001),
       positionSnapshots: [],
     });
     // first run: no watermark yet, so every bucket is recomputed
     const first = await refreshRollups(service);
-    expect(first).toMatchObject({ fillBuckets: 2, snapshotBuckets: 2, seq: 2 });
+    expect(first).toMatchObject({ fillBuckets: 3, snapshotBuckets: 2, seq: 3 });
     expect(await diffWithRebuild(service)).toEqual({});
 
     // a second batch touches the 10:00 fill bucket and the 10:05 snapshot bucket / 10:00 hour
@@ -47,7 +48,7 @@ describe('rollup refresh', () => {
       await w.exec(`UPDATE funding_1h SET snapshots = 99`);
     });
     const second = await refreshRollups(service);
-    expect(second).toMatchObject({ fillBuckets: 1, snapshotBuckets: 1, seq: 3 });
+    expect(second).toMatchObject({ fillBuckets: 1, snapshotBuckets: 1, seq: 4 });
 
     // the touched buckets equal a rebuild again; the untouched tampered ones were left alone
     expect(await diffWithRebuild(service)).toEqual({

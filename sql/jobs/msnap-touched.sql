@@ -1,7 +1,7 @@
--- The 5-minute buckets (per market key) that the market snapshots of the given journal files
--- fall in: what the snapshot-rollup refresh recomputes. The file list is spliced in by
--- jobs/rollup-refresh.ts (a file list cannot be a bound parameter). No parameters.
+-- The 5-minute buckets (per market key) holding a loaded market snapshot (job_msnap) from a file
+-- of a commit after $after_commit: what the snapshot-rollup refresh recomputes.
+-- Parameters: $after_commit BIGINT.
 CREATE OR REPLACE TEMP TABLE job_touched_msnap AS
-SELECT DISTINCT protocol, market, market_variant, time_bucket(INTERVAL 5 MINUTE, time) AS bucket,
-       strftime(time::DATE, '%Y-%m-%d') AS day
-FROM read_parquet(__FILES__, hive_partitioning = true);
+SELECT DISTINCT protocol, market, market_variant, time_bucket(INTERVAL 5 MINUTE, time) AS bucket
+FROM job_msnap
+WHERE last_commit > $after_commit;
