@@ -52,7 +52,7 @@ describe('shutdown', () => {
     const first = startServer(port);
     try {
       await first.waitFor('serving');
-      await first.waitFor('position refresh'); // jobs are running, and so is the replay
+      await first.waitFor('job position-refresh: done'); // jobs are running, and so is the replay
       expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);

@@ -8,4 +8,4 @@ SELECT epoch_ms(time) AS time, protocol, market, market_variant, index_price, oi
 FROM read_parquet(__GLOB__, hive_partitioning = true, filename = true, file_row_number = true)
 WHERE day BETWEEN $from_day::DATE AND $to_day::DATE
   AND time >= make_timestamp($from_ms * 1000) AND time < make_timestamp($to_ms * 1000)
-ORDER BY time, regexp_extract(filename, '(\d{12})-\d{12}\.parquet$', 1)::BIGINT, file_row_number;
+ORDER BY time, try_cast(regexp_extract(filename, '(\d{12})-\d{12}\.parquet$', 1) AS BIGINT), filename, file_row_number;
