@@ -20,6 +20,8 @@ export interface CompactionOptions {
   before?: string;
   /** throw right after this step (crash tests) */
   failAt?: CompactionFailpoint;
+  /** called after a partition's copy, before the swap (tests: an append racing the copy) */
+  onCopied?: (partition: Partition) => Promise<void>;
 }
 
 export interface CompactionResult {
@@ -62,7 +64,7 @@ export async function compactJournal(service: Service, opts: CompactionOptions =
     for (const kind of KINDS) {
       for (const part of dataPartitions(service.dataDir, kind)) {
         if (part.day >= before || part.files.length < 2) continue;
-        const done = await compactPartition(service, conn, part, opts.failAt);
+        const done = await compactPartition(service, conn, part, opts);
         if (done === undefined) {
           result.skipped++;
           continue;
@@ -86,7 +88,8 @@ function fail(at: CompactionFailpoint | undefined, step: CompactionFailpoint): v
 }
 
 /** Compacts one partition; undefined when it changed under the copy (left as it is). */
-async function compactPartition(service: Service, conn: DuckDBConnection, part: Partition, failAt?: CompactionFailpoint) {
+async function compactPartition(service: Service, conn: DuckDBConnection, part: Partition, opts: CompactionOptions) {
+  const { failAt } = opts;
   const { dataDir } = service;
   const paths = part.files.map((f) => f.path);
   const first = Math.min(...part.files.map((f) => f.first));
@@ -104,6 +107,7 @@ async function compactPartition(service: Service, conn: DuckDBConnection, part: 
     throw new Error(`compaction: ${part.dir}: ${rowsAfter} rows written for ${rowsBefore}`);
   }
   fail(failAt, 'copied');
+  await opts.onCopied?.(part);
 
   return service.db.write(async (w) => {
     const now = dataPartitions(dataDir, part.kind).find((p) => p.protocol === part.protocol && p.day === part.day);

@@ -142,6 +142,25 @@ describe('journal compaction', () => {
     expect(await diffWithRebuild(app.service)).toEqual({});
   });
 
+  it('leaves a partition alone when an append lands in it during the copy, and compacts it next run', async () => {
+    app = await openTestApp({ now: NOW, batches: batches() });
+    const late = fill({ time: at('2026-06-01T20:00:00Z'), position_key: 'P9', address: A });
+    const r = await compactJournal(app.service, {
+      onCopied: async (p) => {
+        if (p.kind === 'fills' && p.day === '2026-06-01') await app!.service.append({ fills: [late], marketSnapshots: [], positionSnapshots: [] });
+      },
+    });
+    expect(r.skipped).toBe(1);
+    expect(dataPartitions(app.dir, 'fills')[0]!.files.map((f) => f.name)).toEqual([
+      '000000000001-000000000002.parquet', '000000000003-000000000003.parquet', '000000000007-000000000007.parquet',
+    ]);
+    expect(await compactJournal(app.service)).toMatchObject({ partitions: 1, skipped: 0 });
+    expect(dataPartitions(app.dir, 'fills')[0]!.files.map((f) => f.name)).toEqual(['000000000001-000000000007.parquet']);
+    const [n] = await app.service.db.querySql(`SELECT count(*) AS n FROM read_parquet('${join(app.dir, 'journal/fills/*/*/*.parquet')}')`);
+    expect(n!.n).toBe(7);
+    expect(await diffWithRebuild(app.service)).toEqual({});
+  });
+
   for (const step of ['copied', 'intent', 'renamed', 'removed'] as CompactionFailpoint[]) {
     it(`recovers from a crash after "${step}": the journal is either untouched or fully compacted`, async () => {
       app = await openTestApp({ now: NOW, batches: batches() });

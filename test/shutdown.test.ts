@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLAY_SOURCE } from '../server/sources/replay-source.ts';
@@ -6,6 +7,7 @@ import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { openService } from '../server/service.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 
+const run = promisify(execFile);
 const NOW = Date.UTC(2026, 4, 2);
 let source: { dir: string; cleanup: () => void };
 let target: { dir: string; cleanup: () => void };
@@ -83,6 +85,11 @@ describe('shutdown', () => {
       second.child.kill('SIGKILL');
     }
     expect(second.logs()).toContain(`replay: ${join(source.dir, 'journal')} from ${new Date(cursor).toISOString()}`);
+    // with the server stopped, a job can be run from the CLI
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'jobs', 'run', 'rollup-refresh', '--data', target.dir], {
+      env: { ...process.env, PERPS_LOG_LEVEL: '3' },
+    });
+    expect(stdout).toMatch(/job rollup-refresh: \{"fillBuckets":\d+,"snapshotBuckets":\d+,"seq":\d+/);
     const end = await openService({ dataDir: target.dir, clock: () => NOW });
     try {
       const [f] = await end.db.querySql('SELECT count(*) AS n, count(DISTINCT (protocol, tx, event_index)) AS keys, min(seq) AS lo, max(seq) AS hi FROM fills');
