@@ -6,6 +6,9 @@ import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
 import { openService, type Service } from '../service.ts';
+import { runShutdown } from '../shutdown.ts';
+import { parseSpeed, startReplay } from '../sources/replay-source.ts';
+import { startJobs } from '../../jobs/service-jobs.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
 import { parseFrom, startSolanaSource, type SolanaSourceOptions } from '../sources/solana/indexer.ts';
 import { checkRpcUrl } from '../sources/solana/rpc.ts';
@@ -52,20 +55,29 @@ export const startCommand = defineCommand({
     data: { type: 'string', description: 'data directory (default $PERPS_DATA_DIR or ./data)' },
     port: { type: 'string', description: 'port (default $PORT or 8080)' },
     host: { type: 'string', description: 'bind address (default $HOST or 127.0.0.1)' },
-    source: { type: 'string', default: 'simulate', description: 'simulate | solana | none' },
+    source: { type: 'string', default: 'simulate', description: 'simulate | solana | replay | none' },
     rpc: { type: 'string', description: 'solana: JSON-RPC URL (default $SOLANA_RPC_URL)' },
-    from: { type: 'string', description: 'solana: backfill start, a slot or a date (default 2025-03-12)' },
+    from: {
+      type: 'string',
+      description: 'solana: backfill start, a slot or a date (default 2025-03-12); replay: the journal to re-stream (a data directory or a copied partition set)',
+    },
     'rpc-concurrency': { type: 'string', default: '8', description: 'solana: RPC requests in flight at most' },
+    speed: { type: 'string', default: '1', description: 'replay: source time × N, or "max"' },
     seed: { type: 'string', default: '42', description: 'simulator seed' },
     scale: { type: 'string', default: '1', description: 'simulator scale (10 → ~10x fills)' },
     'live-every': { type: 'string', default: '1', description: 'seconds between live simulator appends' },
   },
   async run({ args }) {
-    if (!['simulate', 'solana', 'none'].includes(args.source)) throw new Error(`unknown source "${args.source}": use simulate, solana or none`);
+    if (!['simulate', 'solana', 'replay', 'none'].includes(args.source)) {
+      throw new Error(`unknown source "${args.source}": use simulate, solana, replay or none`);
+    }
     const rpcUrl = args.rpc ?? process.env.SOLANA_RPC_URL;
     if (args.source === 'solana' && !rpcUrl) throw new Error('--source solana needs --rpc <url> (or SOLANA_RPC_URL)');
     if (args.source === 'solana') checkRpcUrl(rpcUrl!);
-    const from = parseFrom(args.from); // a bad --from fails before anything starts
+    if (args.source === 'replay' && !args.from) throw new Error('--source replay needs --from <journal directory>');
+    // a bad --from or --speed fails before anything starts
+    const from = args.source === 'solana' ? parseFrom(args.from) : undefined;
+    const speed = parseSpeed(args.speed);
     const env = configFromEnv();
     const dataDir = args.data ?? env.dataDir;
     const started = performance.now();
@@ -81,18 +93,28 @@ export const startCommand = defineCommand({
         ? feedFromSimulator(service, { seed: Number(args.seed), scale: Number(args.scale) }, Number(args['live-every']) * 1000)
         : args.source === 'solana'
           ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: Number(args['rpc-concurrency']) })
-          : undefined;
+          : args.source === 'replay'
+            ? startReplay(service, { from: args.from!, speed })
+            : undefined;
+    const jobs = startJobs(service);
 
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;
       stopping = true;
       log.info(`${signal}: stopping`);
-      await feed?.stop();
-      await server.close(); // stream sockets get 1001 first, then the HTTP server closes
-      limits.close();
-      await service.close();
-      process.exit(0);
+      // stop accepting; requests in flight finish
+      const httpClosed = server.stopAccepting().catch((err: unknown) => log.warn('shutdown: http server close', err));
+      const ok = await runShutdown([
+        ['source', () => feed?.stop()], // the append in flight completes: its checkpoint is on disk
+        ['sockets', () => server.stream.closeAll()], // WebSocket clients get 1001
+        ['http', () => Promise.race([httpClosed, new Promise((r) => setTimeout(r, 5000).unref())]).then(() => server.close())],
+        ['jobs', () => jobs.stop()], // waits for a run in flight
+        ['limits', () => limits.close()],
+        ['database', () => service.close()],
+      ]);
+      log.info(`${signal}: stopped`);
+      process.exit(ok ? 0 : 1);
     };
     process.on('SIGINT', () => void shutdown('SIGINT'));
     process.on('SIGTERM', () => void shutdown('SIGTERM'));

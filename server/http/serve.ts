@@ -26,6 +26,8 @@ export interface RunningServer {
   url: string;
   port: number;
   stream: StreamHub;
+  /** stops accepting connections; resolves when the requests in flight have finished */
+  stopAccepting(): Promise<void>;
   /** closes every stream socket with 1001, then the HTTP server (open requests are cut) */
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     url,
     port: Number(new URL(url).port),
     stream,
+    stopAccepting: () => server.close(false),
     async close() {
       await stream.closeAll();
       await server.close(true);

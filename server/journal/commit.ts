@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { recoverCompactions } from '../../jobs/compaction-intent.ts';
 import { log } from '../log.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { fsyncPath, writeFileAtomic } from '../fs-atomic.ts';
@@ -113,6 +114,7 @@ export function recoverJournal(dataDir: string): void {
     log.warn(`journal: completing interrupted commit ${f}`);
     applyIntent(dataDir, join(root, f));
   }
+  recoverCompactions(dataDir); // jobs/compaction.ts: roll interrupted compactions forward
   for (const entry of readdirSync(root)) {
     if (entry.startsWith('.tmp-')) {
       log.warn(`journal: removing uncommitted ${join(root, entry)}`);

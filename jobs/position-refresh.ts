@@ -1,0 +1,77 @@
+import { sqlFile } from '../server/db/sql-files.ts';
+import type { IncomingPositionSnapshot, Protocol } from '../server/journal/rows.ts';
+import { log } from '../server/log.ts';
+import type { Service } from '../server/service.ts';
+import { ALPHA, BETA } from '../server/sources/simulate/markets.ts';
+import { dataPartitions, withFiles } from './journal-files.ts';
+
+/** A market snapshot this much older than a base point cannot give its settlement factors. */
+const MAX_GAP_MS = 60_000;
+
+export interface PositionRefreshResult {
+  /** poll snapshots handed to the append path (it drops any that a fill landing meanwhile superseded) */
+  marked: number;
+  /** open positions that could not be re-marked: no market snapshot near their last fill or snapshot */
+  skipped: number;
+}
+
+/**
+ * The protocol constants the liquidation condition uses (shared/design/protocols.md). They live
+ * with the simulator's other protocol constants (server/sources/simulate/markets.ts), which is
+ * the one place they are written down; the refresh itself reads only the journal's data.
+ */
+const PROTOCOL_PARAMS = {
+  alpha_fee_improve: ALPHA.orderFeeImprove,
+  alpha_fee_worsen: ALPHA.orderFeeWorsen,
+  alpha_min_factor: ALPHA.minCollateralFactorForLiquidation,
+  alpha_min_usd: ALPHA.minCollateralUsd,
+  beta_base_fee: BETA.baseFee,
+  beta_impact_scalar: BETA.impactFeeScalarUsd,
+  beta_max_leverage: BETA.maxLeverage,
+};
+
+/** Computes the `poll` snapshots of a full refresh (see sql/jobs/position-refresh.sql) without appending them. */
+export async function computeRefresh(service: Service): Promise<{ rows: IncomingPositionSnapshot[]; skipped: number }> {
+  const days = new Set((await service.db.query('jobs/position-refresh-days')).map((r) => r.day as string));
+  const files = dataPartitions(service.dataDir, 'market_snapshots', days)
+    .flatMap((p) => p.files.map((f) => f.path));
+  if (files.length === 0) return { rows: [], skipped: 0 };
+  const result = await service.db.querySql(withFiles(sqlFile('jobs/position-refresh'), files), { max_gap_ms: MAX_GAP_MS, ...PROTOCOL_PARAMS });
+  const rows: IncomingPositionSnapshot[] = [];
+  let skipped = 0;
+  for (const r of result) {
+    if (r.base === null) {
+      skipped++;
+      continue;
+    }
+    rows.push({
+      time: Date.parse(r.time as string),
+      protocol: r.protocol as Protocol,
+      position_key: r.position_key as string,
+      size_usd: Number(r.size_usd),
+      collateral_usd: Number(r.collateral_usd),
+      unsettled_borrowing_usd: Number(r.unsettled_borrowing_usd),
+      unsettled_funding_usd: Number(r.unsettled_funding_usd),
+      claimable_funding_usd: Number(r.claimable_funding_usd),
+      mark_price: Number(r.mark_price),
+      liquidation_price: r.liquidation_price === null ? null : Number(r.liquidation_price),
+      source: 'poll',
+    });
+  }
+  return { rows, skipped };
+}
+
+/**
+ * Full position refresh: re-marks every open position at the latest market state and appends
+ * the result as `poll` position snapshots through the one append path (a snapshots-only batch).
+ * Computed on a reader connection while appends go on: a fill that lands meanwhile has a newer
+ * event snapshot, so the append path drops the stale poll row (or a later read supersedes it).
+ */
+export async function refreshPositions(service: Service): Promise<PositionRefreshResult> {
+  const { rows, skipped } = await computeRefresh(service);
+  if (skipped) log.warn(`position refresh: ${skipped} open positions have no market snapshot near their last fill or snapshot; not re-marked`);
+  if (rows.length === 0) return { marked: 0, skipped };
+  await service.append({ fills: [], marketSnapshots: [], positionSnapshots: rows });
+  log.info(`position refresh: ${rows.length} open positions re-marked`);
+  return { marked: rows.length, skipped };
+}

@@ -1,0 +1,118 @@
+import type { Writer } from '../server/db/database.ts';
+import { sqlFile } from '../server/db/sql-files.ts';
+import { inTransaction, readWatermark, type Watermark } from '../server/derive/apply.ts';
+import { log } from '../server/log.ts';
+import type { Service } from '../server/service.ts';
+import { dataPartitions, withFiles } from './journal-files.ts';
+import { readJobNumber, writeJobNumber } from './job-state.ts';
+
+const SEQ_KEY = 'rollup_refresh_seq';
+const COMMIT_KEY = 'rollup_refresh_commit';
+const DAY_MS = 86_400_000;
+/** Calendar days recomputed per hold of the writer lock, so appends never wait long. */
+const DAYS_PER_CHUNK = 3;
+
+export interface RollupRefreshResult {
+  /** fill buckets (5 min, per market key) recomputed */
+  fillBuckets: number;
+  /** snapshot-OI buckets (5 min) recomputed; funding hours are those that hold them */
+  snapshotBuckets: number;
+  /** the derived watermark the refresh covered up to */
+  seq: number;
+  commit: number;
+}
+
+/**
+ * Rollup refresh: the rollups (`rollup_5m`, `oi_snapshot_5m`, `funding_1h`) are maintained
+ * additively on every append; this recomputes, from the data itself, exactly the buckets touched
+ * since the last run and replaces them, so any drift is repaired. Touched: fill buckets of fills
+ * after the stored seq (recomputed from the derived `fills`), snapshot buckets of market-snapshot
+ * files of commits after the stored commit (recomputed from every snapshot of those days in the
+ * journal: the derived state keeps only the latest). The first run (no stored watermark, e.g.
+ * after a rebuild) recomputes every bucket.
+ *
+ * The work goes a chunk of days at a time, each chunk in one transaction under the database
+ * writer, so no append interleaves with a recomputation and none waits long; the watermark (the
+ * derived state's position when the run began) is stored last. An append between chunks is
+ * folded into a bucket additively or found by the recomputation, and is looked at again next run.
+ */
+export async function refreshRollups(service: Service): Promise<RollupRefreshResult> {
+  const { db } = service;
+  const start = await db.write(async (w) => ({
+    mark: await readWatermark(w),
+    afterSeq: (await readJobNumber(w, SEQ_KEY)) ?? 0,
+    afterCommit: (await readJobNumber(w, COMMIT_KEY)) ?? 0,
+  }));
+  const { mark, afterSeq, afterCommit } = start;
+  const fillDays = (await db.query('jobs/rollup-days', { after_seq: afterSeq, to_seq: mark.seq })).map((r) => r.day as string);
+  const snapshotDays = dataPartitions(service.dataDir, 'market_snapshots')
+    .filter((p) => p.files.some((f) => f.last > afterCommit && f.first <= mark.commit))
+    .map((p) => p.day);
+  const days = [...new Set([...fillDays, ...snapshotDays])].sort();
+
+  let fillBuckets = 0;
+  let snapshotBuckets = 0;
+  for (const chunk of chunksOf(days)) {
+    const started = performance.now();
+    const counts = await db.write((w) => refreshChunk(w, service.dataDir, chunk, afterSeq, afterCommit));
+    log.debug(`rollup refresh: ${chunk[0]}..${chunk.at(-1)} in ${(performance.now() - started).toFixed(0)} ms (writer held)`);
+    fillBuckets += counts.fills;
+    snapshotBuckets += counts.snapshots;
+  }
+  await db.write(async (w) => {
+    await writeJobNumber(w, SEQ_KEY, mark.seq);
+    await writeJobNumber(w, COMMIT_KEY, mark.commit);
+    await w.exec('DROP TABLE IF EXISTS job_touched_5m; DROP TABLE IF EXISTS job_touched_msnap; DROP TABLE IF EXISTS job_msnap');
+  });
+  if (fillBuckets || snapshotBuckets) {
+    log.info(`rollup refresh: ${fillBuckets} fill buckets and ${snapshotBuckets} snapshot buckets recomputed over ${days.length} days (to seq ${mark.seq})`);
+  }
+  return { fillBuckets, snapshotBuckets, ...pick(mark) };
+}
+
+/** Groups sorted days into runs spanning at most DAYS_PER_CHUNK calendar days. */
+function chunksOf(days: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (const d of days) {
+    const cur = out.at(-1);
+    if (cur && Date.parse(d) - Date.parse(cur[0]!) < DAYS_PER_CHUNK * DAY_MS) cur.push(d);
+    else out.push([d]);
+  }
+  return out;
+}
+
+const pick = (m: Watermark) => ({ seq: m.seq, commit: m.commit });
+
+/** Recomputes the touched buckets of some days (YYYY-MM-DD, sorted) in one transaction. */
+async function refreshChunk(w: Writer, dataDir: string, days: string[], afterSeq: number, afterCommit: number) {
+  const counts = { fills: 0, snapshots: 0 };
+  const from = Date.parse(`${days[0]}T00:00:00Z`);
+  const to = Date.parse(`${days.at(-1)}T00:00:00Z`) + DAY_MS;
+  await inTransaction(w, async () => {
+    await w.rows(sqlFile('jobs/rollup-touched'), { after_seq: afterSeq, from_ms: from, to_ms: to });
+    counts.fills = await countOf(w, 'job_touched_5m');
+    if (counts.fills) {
+      await w.rows(sqlFile('jobs/rollup-delete'));
+      await w.rows(sqlFile('jobs/rollup-insert'));
+    }
+    // listed under the lock, so the files are exactly the commits the derived state holds
+    const files = dataPartitions(dataDir, 'market_snapshots', new Set(days))
+      .flatMap((p) => p.files.map((f) => f.path));
+    if (files.length === 0) return;
+    await w.exec(withFiles(sqlFile('jobs/msnap-load'), files));
+    await w.rows(sqlFile('jobs/msnap-touched'), { after_commit: afterCommit });
+    counts.snapshots = await countOf(w, 'job_touched_msnap');
+    if (counts.snapshots) {
+      await w.rows(sqlFile('jobs/oi-refresh-delete'));
+      await w.rows(sqlFile('jobs/oi-refresh-insert'));
+      await w.rows(sqlFile('jobs/funding-refresh-delete'));
+      await w.rows(sqlFile('jobs/funding-refresh-insert'));
+    }
+  });
+  return counts;
+}
+
+async function countOf(w: Writer, table: string): Promise<number> {
+  const [row] = await w.rows(`SELECT count(*)::INTEGER AS n FROM ${table}`);
+  return Number(row?.n ?? 0);
+}

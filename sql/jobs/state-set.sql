@@ -1,0 +1,2 @@
+-- Sets one job bookkeeping value. Parameters: $key VARCHAR, $value VARCHAR.
+INSERT OR REPLACE INTO job_state VALUES ($key, $value);

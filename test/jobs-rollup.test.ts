@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { refreshRollups } from '../jobs/rollup-refresh.ts';
+import { at, fill, marketSnapshot, tempService } from './helpers/fixtures.ts';
+import { diffWithRebuild } from './helpers/rebuild-diff.ts';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+const snaps = (from: string, minutes: number, rate: number) =>
+  Array.from({ length: minutes }, (_, i) =>
+    marketSnapshot({ time: at(from) + i * 60_000, oi_long_usd: 1000 + i, funding_rate_long: rate * (i + 1), funding_rate_short: -rate }),
+  );
+
+describe('rollup refresh', () => {
+  it('recomputes exactly the buckets touched since its last run, repairing drift there', async () => {
+    const t = await tempService(at('2026-06-02T00:00:00Z'));
+    cleanup = t.cleanup;
+    const { service } = t;
+    await service.append({
+      fills: [
+        fill({ time: at('2026-06-01T10:01:00Z'), position_key: 'A' }),
+        fill({ time: at('2026-06-01T11:02:00Z'), position_key: 'B', side: 'short' }),
+        fill({ time: at('2026-05-01T11:02:00Z'), position_key: 'C', side: 'short' }), // another chunk of days
+      ],
+      marketSnapshots: snaps('2026-06-01T10:00:00Z', 10, 0.0001),
+      positionSnapshots: [],
+    });
+    // first run: no watermark yet, so every bucket is recomputed
+    const first = await refreshRollups(service);
+    expect(first).toMatchObject({ fillBuckets: 3, snapshotBuckets: 2, seq: 3 });
+    expect(await diffWithRebuild(service)).toEqual({});
+
+    // a second batch touches the 10:00 fill bucket and the 10:05 snapshot bucket / 10:00 hour
+    await service.append({
+      fills: [fill({ time: at('2026-06-01T10:03:00Z'), position_key: 'A', type: 'increase', size_delta_usd: 500, position_size_usd: 1500 })],
+      marketSnapshots: snaps('2026-06-01T10:10:00Z', 1, 0.0002),
+      positionSnapshots: [],
+    });
+    // drift in touched buckets (10:00 fills, 10:10 OI, 10:00 funding) and in untouched ones (11:00 fills, 10:00 OI)
+    await service.db.write(async (w) => {
+      await w.exec(`UPDATE rollup_5m SET volume_usd = volume_usd + 7, fill_count = fill_count + 1 WHERE bucket = TIMESTAMP '2026-06-01 10:00:00'`);
+      await w.exec(`UPDATE rollup_5m SET fees_usd = fees_usd + 1 WHERE bucket = TIMESTAMP '2026-06-01 11:00:00'`);
+      await w.exec(`UPDATE oi_snapshot_5m SET oi_long_usd = 1 WHERE bucket = TIMESTAMP '2026-06-01 10:10:00'`);
+      await w.exec(`UPDATE oi_snapshot_5m SET oi_short_usd = 3 WHERE bucket = TIMESTAMP '2026-06-01 10:00:00'`);
+      await w.exec(`UPDATE funding_1h SET snapshots = 99`);
+    });
+    const second = await refreshRollups(service);
+    expect(second).toMatchObject({ fillBuckets: 1, snapshotBuckets: 1, seq: 4 });
+
+    // the touched buckets equal a rebuild again; the untouched tampered ones were left alone
+    expect(await diffWithRebuild(service)).toEqual({
+      rollup_5m: { onlyLive: 1, onlyRebuilt: 1 },
+      oi_snapshot_5m: { onlyLive: 1, onlyRebuilt: 1 },
+    });
+    const [r] = await service.db.querySql(
+      `SELECT volume_usd::DOUBLE AS v, fill_count AS n FROM rollup_5m WHERE bucket = TIMESTAMP '2026-06-01 10:00:00'`,
+    );
+    expect(r).toEqual({ v: 1500, n: 2 });
+    const [f] = await service.db.querySql(`SELECT snapshots, rate_long_sum::DOUBLE AS s FROM funding_1h`);
+    expect(f!.snapshots).toBe(11);
+    expect(f!.s).toBeCloseTo(0.0001 * 55 + 0.0002, 12);
+
+    // nothing new: nothing recomputed
+    expect(await refreshRollups(service)).toMatchObject({ fillBuckets: 0, snapshotBuckets: 0 });
+  });
+});
