@@ -67,7 +67,7 @@ async function hammer(url: string, key: string, plan: string, rps: number, secon
     requests: PATHS.map((path) => ({ method: 'GET', path })),
   });
   const statuses: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = count;
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat?.count ?? 0;
   if (result.errors > 0) statuses.errors = result.errors;
   return {
     plan, target_rps: rps, requests: result.requests.total,
