@@ -4,9 +4,11 @@
  * and auth, rate limits and credits still apply to cached answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { H3 } from 'h3';
+import { H3 } from 'h3';
 import { at, fill, marketSnapshot, positionSnapshot, tempDataDir } from './helpers/fixtures.ts';
-import { createApp } from '../server/http/app.ts';
+import { createApp, mountRoute } from '../server/http/app.ts';
+import { defineRoute } from '../server/http/routes/define.ts';
+import { noQuery } from '../server/http/params.ts';
 import { ResponseCache } from '../server/http/cache.ts';
 import { KeyStore } from '../server/keys/store.ts';
 import { openLimits, type Limits } from '../server/limits/gate.ts';
@@ -170,5 +172,27 @@ describe('response cache', () => {
     keys.revoke(k.record.id);
     expect((await cached.request('/v1/alpha/markets', hdr)).status).toBe(401);
     expect((await cached.request('/v1/alpha/markets')).status).toBe(401);
+  });
+
+  it('a route that reads the clock after an await turns the cache off instead of serving a stale answer', async () => {
+    const own = new ResponseCache(service);
+    const app = new H3();
+    const late = defineRoute({
+      path: '/late-clock', summary: 'test', cost: 1, query: noQuery,
+      handle: async () => {
+        await Promise.resolve();
+        return { now: own.service.now() };
+      },
+    });
+    mountRoute(app, late, keys, undefined, own);
+    const a = JSON.parse((await get(app, '/late-clock')).body);
+    now += 1;
+    try {
+      const b = JSON.parse((await get(app, '/late-clock')).body);
+      expect(b.now).toBe(a.now + 1);
+      expect(own.stats.hits).toBe(0);
+    } finally {
+      now = NOW;
+    }
   });
 });

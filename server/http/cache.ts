@@ -15,14 +15,17 @@
  *   under a plan depth, a `from` at or after the floor, until the floor would pass `from`; account
  *   history (15) only without a depth. Any other route that reads the clock (the 24 h stats) is
  *   not cached: routes get a clock-tracking view of the service ({@link ResponseCache.service}).
+ *   Routes read the clock before their first `await` (all do), which is where it is attributed to
+ *   the request (no AsyncLocalStorage: on Node 20 its promise hooks slow every request); a read
+ *   later than that cannot be attributed and turns the cache off, with a warning.
  * - Concurrent identical misses share one computation; at most `maxBytes` of bodies (LRU).
  * Auth, the plan gate, rate limits and credits run before the cache (server/http/app.ts).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { H3Event } from 'h3';
 import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
 import { decodeCursor } from './routes/liquidations.ts';
 import type { PlanName } from '../keys/plans.ts';
+import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 
 const DAY_MS = 86_400_000;
@@ -85,11 +88,12 @@ export interface CacheOptions {
 export class ResponseCache {
   /** the service as routes should see it: reading its clock marks the request clock-dependent */
   readonly service: Service;
-  private readonly clockReads = new AsyncLocalStorage<{ read: boolean }>();
+  /** the clock-read flag of the handler whose synchronous part is running, if any */
+  private reading: { read: boolean } | null = null;
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
   private readonly maxBytes: number;
-  private readonly enabled: boolean;
+  private enabled: boolean;
   private readonly unsubscribe: () => void;
   private bytes = 0;
   private generation = 0;
@@ -99,12 +103,16 @@ export class ResponseCache {
   constructor(private readonly base: Service, opts: CacheOptions = {}) {
     this.maxBytes = opts.maxBytes ?? 64 * 1_048_576;
     this.enabled = opts.enabled ?? process.env.PERPS_CACHE !== '0';
-    const reads = this.clockReads;
     this.service = {
       ...base,
       now: () => {
-        const store = reads.getStore();
-        if (store) store.read = true;
+        if (this.reading) this.reading.read = true;
+        else if (this.enabled) {
+          // a route read the clock after an await: we cannot tell which answer depends on it
+          this.enabled = false;
+          this.invalidate();
+          log.warn('response cache off: a route read the clock after its first await (see server/http/cache.ts)');
+        }
         return base.now();
       },
     };
@@ -125,7 +133,7 @@ export class ResponseCache {
    */
   async respond(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<string> {
     event.res.headers.set('content-type', JSON_TYPE);
-    if (!this.enabled) return JSON.stringify(await this.clockReads.run({ read: false }, compute));
+    if (!this.enabled) return JSON.stringify(await this.track({ read: false }, compute));
     const kind = CLAMPED[path];
     const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));
     const key = `${event.url.pathname}\n${canonical(query)}\n${clamp}`;
@@ -151,7 +159,7 @@ export class ResponseCache {
     this.inflight.set(key, run);
     try {
       const entry = await run;
-      if (generation === this.generation && entry.validUntil >= this.base.now()) this.store(key, entry);
+      if (this.enabled && generation === this.generation && entry.validUntil >= this.base.now()) this.store(key, entry);
       return entry.body;
     } finally {
       if (this.inflight.get(key) === run) this.inflight.delete(key);
@@ -161,10 +169,21 @@ export class ResponseCache {
   private async compute(path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Entry> {
     const clock = { read: false };
     const now = this.base.now();
-    const body = JSON.stringify(await this.clockReads.run(clock, compute));
+    const body = JSON.stringify(await this.track(clock, compute));
     let validUntil = Infinity;
     if (clock.read) validUntil = plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity;
     return { body, validUntil };
+  }
+
+  /** Runs `compute`, attributing clock reads of its synchronous part (up to its first await) to `clock`. */
+  private track(clock: { read: boolean }, compute: () => unknown): unknown {
+    const outer = this.reading;
+    this.reading = clock;
+    try {
+      return compute();
+    } finally {
+      this.reading = outer;
+    }
   }
 
   private store(key: string, entry: Entry): void {
