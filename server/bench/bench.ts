@@ -9,7 +9,8 @@
  *  - the server's RSS (now and peak) and the cold start (process start to first answer).
  * Prints a table and writes JSON (default bench-results.json, git-ignored).
  *
- * Usage: npm run bench -- [--data DIR] [--scale 10] [--seconds 15] [--no-cache] [--out FILE]
+ * Usage: npm run bench -- [--data DIR] [--scale 10] [--seconds 15] [--endpoint-seconds 15] [--no-cache]
+ *        [--only 8,15] [--out FILE]
  * The journal: `--data`, else $BENCH_DATA, else /tmp/perps-bench; built with `simulate --scale`
  * when it has no derived state yet (long: minutes per million fills), reused otherwise.
  */
@@ -28,6 +29,7 @@ const { values: args } = parseArgs({
     data: { type: 'string' },
     scale: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '15' },
+    'endpoint-seconds': { type: 'string', default: '15', description: 'time budget per endpoint (measured part)' },
     connections: { type: 'string', default: '50' },
     'no-cache': { type: 'boolean', default: false },
     only: { type: 'string', description: 'comma-separated endpoint numbers to measure (default all)' },
@@ -86,11 +88,12 @@ async function main(): Promise<void> {
     for (const [i, w] of workloads.entries()) {
       if (only && !only.has(w.name.split(' ')[0]!)) continue;
       // at least ~100 measured requests: endpoints with few distinct paths repeat them
-      const f = await measureSequential(api.url, key, w.paths, warmups[i]!.paths, Math.max(2, Math.ceil(100 / w.paths.length)));
+      const f = await measureSequential(api.url, key, w.paths, warmups[i]!.paths, Math.max(2, Math.ceil(100 / w.paths.length)),
+        Number(args['endpoint-seconds']) * 1000);
       endpoints[w.name] = f;
       const st = Object.entries(f.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
       say(`${w.name.padEnd(36)} ${String(f.requests).padStart(5)} ${f.p50_ms.toFixed(2).padStart(8)} ${f.p99_ms.toFixed(2).padStart(8)} ` +
-        `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)}  ${st}`);
+        `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)}  ${st}${f.truncated ? ' (time budget)' : ''}`);
     }
 
     // Mixed: every endpoint's requests interleaved (round-robin), so each connection walks all of them.

@@ -34,6 +34,8 @@ export interface LatencyFigures {
   req_per_s: number;
   statuses: Record<string, number>;
   mean_bytes: number;
+  /** true when the time budget ended the run before every planned request was sent */
+  truncated: boolean;
 }
 
 const round = (x: number): number => Math.round(x * 100) / 100;
@@ -41,16 +43,27 @@ const round = (x: number): number => Math.round(x * 100) / 100;
 /**
  * Sequential requests: a warm-up over `warmup` paths (not measured), then `rounds` passes over
  * `paths` (so with rounds = 2 half the requests repeat an earlier one, as real clients do).
+ * `budgetMs` bounds the warm-up and the measured part each (a slow endpoint must not make the
+ * bench run for ever); a run cut short says so (`truncated`).
  */
-export async function measureSequential(base: string, key: string, paths: string[], warmup: string[], rounds = 2): Promise<LatencyFigures> {
-  for (const p of warmup) await timedGet(base + p, key);
+export async function measureSequential(base: string, key: string, paths: string[], warmup: string[], rounds = 2, budgetMs = 20_000): Promise<LatencyFigures> {
+  const warmEnd = performance.now() + budgetMs / 4;
+  for (const p of warmup) {
+    await timedGet(base + p, key);
+    if (performance.now() > warmEnd) break;
+  }
   const all: number[] = [];
   const first: number[] = [];
   const statuses: Record<string, number> = {};
   let bytes = 0;
   const t0 = performance.now();
-  for (let round = 0; round < rounds; round++) {
+  let truncated = false;
+  measure: for (let round = 0; round < rounds; round++) {
     for (const p of paths) {
+      if (performance.now() - t0 > budgetMs) {
+        truncated = true;
+        break measure;
+      }
       const r = await timedGet(base + p, key);
       all.push(r.ms);
       if (round === 0) first.push(r.ms);
@@ -70,6 +83,7 @@ export async function measureSequential(base: string, key: string, paths: string
     req_per_s: Math.round(all.length / elapsed),
     statuses,
     mean_bytes: Math.round(bytes / all.length),
+    truncated,
   };
 }
 
