@@ -11,6 +11,7 @@
  */
 import { H3 } from 'h3';
 import { authenticate } from './auth.ts';
+import { ResponseCache } from './cache.ts';
 import { beginRequest, handleError, methodNotAllowed } from './errors.ts';
 import { parseQuery } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
@@ -50,8 +51,10 @@ export function restRoutes(service: Service): RestRoute[] {
 /**
  * Registers one REST route on `app` for all methods: GET runs it, anything else is a 405.
  * Without `limits` (tests mounting an extra route) requests are neither limited nor metered.
+ * With `cache`, a 200 body may come from the response cache (server/http/cache.ts), after auth,
+ * limits and validation exactly as a computed one.
  */
-export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits): void {
+export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits, cache?: ResponseCache): void {
   app.all(route.path, async (event) => {
     if (event.req.method !== 'GET') throw methodNotAllowed();
     if (route.auth === false) return route.handle({ event, query: parseQuery(event, route.query), key: null });
@@ -59,6 +62,7 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
     const admission = limits ? admit(event, key, route.cost, limits) : undefined;
     try {
       const query = parseQuery(event, route.query);
+      if (cache) return await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key }));
       return await route.handle({ event, query, key });
     } catch (err) {
       admission?.refund();
@@ -67,16 +71,26 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
   });
 }
 
+/** Optional parts of the app. */
+export interface AppOptions {
+  /** mounts the fills stream (endpoint 22) on this hub */
+  stream?: StreamHub;
+  /** the response cache (default: a new one over `service`) */
+  cache?: ResponseCache;
+}
+
 /**
  * Builds the h3 app over a service, a key store and the limit state (rate limiter + monthly usage,
  * see server/limits/gate.ts `openLimits`); the caller owns `limits` and closes it on shutdown.
  * With a stream hub, the fills stream (endpoint 22, server/stream/route.ts) is mounted too; its
  * sockets need a real server with the crossws plugin (server/http/serve.ts).
  */
-export function createApp(service: Service, keys: KeyStore, limits: Limits, stream?: StreamHub): H3 {
+export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
+  const { stream, cache = new ResponseCache(service) } = opts;
   const app = new H3({ silent: true, onRequest: beginRequest, onError: handleError });
-  const routes = restRoutes(service);
-  for (const route of routes) mountRoute(app, route, keys, limits);
+  // routes read the clock through the cache's view, so clock-dependent answers are not cached
+  const routes = restRoutes(cache.service);
+  for (const route of routes) mountRoute(app, route, keys, limits, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);
   return app;

@@ -35,7 +35,7 @@ export interface RunningServer {
 /** Starts serving; resolves once the port listens. */
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const stream = new StreamHub(opts.service, opts.stream);
-  const server = serve(createApp(opts.service, opts.keys, opts.limits, stream), {
+  const server = serve(createApp(opts.service, opts.keys, opts.limits, { stream }), {
     port: opts.port,
     hostname: opts.hostname,
     silent: true,

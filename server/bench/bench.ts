@@ -1,0 +1,152 @@
+/**
+ * `npm run bench` (issue 7): builds or reuses a big journal, starts the API server and a bare h3
+ * "hello" server as child processes, and measures
+ *  - per endpoint, one client, sequential, varied parameters from the data (p50, p99, and the p99
+ *    of first-time requests, which no cache can answer);
+ *  - the mixed workload (every endpoint's requests interleaved) at 50 connections;
+ *  - a repeated identical request at 50 connections;
+ *  - the hello baseline at 50 connections, in the same run;
+ *  - the server's RSS (now and peak) and the cold start (process start to first answer).
+ * Prints a table and writes JSON (default bench-results.json, git-ignored).
+ *
+ * Usage: npm run bench -- [--data DIR] [--scale 10] [--seconds 15] [--endpoint-seconds 15] [--no-cache]
+ *        [--only 8,15] [--out FILE]
+ * The journal: `--data`, else $BENCH_DATA, else /tmp/perps-bench; built with `simulate --scale`
+ * when it has no derived state yet (long: minutes per million fills), reused otherwise.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { KeyStore } from '../keys/store.ts';
+import { statePath } from '../service.ts';
+import { measureSequential, measureThroughput, type LatencyFigures, type ThroughputFigures } from './measure.ts';
+import { freePort, mib, spawnServer, type ServerChild } from './server-process.ts';
+import { discover, endpointWorkloads } from './workloads.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    scale: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '15' },
+    'endpoint-seconds': { type: 'string', default: '15', description: 'time budget per endpoint (measured part)' },
+    connections: { type: 'string', default: '50' },
+    'no-cache': { type: 'boolean', default: false },
+    only: { type: 'string', description: 'comma-separated endpoint numbers to measure (default all)' },
+    out: { type: 'string', default: 'bench-results.json' },
+  },
+});
+
+const dataDir = args.data ?? process.env.BENCH_DATA ?? '/tmp/perps-bench';
+const seconds = Number(args.seconds);
+const connections = Number(args.connections);
+const say = (s: string): void => void process.stdout.write(`${s}\n`);
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+
+/** Builds the journal with the simulator when the data dir has no derived state yet. */
+function ensureJournal(): void {
+  if (existsSync(statePath(dataDir)) && existsSync(`${dataDir}/journal`)) return;
+  say(`no journal in ${dataDir}: simulating at scale ${args.scale} (this takes a while; it is reused next time)`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'simulate', '--scale', String(args.scale), '--data', dataDir], {
+    stdio: 'inherit', cwd: new URL('../../', import.meta.url).pathname,
+  });
+  if (r.status !== 0) throw new Error(`simulate failed with status ${r.status}`);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  ensureJournal();
+  const data = await discover(dataDir);
+  say(`journal ${dataDir}: ${data.fills.toLocaleString('en-US')} fills, ${data.accounts.toLocaleString('en-US')} alpha accounts, ` +
+    `${data.openPositions.toLocaleString('en-US')} open positions; load average ${load()}`);
+  const store = KeyStore.open(dataDir);
+  const { key, record } = store.create({ plan: 'internal', label: 'bench' });
+
+  let api: ServerChild | undefined;
+  let hello: ServerChild | undefined;
+  let peakSampled = 0;
+  const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, api?.rss() || 0)), 250);
+  try {
+    const t0 = performance.now();
+    const apiPort = await freePort();
+    api = await spawnServer({
+      name: 'API server', script: 'server/cli.ts', port: apiPort, readyPath: '/v1/openapi.json',
+      args: ['start', '--data', dataDir, '--port', String(apiPort), '--source', 'none'],
+      env: args['no-cache'] ? { PERPS_CACHE: '0' } : {},
+    });
+    const coldStartS = (performance.now() - t0) / 1000;
+    const helloPort = await freePort();
+    hello = await spawnServer({ name: 'hello server', script: 'server/bench/hello.ts', args: [String(helloPort)], port: helloPort, readyPath: '/hello' });
+    say(`API server up in ${coldStartS.toFixed(1)} s (RSS ${mib(api.rss())} MiB)${args['no-cache'] ? ', response cache OFF' : ''}`);
+
+    const now = Date.now();
+    const workloads = endpointWorkloads(data, now);
+    const warmups = endpointWorkloads(data, now - 3_600_000, 10);
+    const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : null;
+    const endpoints: Record<string, LatencyFigures> = {};
+    say(`\nendpoint                             reqs   p50 ms   p99 ms  p99 first   max ms  req/s  statuses`);
+    for (const [i, w] of workloads.entries()) {
+      if (only && !only.has(w.name.split(' ')[0]!)) continue;
+      // at least ~100 measured requests: endpoints with few distinct paths repeat them
+      const f = await measureSequential(api.url, key, w.paths, warmups[i]!.paths, Math.max(2, Math.ceil(100 / w.paths.length)),
+        Number(args['endpoint-seconds']) * 1000);
+      endpoints[w.name] = f;
+      const st = Object.entries(f.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
+      say(`${w.name.padEnd(36)} ${String(f.requests).padStart(5)} ${f.p50_ms.toFixed(2).padStart(8)} ${f.p99_ms.toFixed(2).padStart(8)} ` +
+        `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)}  ${st}${f.truncated ? ' (time budget)' : ''}`);
+    }
+
+    // Mixed: every endpoint's requests interleaved (round-robin), so each connection walks all of them.
+    const mixed: string[] = [];
+    const longest = Math.max(...workloads.map((w) => w.paths.length));
+    for (let i = 0; i < longest; i++) for (const w of workloads) if (w.paths.length) mixed.push(w.paths[i % w.paths.length]!);
+    const repeatedPath = `/v1/alpha/open-positions/stats?market=${encodeURIComponent(data.markets[0] ?? 'SOL-PERP')}`;
+
+    const runs: Record<string, ThroughputFigures> = {};
+    say(`\nthroughput at ${connections} connections, ${seconds} s each (load average ${load()})`);
+    // repeated before mixed: slow queries of the mixed run that clients gave up on still occupy the
+    // server's readers for a while after it ends
+    runs.hello = await measureThroughput(hello.url, null, ['/hello'], connections, seconds);
+    runs.repeated = await measureThroughput(api.url, key, [repeatedPath], connections, seconds);
+    runs.mixed = await measureThroughput(api.url, key, mixed, connections, seconds);
+    const base = runs.hello.req_per_s;
+    const ratio = (x: number): number => Math.round((x / base) * 1000) / 10;
+    say(`workload        req/s   p50 ms   p99 ms  % of hello  statuses`);
+    for (const [name, r] of Object.entries(runs)) {
+      const st = Object.entries(r.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
+      say(`${name.padEnd(12)} ${String(r.req_per_s).padStart(8)} ${r.p50_ms.toFixed(1).padStart(8)} ${r.p99_ms.toFixed(1).padStart(8)} ` +
+        `${ratio(r.req_per_s).toFixed(1).padStart(10)}  ${st}${r.errors ? ` errors:${r.errors}` : ''}`);
+    }
+    const rssNow = api.rss();
+    const rssPeak = Math.max(api.peakRss(), peakSampled);
+    const worst = Object.entries(endpoints).sort((a, b) => b[1].p99_ms - a[1].p99_ms)[0];
+    const targets = {
+      endpoint_p99_le_10ms: Object.values(endpoints).every((f) => f.p99_ms <= 10),
+      mixed_ge_25pct_of_hello: ratio(runs.mixed.req_per_s) >= 25,
+      repeated_ge_60pct_of_hello: ratio(runs.repeated.req_per_s) >= 60,
+      rss_le_1_5_gib: rssPeak <= 1.5 * 1024 ** 3,
+      cold_start_le_10s: coldStartS <= 10,
+    };
+    say(`\nserver RSS ${mib(rssNow)} MiB now, ${mib(rssPeak)} MiB peak; cold start ${coldStartS.toFixed(1)} s; ` +
+      `worst endpoint p99 ${worst?.[1].p99_ms} ms (${worst?.[0]}); mixed ${ratio(runs.mixed.req_per_s)} % and repeated ` +
+      `${ratio(runs.repeated.req_per_s)} % of hello; load average ${load()}`);
+    say(`targets: ${Object.entries(targets).map(([k, ok]) => `${k} ${ok ? 'met' : 'MISSED'}`).join(', ')}`);
+    const report = {
+      at: new Date().toISOString(), data_dir: dataDir, cache: !args['no-cache'],
+      journal: { fills: data.fills, alpha_accounts: data.accounts, open_positions: data.openPositions },
+      load_average: loadavg(), cold_start_s: Math.round(coldStartS * 10) / 10,
+      rss_mib: { now: mib(rssNow), peak: mib(rssPeak) },
+      endpoints, throughput: runs, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
+      repeated_path: repeatedPath, targets, elapsed_s: Math.round((Date.now() - started) / 1000),
+    };
+    writeFileSync(args.out as string, `${JSON.stringify(report, null, 2)}\n`);
+    say(`written ${args.out} (${report.elapsed_s} s)`);
+  } finally {
+    clearInterval(sampler);
+    await hello?.stop();
+    await api?.stop();
+    store.revoke(record.id);
+  }
+}
+
+await main();

@@ -1,0 +1,117 @@
+/**
+ * The bench's two measuring instruments: one sequential client over one keep-alive connection
+ * (per-endpoint latency, sub-millisecond timing), and autocannon for throughput at N connections.
+ */
+import { Agent, request } from 'node:http';
+import autocannon from 'autocannon';
+import { percentile } from './server-process.ts';
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One GET over the keep-alive agent: status, body bytes and elapsed ms (to the last byte). */
+export function timedGet(url: string, key: string): Promise<{ status: number; bytes: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { 'x-api-key': key } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, ms: performance.now() - t0 }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Latency figures of one endpoint (ms). */
+export interface LatencyFigures {
+  requests: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  /** p99 of the first request of each distinct path (never answered before: no cache can help) */
+  first_p99_ms: number;
+  req_per_s: number;
+  statuses: Record<string, number>;
+  mean_bytes: number;
+  /** true when the time budget ended the run before every planned request was sent */
+  truncated: boolean;
+}
+
+const round = (x: number): number => Math.round(x * 100) / 100;
+
+/**
+ * Sequential requests: a warm-up over `warmup` paths (not measured), then `rounds` passes over
+ * `paths` (so with rounds = 2 half the requests repeat an earlier one, as real clients do).
+ * `budgetMs` bounds the warm-up and the measured part each (a slow endpoint must not make the
+ * bench run for ever); a run cut short says so (`truncated`).
+ */
+export async function measureSequential(base: string, key: string, paths: string[], warmup: string[], rounds = 2, budgetMs = 20_000): Promise<LatencyFigures> {
+  const warmEnd = performance.now() + budgetMs / 4;
+  for (const p of warmup) {
+    await timedGet(base + p, key);
+    if (performance.now() > warmEnd) break;
+  }
+  const all: number[] = [];
+  const first: number[] = [];
+  const statuses: Record<string, number> = {};
+  let bytes = 0;
+  const t0 = performance.now();
+  let truncated = false;
+  measure: for (let round = 0; round < rounds; round++) {
+    for (const p of paths) {
+      if (performance.now() - t0 > budgetMs) {
+        truncated = true;
+        break measure;
+      }
+      const r = await timedGet(base + p, key);
+      all.push(r.ms);
+      if (round === 0) first.push(r.ms);
+      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      bytes += r.bytes;
+    }
+  }
+  const elapsed = (performance.now() - t0) / 1000;
+  all.sort((a, b) => a - b);
+  first.sort((a, b) => a - b);
+  return {
+    requests: all.length,
+    p50_ms: round(percentile(all, 50)),
+    p99_ms: round(percentile(all, 99)),
+    max_ms: round(all[all.length - 1] ?? Number.NaN),
+    first_p99_ms: round(percentile(first, 99)),
+    req_per_s: Math.round(all.length / elapsed),
+    statuses,
+    mean_bytes: Math.round(bytes / all.length),
+    truncated,
+  };
+}
+
+/** Throughput figures of one autocannon run. */
+export interface ThroughputFigures {
+  connections: number;
+  seconds: number;
+  req_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  statuses: Record<string, number>;
+  errors: number;
+}
+
+/** autocannon at `connections` over `paths` (cycled) for `seconds`. */
+export async function measureThroughput(base: string, key: string | null, paths: string[], connections: number, seconds: number): Promise<ThroughputFigures> {
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    headers: key ? { 'x-api-key': key } : {},
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  });
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat?.count ?? 0;
+  return {
+    connections, seconds,
+    req_per_s: Math.round(result.requests.total / seconds),
+    p50_ms: result.latency.p50, p99_ms: result.latency.p99, statuses, errors: result.errors + result.timeouts,
+  };
+}

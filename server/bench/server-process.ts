@@ -1,0 +1,121 @@
+/**
+ * Bench helpers around a server child process: start `server/cli.ts start --source none` on a data
+ * directory and a free port, wait until it answers, read its RSS from /proc, stop it by pid.
+ * The bench measures a real separate process (its own event loop and heap), not an in-process app.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A free TCP port on 127.0.0.1 (asks the OS for one, then releases it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A child process serving HTTP on `url`. */
+export interface ServerChild {
+  url: string;
+  pid: number;
+  /** resident set size of the process now, bytes (Linux /proc; NaN elsewhere) */
+  rss(): number;
+  /** peak resident set size so far, bytes (VmHWM) */
+  peakRss(): number;
+  /** SIGTERM, then SIGKILL after 5 s */
+  stop(): Promise<void>;
+}
+
+function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
+    return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Polls `probe` until it resolves true, up to `timeoutMs`. */
+async function waitUntil(probe: () => Promise<boolean>, timeoutMs: number, what: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before it answered`);
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not answer within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Spawns `node --import tsx <script> ...args` from the project root and waits until `GET readyPath`
+ * answers (any HTTP status). stdout/stderr go to `logTo` (inherit by default).
+ */
+export async function spawnServer(opts: {
+  script: string;
+  args: string[];
+  port: number;
+  readyPath: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  name: string;
+}): Promise<ServerChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', opts.script, ...opts.args], {
+    cwd: ROOT,
+    env: { ...process.env, PERPS_LOG_LEVEL: '1', ...opts.env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${opts.port}`;
+  await waitUntil(async () => {
+    const res = await fetch(url + opts.readyPath);
+    await res.arrayBuffer();
+    return true;
+  }, opts.timeoutMs ?? 120_000, opts.name, child);
+  const pid = child.pid as number;
+  return {
+    url,
+    pid,
+    rss: () => procStatusBytes(pid, 'VmRSS'),
+    peakRss: () => procStatusBytes(pid, 'VmHWM'),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Starts the API server (`start --source none`) on `dataDir` at a free port. */
+export async function startApiServer(dataDir: string): Promise<ServerChild> {
+  const port = await freePort();
+  return spawnServer({
+    name: 'API server',
+    script: 'server/cli.ts',
+    args: ['start', '--data', dataDir, '--port', String(port), '--source', 'none'],
+    port,
+    readyPath: '/v1/openapi.json',
+  });
+}
+
+/** The p-th percentile (0-100) of ascending numbers (nearest rank). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+/** Bytes as MiB with one decimal. */
+export function mib(bytes: number): number {
+  return Math.round((bytes / 1_048_576) * 10) / 10;
+}

@@ -1,0 +1,214 @@
+/**
+ * The response cache of the REST routes: serialized 200 bodies keyed by (route path, normalized
+ * query, plan clamp), valid for one journal generation, so a cached answer is never stale.
+ *
+ * - **Watermark.** The generation moves on every append (the one append path's listener runs right
+ *   after the commit, inside the writer lock) and the whole cache is dropped then. A computation
+ *   that started under an older generation is not stored. (Anything else that changes derived
+ *   state while serving must go through the append path, or call {@link ResponseCache.invalidate}.)
+ * - **Normalized params.** The validated query (valibot output: `market=sol-perp` and `SOL-PERP`
+ *   are one entry), key order irrelevant, plus the request path (it carries address / id).
+ * - **Clamp.** Plan-clamped routes key on the plan's depth for that route (plans with the same
+ *   depth share entries); other routes are plan-independent.
+ * - **Clock.** An answer that depends on the service clock is only cached while that dependence
+ *   cannot change it: a window route (5, 6, 8, 9, 11) with an explicit `to` at or before now and,
+ *   under a plan depth, a `from` at or after the floor, until the floor would pass `from`; account
+ *   history (15) only without a depth. Any other route that reads the clock (the 24 h stats) is
+ *   not cached: routes get a clock-tracking view of the service ({@link ResponseCache.service}).
+ *   Routes read the clock before their first `await` (all do), which is where it is attributed to
+ *   the request (no AsyncLocalStorage: on Node 20 its promise hooks slow every request); a read
+ *   later than that cannot be attributed and turns the cache off, with a warning.
+ * - Concurrent identical misses share one computation; at most `maxBytes` of bodies (LRU).
+ * Auth, the plan gate, rate limits and credits run before the cache (server/http/app.ts).
+ */
+import type { H3Event } from 'h3';
+import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
+import { decodeCursor } from './routes/liquidations.ts';
+import type { PlanName } from '../keys/plans.ts';
+import { log } from '../log.ts';
+import type { Service } from '../service.ts';
+
+const DAY_MS = 86_400_000;
+const JSON_TYPE = 'application/json;charset=UTF-8';
+
+/** Routes whose answer depends on the plan's depth, and which depth. */
+const CLAMPED: Readonly<Record<string, HistoryKind>> = {
+  '/v1/alpha/liquidations/search': 'liquidations',
+  '/v1/alpha/liquidations/history': 'liquidations',
+  '/v1/alpha/open-interest/history': 'history',
+  '/v1/alpha/volume/history': 'history',
+  '/v1/alpha/funding-rates/history': 'funding',
+  '/v1/alpha/accounts/:address/history': 'history',
+};
+
+type Query = Record<string, unknown>;
+
+/** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
+function windowOf(path: string, q: Query): { from: number | null; to: number | null } {
+  if (path === '/v1/alpha/liquidations/search') {
+    const filters = typeof q.cursor === 'string' ? decodeCursor(q.cursor)?.filters : undefined;
+    const f = filters ?? { from: (q.from as number | undefined) ?? null, to: (q.to as number | undefined) ?? null };
+    return { from: f.from, to: f.to };
+  }
+  const to = (q.to as number | undefined) ?? null;
+  const interval = (q.interval as HistoryInterval | undefined) ?? DEFAULT_INTERVAL;
+  const from = (q.from as number | undefined) ?? (to === null ? null : to - DEFAULT_SPAN_MS[interval]);
+  return { from, to };
+}
+
+/**
+ * Until when (epoch ms, inclusive) the answer of a clock-reading route stays the same as time
+ * passes, or null when it does not (defaulted `to`, `to` in the future, a moving clamp).
+ */
+export function clockValidity(path: string, q: Query, plan: PlanName, now: number): number | null {
+  const kind = CLAMPED[path];
+  if (kind === undefined) return null;
+  const days = depthDays(plan, kind);
+  if (path === '/v1/alpha/accounts/:address/history') return days === null ? Infinity : null;
+  const { from, to } = windowOf(path, q);
+  if (to === null || to > now) return null;
+  if (days === null) return Infinity;
+  if (from === null || from < now - days * DAY_MS) return null;
+  return from + days * DAY_MS;
+}
+
+interface Entry {
+  body: string;
+  validUntil: number;
+}
+
+export interface CacheOptions {
+  /** total body bytes kept (default 64 MiB); a body over 1/8 of it is not cached */
+  maxBytes?: number;
+  /** false: every request computes (the bench's uncached figures; PERPS_CACHE=0) */
+  enabled?: boolean;
+}
+
+/** See the file comment. One per app. */
+export class ResponseCache {
+  /** the service as routes should see it: reading its clock marks the request clock-dependent */
+  readonly service: Service;
+  /** the clock-read flag of the handler whose synchronous part is running, if any */
+  private reading: { read: boolean } | null = null;
+  private readonly entries = new Map<string, Entry>();
+  private readonly inflight = new Map<string, Promise<Entry>>();
+  private readonly maxBytes: number;
+  private enabled: boolean;
+  private readonly unsubscribe: () => void;
+  private bytes = 0;
+  private generation = 0;
+  /** hits and misses since start (tests, bench) */
+  readonly stats = { hits: 0, misses: 0 };
+
+  constructor(private readonly base: Service, opts: CacheOptions = {}) {
+    this.maxBytes = opts.maxBytes ?? 64 * 1_048_576;
+    this.enabled = opts.enabled ?? process.env.PERPS_CACHE !== '0';
+    this.service = {
+      ...base,
+      now: () => {
+        if (this.reading) this.reading.read = true;
+        else if (this.enabled) {
+          // a route read the clock after an await: we cannot tell which answer depends on it
+          this.enabled = false;
+          this.invalidate();
+          log.warn('response cache off: a route read the clock after its first await (see server/http/cache.ts)');
+        }
+        return base.now();
+      },
+    };
+    this.unsubscribe = base.onAppend(() => this.invalidate());
+  }
+
+  /** Drops every entry; computations in flight are not stored. Called on every append. */
+  invalidate(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.inflight.clear();
+    this.bytes = 0;
+  }
+
+  /**
+   * The JSON body of a 200 for `path` (route pattern) with validated `query` under `plan`: from the
+   * cache, or from `compute` (whose result is serialized here, exactly as h3 would).
+   */
+  async respond(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<string> {
+    event.res.headers.set('content-type', JSON_TYPE);
+    if (!this.enabled) return JSON.stringify(await this.track({ read: false }, compute));
+    const kind = CLAMPED[path];
+    const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));
+    const key = `${event.url.pathname}\n${canonical(query)}\n${clamp}`;
+    const now = this.base.now();
+    const hit = this.entries.get(key);
+    if (hit && now <= hit.validUntil) {
+      this.stats.hits += 1;
+      this.entries.delete(key); // LRU: most recent last
+      this.entries.set(key, hit);
+      return hit.body;
+    }
+    const pending = this.inflight.get(key);
+    if (pending) {
+      const shared = await pending;
+      if (this.base.now() <= shared.validUntil) {
+        this.stats.hits += 1;
+        return shared.body;
+      }
+    }
+    this.stats.misses += 1;
+    const generation = this.generation;
+    const run = this.compute(path, query, plan, compute);
+    this.inflight.set(key, run);
+    try {
+      const entry = await run;
+      if (this.enabled && generation === this.generation && entry.validUntil >= this.base.now()) this.store(key, entry);
+      return entry.body;
+    } finally {
+      if (this.inflight.get(key) === run) this.inflight.delete(key);
+    }
+  }
+
+  private async compute(path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Entry> {
+    const clock = { read: false };
+    const now = this.base.now();
+    const body = JSON.stringify(await this.track(clock, compute));
+    let validUntil = Infinity;
+    if (clock.read) validUntil = plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity;
+    return { body, validUntil };
+  }
+
+  /** Runs `compute`, attributing clock reads of its synchronous part (up to its first await) to `clock`. */
+  private track(clock: { read: boolean }, compute: () => unknown): unknown {
+    const outer = this.reading;
+    this.reading = clock;
+    try {
+      return compute();
+    } finally {
+      this.reading = outer;
+    }
+  }
+
+  private store(key: string, entry: Entry): void {
+    const size = entry.body.length * 2 + key.length * 2 + 64;
+    if (size > this.maxBytes / 8) return;
+    const old = this.entries.get(key);
+    if (old) this.bytes -= old.body.length * 2 + key.length * 2 + 64;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.bytes += size;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.body.length * 2 + k.length * 2 + 64;
+    }
+  }
+
+  /** Stops following appends. */
+  close(): void {
+    this.unsubscribe();
+  }
+}
+
+/** JSON of a flat query object with sorted keys (undefined values dropped). */
+function canonical(query: Query): string {
+  const keys = Object.keys(query).filter((k) => query[k] !== undefined).sort();
+  return JSON.stringify(keys.map((k) => [k, query[k]]));
+}

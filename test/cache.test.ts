@@ -1,0 +1,198 @@
+/**
+ * The response cache (server/http/cache.ts): a cached answer equals the uncached one for every
+ * route, an append invalidates it, clock-dependent answers are not served past their validity,
+ * and auth, rate limits and credits still apply to cached answers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { H3 } from 'h3';
+import { at, fill, marketSnapshot, positionSnapshot, tempDataDir } from './helpers/fixtures.ts';
+import { createApp, mountRoute } from '../server/http/app.ts';
+import { defineRoute } from '../server/http/routes/define.ts';
+import { noQuery } from '../server/http/params.ts';
+import { ResponseCache } from '../server/http/cache.ts';
+import { KeyStore } from '../server/keys/store.ts';
+import { openLimits, type Limits } from '../server/limits/gate.ts';
+import type { PlanName } from '../server/keys/plans.ts';
+import { openService, type Service } from '../server/service.ts';
+
+const NOW = at('2026-06-02T12:00:00Z');
+const H = 3_600_000;
+const D = 24 * H;
+const iso = (ms: number): string => new Date(ms).toISOString();
+const A = 'Addr1111111111111111111111111111111111111111';
+const B = 'Bddr1111111111111111111111111111111111111111';
+const V1 = encodeURIComponent('SOL/USD[WSOL-USDC]');
+
+let now = NOW;
+let service: Service;
+let keys: KeyStore;
+let limits: Limits;
+let cache: ResponseCache;
+let cached: H3;
+let plain: H3;
+let cleanup: () => void;
+const raw = new Map<PlanName, string>();
+
+beforeAll(async () => {
+  const tmp = tempDataDir();
+  cleanup = tmp.cleanup;
+  service = await openService({ dataDir: tmp.dir, clock: () => now });
+  await service.append({
+    fills: [
+      fill({ time: NOW - 40 * D, position_key: 'P0', address: B }),
+      fill({ time: NOW - 40 * D + H, position_key: 'P0', address: B, type: 'close', size_delta_usd: -1000, position_size_usd: 0,
+        collateral_delta_usd: -100, position_collateral_usd: 0, pnl_delta_usd: 12 }),
+      fill({ time: NOW - 5 * D, position_key: 'P1', address: A }),
+      fill({ time: NOW - 2 * D, position_key: 'P2', address: B, side: 'short' }),
+      fill({ time: NOW - D, position_key: 'P2', address: B, side: 'short', type: 'liquidation', size_delta_usd: -1000,
+        position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, liquidation_fee_usd: 4 }),
+      fill({ time: NOW - 3 * H, position_key: 'P3', address: A, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', price: 60_000 }),
+    ],
+    marketSnapshots: [
+      marketSnapshot({ time: NOW - 20 * D, funding_rate_long: 0.0001 }),
+      marketSnapshot({ time: NOW - 2 * H, oi_long_usd: 1000, oi_short_usd: 0, funding_rate_long: 0.0002 }),
+    ],
+    positionSnapshots: [positionSnapshot({ time: NOW - H, position_key: 'P1', mark_price: 101, liquidation_price: 91 })],
+  });
+  keys = KeyStore.open(tmp.dir);
+  limits = openLimits(tmp.dir, { flushMs: 0 });
+  cache = new ResponseCache(service);
+  cached = createApp(service, keys, limits, { cache });
+  plain = createApp(service, keys, limits, { cache: new ResponseCache(service, { enabled: false }) });
+});
+afterAll(async () => {
+  limits?.close();
+  await service?.close();
+  cleanup?.();
+});
+
+function key(plan: PlanName): string {
+  let k = raw.get(plan);
+  if (!k) {
+    k = keys.create({ plan, label: `cache ${plan}` }).key;
+    raw.set(plan, k);
+  }
+  return k;
+}
+
+async function get(app: H3, path: string, plan: PlanName = 'internal'): Promise<{ status: number; body: string; headers: Headers }> {
+  const res = await app.request(path, { headers: { 'x-api-key': key(plan) } });
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
+
+const w = (from: number, to: number): string => `from=${iso(from)}&to=${iso(to)}`;
+/** One request per route (and the clamped ones with explicit windows, which are cacheable). */
+const PATHS = [
+  '/v1/protocols', '/v1/protocols/stats', '/v1/alpha/markets', '/v1/alpha/markets/stats',
+  `/v1/alpha/liquidations/search?${w(NOW - 10 * D, NOW)}`, '/v1/alpha/liquidations/search?market=sol-perp',
+  `/v1/alpha/liquidations/history?interval=1d&${w(NOW - 10 * D, NOW)}`, '/v1/alpha/open-interest',
+  `/v1/alpha/open-interest/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`, '/v1/alpha/open-interest/history',
+  `/v1/alpha/volume/history?interval=4h&${w(NOW - 50 * D, NOW)}`, '/v1/alpha/funding-rates',
+  `/v1/alpha/funding-rates/history?market_variant=${V1}&${w(NOW - 25 * D, NOW)}`, '/v1/alpha/accounts/stats',
+  '/v1/alpha/accounts/search?sort_by=volume', `/v1/alpha/accounts/${A}`, `/v1/alpha/accounts/${B}/history`,
+  '/v1/alpha/open-positions/search?sort_by=liq_proximity&order=asc', '/v1/alpha/open-positions/stats?market=SOL-PERP',
+  `/v1/alpha/positions/${A}/2`, `/v1/alpha/positions/${A}/2/lifecycle`, '/v1/beta/markets', '/v1/beta/markets/stats',
+];
+
+describe('response cache', () => {
+  it('every route: the cached answer (first and repeated) equals the uncached one, for each plan', async () => {
+    for (const plan of ['internal', 'starter', 'premium'] as const) {
+      for (const path of PATHS) {
+        const first = await get(cached, path, plan);
+        const again = await get(cached, path, plan);
+        const ref = await get(plain, path, plan);
+        expect(first.status, path).toBe(200);
+        expect(ref.status, path).toBe(200);
+        expect(first.body, `${plan} ${path}`).toBe(ref.body);
+        expect(again.body, `${plan} ${path}`).toBe(ref.body);
+        expect(again.headers.get('content-type')).toBe(ref.headers.get('content-type'));
+      }
+    }
+    expect(cache.stats.hits).toBeGreaterThan(30);
+  });
+
+  it('a repeated request with equivalent parameters is a hit; a default window (to = now) never is', async () => {
+    const hits = cache.stats.hits;
+    await get(cached, '/v1/alpha/open-positions/stats?market=SOL-PERP');
+    await get(cached, '/v1/alpha/open-positions/stats?market=sol-perp');
+    expect(cache.stats.hits).toBe(hits + 2);
+    await get(cached, '/v1/alpha/volume/history');
+    await get(cached, '/v1/alpha/volume/history');
+    await get(cached, '/v1/alpha/markets/stats');
+    expect(cache.stats.hits).toBe(hits + 2);
+  });
+
+  it('an append invalidates: the next answer includes the new fill and equals the uncached one', async () => {
+    const path = `/v1/alpha/volume/history?interval=1d&${w(NOW - 3 * D, NOW)}`;
+    const before = await get(cached, path);
+    expect((await get(cached, path)).body).toBe(before.body);
+    await service.append({ fills: [fill({ time: NOW - 30 * 60_000, position_key: 'P9', address: A, size_delta_usd: 777, position_size_usd: 777 })],
+      marketSnapshots: [], positionSnapshots: [] });
+    const after = await get(cached, path);
+    expect(after.body).not.toBe(before.body);
+    expect(after.body).toContain('777');
+    expect(after.body).toBe((await get(plain, path)).body);
+    // a snapshot-only append invalidates too (current state changes without a new fill)
+    const oi = await get(cached, '/v1/alpha/open-interest');
+    await service.append({ fills: [], marketSnapshots: [marketSnapshot({ time: NOW - 60_000, oi_long_usd: 4321 })], positionSnapshots: [] });
+    const oi2 = await get(cached, '/v1/alpha/open-interest');
+    expect(oi2.body).not.toBe(oi.body);
+    expect(oi2.body).toBe((await get(plain, '/v1/alpha/open-interest')).body);
+  });
+
+  it('clock: clock-dependent answers stay equal to the uncached ones as time passes', async () => {
+    const clamped = `/v1/alpha/funding-rates/history?market_variant=${V1}&interval=1d&${w(NOW - 25 * D, NOW)}`;
+    const search = `/v1/alpha/liquidations/search?${w(NOW - 29 * D, NOW)}`;
+    const paths = [clamped, search, ...PATHS];
+    for (const p of paths) expect((await get(cached, p, 'starter')).status).toBe(200);
+    try {
+      // 6 days on: the funding floor passed `from` (now clamped), the starter liquidation floor too,
+      // and the 24 h stats lost their fills
+      now = NOW + 6 * D;
+      for (const p of paths) expect((await get(cached, p, 'starter')).body, p).toBe((await get(plain, p, 'starter')).body);
+      expect(JSON.parse((await get(cached, clamped, 'starter')).body).from).toBe(iso(now - 30 * D));
+    } finally {
+      now = NOW;
+    }
+  });
+
+  it('auth, rate limits and credits apply to cached answers', async () => {
+    const k = keys.create({ plan: 'trial', label: 'cache limits' });
+    const hdr = { headers: { 'x-api-key': k.key } };
+    const credits: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await cached.request('/v1/alpha/markets', hdr);
+      expect(res.status).toBe(200);
+      credits.push(Number(res.headers.get('x-credits-remaining')));
+    }
+    expect(credits[59]).toBe(credits[0]! - 59);
+    const limited = await cached.request('/v1/alpha/markets', hdr);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    keys.revoke(k.record.id);
+    expect((await cached.request('/v1/alpha/markets', hdr)).status).toBe(401);
+    expect((await cached.request('/v1/alpha/markets')).status).toBe(401);
+  });
+
+  it('a route that reads the clock after an await turns the cache off instead of serving a stale answer', async () => {
+    const own = new ResponseCache(service);
+    const app = new H3();
+    const late = defineRoute({
+      path: '/late-clock', summary: 'test', cost: 1, query: noQuery,
+      handle: async () => {
+        await Promise.resolve();
+        return { now: own.service.now() };
+      },
+    });
+    mountRoute(app, late, keys, undefined, own);
+    const a = JSON.parse((await get(app, '/late-clock')).body);
+    now += 1;
+    try {
+      const b = JSON.parse((await get(app, '/late-clock')).body);
+      expect(b.now).toBe(a.now + 1);
+      expect(own.stats.hits).toBe(0);
+    } finally {
+      now = NOW;
+    }
+  });
+});
