@@ -1,3 +1,4 @@
+import { isCoded, type ColumnBlock } from './columns.ts';
 import { FILL_TYPES, MARKET_SNAPSHOT_COLUMNS, PROTOCOLS, type IncomingBatch, type MarketSnapshot } from '../journal/rows.ts';
 
 /** A batch a source produced that the journal must not take. */
@@ -40,10 +41,33 @@ export function validateBatch(batch: IncomingBatch): void {
     if (!text(s.market)) throw new InvalidBatchError(`market snapshot ${i}: market is empty`);
     for (const k of SNAPSHOT_NUMBERS) if (!finite(s[k])) throw new InvalidBatchError(`market snapshot ${i}: ${k} is not a finite number`);
   });
+  if (batch.marketSnapshotColumns) validateMarketSnapshotColumns(batch.marketSnapshotColumns, batch.marketSnapshots.length);
   batch.positionSnapshots.forEach((s, i) => {
     if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`position snapshot ${i}: unknown protocol`);
     if (s.source !== 'event' && s.source !== 'poll') throw new InvalidBatchError(`position snapshot ${i}: unknown source`);
     if (!text(s.position_key)) throw new InvalidBatchError(`position snapshot ${i}: position_key is empty`);
     if (!finiteOrNull(s.liquidation_price)) throw new InvalidBatchError(`position snapshot ${i}: liquidation_price is not a number or null`);
   });
+}
+
+/** The checks of market snapshot rows, on a column block (tight loops over typed arrays). */
+function validateMarketSnapshotColumns(b: ColumnBlock, rows: number): void {
+  const bad = (what: string) => new InvalidBatchError(`market snapshot columns: ${what}`);
+  if (rows > 0 && b.length > 0) throw bad('a batch has its market snapshots either as rows or as columns, not both');
+  const stringsOf = (name: string, nullable: boolean, allowed?: readonly string[]): void => {
+    const c = b.columns[name];
+    if (!c || !isCoded(c) || c.codes.length !== b.length) throw bad(`${name} is not a coded string column of ${b.length} rows`);
+    c.dict.forEach((s) => {
+      if (!text(s) || (allowed && !allowed.includes(s))) throw bad(`${name} has an invalid value ${JSON.stringify(s)}`);
+    });
+    for (const code of c.codes) if (code >= c.dict.length || code < (nullable ? -1 : 0)) throw bad(`${name} has a bad code ${code}`);
+  };
+  stringsOf('protocol', false, PROTOCOLS);
+  stringsOf('market', false);
+  stringsOf('market_variant', true);
+  for (const k of SNAPSHOT_NUMBERS) {
+    const c = b.columns[k];
+    if (!(c instanceof Float64Array) || c.length !== b.length) throw bad(`${k} is not a number column of ${b.length} rows`);
+    for (let i = 0; i < c.length; i++) if (!Number.isFinite(c[i])) throw bad(`row ${i}: ${k} is not a finite number`);
+  }
 }

@@ -1,0 +1,126 @@
+import type { IncomingFill, IncomingPositionSnapshot } from '../journal/rows.ts';
+
+/**
+ * A batch of rows in columns: what a source in another thread hands over without cloning
+ * millions of objects (typed arrays move between threads for free), and what staging copies
+ * into DuckDB one column at a time.
+ * - numbers (and times, epoch ms): a `Float64Array`; NaN stands for null (a finite number is
+ *   required everywhere else, so the two never mix);
+ * - repetitive strings (protocol, market, side, …): `codes` into a small `dict`, -1 for null;
+ * - near-unique strings (tx, position key): a plain array.
+ */
+export type Column = Float64Array | CodedStrings | (string | null)[];
+export interface CodedStrings {
+  codes: Int32Array;
+  dict: string[];
+}
+export interface ColumnBlock {
+  length: number;
+  columns: Record<string, Column>;
+}
+
+export const isCoded = (c: Column): c is CodedStrings => (c as CodedStrings).codes instanceof Int32Array;
+
+/** Strings nearly unique per row: a dictionary would only add work, so they stay as they are. */
+export const DIRECT_STRINGS: ReadonlySet<string> = new Set(['tx', 'position_key']);
+
+/**
+ * Turns rows into a block with the given columns (`[name, DuckDB type]`): VARCHAR columns are
+ * coded unless listed in {@link DIRECT_STRINGS}, everything else is a number.
+ */
+export function toColumns(rows: readonly object[], cols: readonly (readonly [string, string])[]): ColumnBlock {
+  const n = rows.length;
+  const columns: Record<string, Column> = {};
+  for (const [name, type] of cols) {
+    if (type !== 'VARCHAR') {
+      const out = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = (rows[i] as Record<string, unknown>)[name];
+        out[i] = v === null || v === undefined ? Number.NaN : (v as number);
+      }
+      columns[name] = out;
+    } else if (DIRECT_STRINGS.has(name)) {
+      columns[name] = rows.map((r) => ((r as Record<string, unknown>)[name] ?? null) as string | null);
+    } else {
+      const codes = new Int32Array(n);
+      const index = new Map<string, number>();
+      const dict: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const v = (rows[i] as Record<string, unknown>)[name] as string | null | undefined;
+        if (v === null || v === undefined) codes[i] = -1;
+        else {
+          let c = index.get(v);
+          if (c === undefined) index.set(v, (c = dict.push(v) - 1));
+          codes[i] = c;
+        }
+      }
+      columns[name] = { codes, dict };
+    }
+  }
+  return { length: n, columns };
+}
+
+/** The buffers of a block, to transfer (not copy) it to another thread. */
+export function transferList(block: ColumnBlock): ArrayBuffer[] {
+  return Object.values(block.columns).flatMap((c) =>
+    c instanceof Float64Array ? [c.buffer as ArrayBuffer] : isCoded(c) ? [c.codes.buffer as ArrayBuffer] : [],
+  );
+}
+
+function numbers(block: ColumnBlock, name: string): Float64Array {
+  const c = block.columns[name];
+  if (!(c instanceof Float64Array)) throw new Error(`column block: ${name} is not a number column`);
+  return c;
+}
+function strings(block: ColumnBlock, name: string): (i: number) => string | null {
+  const c = block.columns[name];
+  if (c === undefined || c instanceof Float64Array) throw new Error(`column block: ${name} is not a string column`);
+  if (!isCoded(c)) return (i) => c[i] ?? null;
+  const { codes, dict } = c;
+  return (i) => (codes[i]! < 0 ? null : dict[codes[i]!]!);
+}
+const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+/** Fill rows of a block made by {@link toColumns} from fills (the append path needs objects). */
+export function fillsOf(b: ColumnBlock): IncomingFill[] {
+  const [protocol, tx, key, address, market, variant, side, type, token] = [
+    'protocol', 'tx', 'position_key', 'address', 'market', 'market_variant', 'side', 'type', 'collateral_token',
+  ].map((n) => strings(b, n));
+  const [time, slot, ev, sizeD, size, collD, coll, price, entry, pnl, fee, borrow, funding, liq, earned, feeTotal, index] = [
+    'time', 'slot', 'event_index', 'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'position_collateral_usd',
+    'price', 'entry_price', 'pnl_delta_usd', 'fee_usd', 'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd',
+    'funding_earned_usd', 'fee_total_usd', 'index_price',
+  ].map((n) => numbers(b, n)) as Float64Array[];
+  const out: IncomingFill[] = new Array(b.length);
+  for (let i = 0; i < b.length; i++) {
+    out[i] = {
+      protocol: protocol!(i) as IncomingFill['protocol'], time: time![i]!, slot: slot![i]!, tx: tx!(i)!, event_index: ev![i]!,
+      position_key: key!(i)!, address: address!(i)!, market: market!(i)!, market_variant: variant!(i),
+      side: side!(i) as IncomingFill['side'], type: type!(i) as IncomingFill['type'],
+      size_delta_usd: sizeD![i]!, position_size_usd: size![i]!, collateral_delta_usd: collD![i]!, position_collateral_usd: coll![i]!,
+      price: price![i]!, entry_price: entry![i]!, pnl_delta_usd: pnl![i]!, fee_usd: fee![i]!,
+      borrowing_fee_usd: nullable(borrow![i]!), funding_fee_usd: nullable(funding![i]!), liquidation_fee_usd: nullable(liq![i]!),
+      funding_earned_usd: nullable(earned![i]!), fee_total_usd: feeTotal![i]!, index_price: index![i]!, collateral_token: token!(i),
+    };
+  }
+  return out;
+}
+
+/** Position snapshot rows of a block made by {@link toColumns} from position snapshots. */
+export function positionSnapshotsOf(b: ColumnBlock): IncomingPositionSnapshot[] {
+  const [protocol, key, source] = ['protocol', 'position_key', 'source'].map((n) => strings(b, n));
+  const [time, size, coll, borrow, funding, claim, mark, liq] = [
+    'time', 'size_usd', 'collateral_usd', 'unsettled_borrowing_usd', 'unsettled_funding_usd', 'claimable_funding_usd',
+    'mark_price', 'liquidation_price',
+  ].map((n) => numbers(b, n)) as Float64Array[];
+  const out: IncomingPositionSnapshot[] = new Array(b.length);
+  for (let i = 0; i < b.length; i++) {
+    out[i] = {
+      time: time![i]!, protocol: protocol!(i) as IncomingPositionSnapshot['protocol'], position_key: key!(i)!,
+      size_usd: size![i]!, collateral_usd: coll![i]!, unsettled_borrowing_usd: borrow![i]!, unsettled_funding_usd: funding![i]!,
+      claimable_funding_usd: claim![i]!, mark_price: mark![i]!, liquidation_price: nullable(liq![i]!),
+      source: source!(i) as IncomingPositionSnapshot['source'],
+    };
+  }
+  return out;
+}
