@@ -18,6 +18,10 @@ export const STAGING = {
 export type StagingTable = keyof typeof STAGING;
 
 const CHUNK = 2048;
+/** The number columns that may be null (NaN in a column block); validation keeps NaN out of the rest. */
+const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
+  'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price',
+]);
 
 /** (Re)creates the empty staging tables on the writer connection. */
 export async function resetStaging(conn: DuckDBConnection): Promise<void> {
@@ -31,8 +35,8 @@ function castOf(name: string, type: string, column: Column | undefined): string 
   if (type === 'VARCHAR') return column && isCoded(column) ? `d_${name}.value` : `r."${name}"`;
   // epoch ms → µs timestamp; ms values are integers, exact in a double
   if (type === 'TIMESTAMP') return `make_timestamp((r."${name}" * 1000)::BIGINT)`;
-  if (name === 'ord_row' || name === 'ord_commit') return `r."${name}"::${type}`;
-  return `nullif(r."${name}", 'NaN'::DOUBLE)::${type}`;
+  if (NULLABLE_NUMBERS.has(name)) return `nullif(r."${name}", 'NaN'::DOUBLE)::${type}`;
+  return `r."${name}"::${type}`;
 }
 
 async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof VARCHAR | typeof INTEGER)[], count: number,
