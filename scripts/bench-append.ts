@@ -35,10 +35,10 @@ let rows = 0;
 let fills = 0;
 const flush = () => {
   // the same hand-over as the backfill's worker thread: column blocks, rows decoded from them
-  const f = toColumns(parts.flatMap((b) => b.fills), FILL_IN);
-  const p = toColumns(parts.flatMap((b) => b.positionSnapshots), PSNAP_IN);
+  const f = toColumns(parts.map((b) => b.fills), FILL_IN, true);
+  const p = toColumns(parts.map((b) => b.positionSnapshots), PSNAP_IN, true);
   groups.push({
-    fills: f, positionSnapshots: p, marketSnapshotColumns: toColumns(parts.flatMap((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS),
+    fills: f, positionSnapshots: p, marketSnapshotColumns: toColumns(parts.map((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS, true),
   } as unknown as IncomingBatch);
   parts = [];
   rows = 0;

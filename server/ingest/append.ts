@@ -34,11 +34,19 @@ export type AppendListener = (fills: readonly Fill[]) => void;
  */
 async function stageKept(w: Writer, table: 'batch_fills' | 'batch_psnap', kept: readonly (Fill | PositionSnapshot)[],
   incoming: readonly object[], mirror: ColumnBlock | undefined, commit: number): Promise<void> {
-  const same = mirror !== undefined && mirror.length === kept.length && kept.length === incoming.length && kept.every((r, i) => r === incoming[i]);
+  const n = kept.length;
+  let same = mirror !== undefined && mirror.length === n && n === incoming.length;
+  for (let i = 0; same && i < n; i++) same = kept[i] === incoming[i];
   if (!same) return stageRows(w.connection, table, kept, commit);
-  const columns = { ...mirror.columns, position_id: Float64Array.from(kept, (r) => r.position_id) };
-  if (table === 'batch_fills') Object.assign(columns, { seq: Float64Array.from(kept as Fill[], (r) => r.seq) });
-  await stageBlock(w.connection, table, { length: kept.length, columns }, commit);
+  const ids = new Float64Array(n);
+  for (let i = 0; i < n; i++) ids[i] = kept[i]!.position_id;
+  const columns: ColumnBlock['columns'] = { ...mirror!.columns, position_id: ids };
+  if (table === 'batch_fills') {
+    const seqs = new Float64Array(n);
+    for (let i = 0; i < n; i++) seqs[i] = (kept[i] as Fill).seq;
+    columns.seq = seqs;
+  }
+  await stageBlock(w.connection, table, { length: n, columns }, commit);
 }
 
 /**

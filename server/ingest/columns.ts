@@ -24,40 +24,60 @@ export const isCoded = (c: Column): c is CodedStrings => (c as CodedStrings).cod
 /** Strings nearly unique per row: a dictionary would only add work, so they stay as they are. */
 export const DIRECT_STRINGS: ReadonlySet<string> = new Set(['tx', 'position_key']);
 
+type Encoder = (chunks: readonly (readonly object[])[], n: number) => Record<string, Column>;
+const encoders = new Map<string, Encoder>();
+
+/**
+ * An encoder for one column list, compiled once: reading `row.time`, `row.price`, … by name in
+ * generated code keeps every property access monomorphic, where a loop over column names would
+ * do a keyed lookup per value (several times slower over millions of rows). Names come from
+ * rows.ts, never from input.
+ */
+function encoderOf(cols: readonly (readonly [string, string])[]): Encoder {
+  const key = cols.map(([n, t]) => `${n}:${t}`).join(',');
+  let enc = encoders.get(key);
+  if (enc) return enc;
+  for (const [name] of cols) if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`column name ${name}`);
+  const init: string[] = [];
+  const step: string[] = [];
+  const out: string[] = [];
+  cols.forEach(([name, type], c) => {
+    if (type !== 'VARCHAR') {
+      init.push(`const c${c} = new Float64Array(n);`);
+      step.push(`{ const v = r.${name}; c${c}[i] = v === null || v === undefined ? NaN : v; }`);
+      out.push(`${name}: c${c}`);
+    } else if (DIRECT_STRINGS.has(name)) {
+      init.push(`const c${c} = new Array(n);`);
+      step.push(`c${c}[i] = r.${name} ?? null;`);
+      out.push(`${name}: c${c}`);
+    } else {
+      init.push(`const c${c} = new Int32Array(n), m${c} = new Map(), d${c} = [];`);
+      step.push(`{ const v = r.${name}; if (v === null || v === undefined) c${c}[i] = -1; else { let k = m${c}.get(v); ` +
+        `if (k === undefined) { k = d${c}.push(v) - 1; m${c}.set(v, k); } c${c}[i] = k; } }`);
+      out.push(`${name}: { codes: c${c}, dict: d${c} }`);
+    }
+  });
+  const body = `${init.join('\n')}
+let i = 0;
+for (const rows of chunks) for (let j = 0; j < rows.length; j++, i++) { const r = rows[j];
+${step.join('\n')}
+}
+return { ${out.join(', ')} };`;
+  enc = new Function('chunks', 'n', body) as Encoder;
+  encoders.set(key, enc);
+  return enc;
+}
+
 /**
  * Turns rows into a block with the given columns (`[name, DuckDB type]`): VARCHAR columns are
- * coded unless listed in {@link DIRECT_STRINGS}, everything else is a number.
+ * coded unless listed in {@link DIRECT_STRINGS}, everything else is a number. The rows may come
+ * in several arrays (`chunks`, concatenated in order) to save concatenating them first.
  */
-export function toColumns(rows: readonly object[], cols: readonly (readonly [string, string])[]): ColumnBlock {
-  const n = rows.length;
-  const columns: Record<string, Column> = {};
-  for (const [name, type] of cols) {
-    if (type !== 'VARCHAR') {
-      const out = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        const v = (rows[i] as Record<string, unknown>)[name];
-        out[i] = v === null || v === undefined ? Number.NaN : (v as number);
-      }
-      columns[name] = out;
-    } else if (DIRECT_STRINGS.has(name)) {
-      columns[name] = rows.map((r) => ((r as Record<string, unknown>)[name] ?? null) as string | null);
-    } else {
-      const codes = new Int32Array(n);
-      const index = new Map<string, number>();
-      const dict: string[] = [];
-      for (let i = 0; i < n; i++) {
-        const v = (rows[i] as Record<string, unknown>)[name] as string | null | undefined;
-        if (v === null || v === undefined) codes[i] = -1;
-        else {
-          let c = index.get(v);
-          if (c === undefined) index.set(v, (c = dict.push(v) - 1));
-          codes[i] = c;
-        }
-      }
-      columns[name] = { codes, dict };
-    }
-  }
-  return { length: n, columns };
+export function toColumns(rows: readonly object[] | readonly (readonly object[])[], cols: readonly (readonly [string, string])[], chunked = false): ColumnBlock {
+  const chunks = (chunked ? rows : [rows]) as readonly (readonly object[])[];
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  return { length: n, columns: encoderOf(cols)(chunks, n) };
 }
 
 /** The buffers of a block, to transfer (not copy) it to another thread. */
@@ -101,7 +121,9 @@ export function fillsOf(b: ColumnBlock): IncomingFill[] {
       price: price![i]!, entry_price: entry![i]!, pnl_delta_usd: pnl![i]!, fee_usd: fee![i]!,
       borrowing_fee_usd: nullable(borrow![i]!), funding_fee_usd: nullable(funding![i]!), liquidation_fee_usd: nullable(liq![i]!),
       funding_earned_usd: nullable(earned![i]!), fee_total_usd: feeTotal![i]!, index_price: index![i]!, collateral_token: token!(i),
-    };
+      // set by the append path: present from the start, the objects keep one shape (no growth per row)
+      seq: 0, position_id: 0,
+    } as IncomingFill;
   }
   return out;
 }
@@ -120,7 +142,8 @@ export function positionSnapshotsOf(b: ColumnBlock): IncomingPositionSnapshot[] 
       size_usd: size![i]!, collateral_usd: coll![i]!, unsettled_borrowing_usd: borrow![i]!, unsettled_funding_usd: funding![i]!,
       claimable_funding_usd: claim![i]!, mark_price: mark![i]!, liquidation_price: nullable(liq![i]!),
       source: source!(i) as IncomingPositionSnapshot['source'],
-    };
+      position_id: 0, // set by the append path (see fillsOf)
+    } as IncomingPositionSnapshot;
   }
   return out;
 }

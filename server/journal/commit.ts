@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { log } from '../log.ts';
@@ -84,7 +84,7 @@ export async function commitBatch(conn: DuckDBConnection, dataDir: string, check
   const intent: Intent = { commit, renames, checkpoint };
   writeFileAtomic(intentPath, JSON.stringify(intent));
   await fsyncAll(renameAll(intent));
-  finishIntent(dataDir, intent, intentPath);
+  finishIntent(dataDir, intent, intentPath, true);
   return renames.map(([, final]) => final);
 }
 
@@ -114,12 +114,20 @@ function renameAll(intent: Intent): string[] {
   return [...dirs];
 }
 
-/** After the renames are durable: advances the checkpoint and removes the intent. */
-function finishIntent(dataDir: string, intent: Intent, intentPath: string): void {
+/** After the renames are durable: advances the checkpoint and removes the intent (and, unless
+ * `later`, the emptied temp tree at once). */
+function finishIntent(dataDir: string, intent: Intent, intentPath: string, later = false): void {
   if (readCheckpoint(dataDir).commit < intent.commit) writeCheckpoint(dataDir, intent.checkpoint);
   unlinkSync(intentPath);
-  rmSync(join(journalDir(dataDir), `.tmp-commit-${intent.commit}`), { recursive: true, force: true });
+  const tmpRoot = join(journalDir(dataDir), `.tmp-commit-${intent.commit}`);
+  if (!later) return rmSync(tmpRoot, { recursive: true, force: true });
+  // hundreds of empty partition directories: removed in the background (start-up sweeps any
+  // leftover `.tmp-` directory, so a crash meanwhile leaves nothing behind)
+  cleanup = cleanup.then(() => rm(tmpRoot, { recursive: true, force: true })).catch(() => undefined);
 }
+
+/** The background removal of committed temp trees (one at a time). */
+let cleanup: Promise<void> = Promise.resolve();
 
 /** Completes a written intent: renames what is still under a temp name, advances the checkpoint. */
 function applyIntent(dataDir: string, intentPath: string): void {

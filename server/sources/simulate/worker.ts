@@ -51,9 +51,9 @@ async function run({ state, until, rowsPerAppend }: WorkerStart): Promise<void> 
   const post = async () => {
     const group: WorkerGroup = {
       type: 'group',
-      fills: toColumns(parts.flatMap((b) => b.fills), FILL_IN),
-      marketSnapshots: toColumns(parts.flatMap((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS),
-      positionSnapshots: toColumns(parts.flatMap((b) => b.positionSnapshots), POSITION_SNAPSHOT_IN),
+      fills: toColumns(parts.map((b) => b.fills), FILL_IN, true),
+      marketSnapshots: toColumns(parts.map((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS, true),
+      positionSnapshots: toColumns(parts.map((b) => b.positionSnapshots), POSITION_SNAPSHOT_IN, true),
       time: sim.time,
       state: sim.saveState(),
     };
