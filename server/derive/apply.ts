@@ -1,4 +1,5 @@
 import type { Writer } from '../db/database.ts';
+import type { PhaseTimer } from '../phase-timer.ts';
 
 /** Derive steps in order; each is one statement in sql/derive/. Fill steps read batch_fills,
  * snapshot steps batch_msnap / batch_psnap. */
@@ -38,9 +39,13 @@ const STEPS: Record<StagedKind, string[]> = {
   positionSnapshots: POSITION_SNAPSHOT_STEPS,
 };
 
-/** Runs the derive steps of one staged kind (inside the caller's transaction). */
-export async function applyKind(w: Writer, kind: StagedKind): Promise<void> {
-  for (const step of STEPS[kind]) await w.run(`derive/${step}`);
+/** Runs the derive steps of one staged kind (inside the caller's transaction); with `phases`,
+ * times each step (debug logs). */
+export async function applyKind(w: Writer, kind: StagedKind, phases?: PhaseTimer): Promise<void> {
+  for (const step of STEPS[kind]) {
+    await w.run(`derive/${step}`);
+    phases?.lap(step);
+  }
 }
 
 /** Records the journal position the derived state now includes (inside the caller's transaction). */
@@ -67,11 +72,12 @@ export async function inTransaction(w: Writer, fn: () => Promise<void>): Promise
  * (the batch is every commit after the watermark, see catch-up.ts), so both give the same
  * tables by construction — a test checks it.
  */
-export async function applyStaged(w: Writer, counts: StagedCounts, mark: Watermark): Promise<void> {
+export async function applyStaged(w: Writer, counts: StagedCounts, mark: Watermark, phases?: PhaseTimer): Promise<void> {
   await inTransaction(w, async () => {
-    for (const kind of Object.keys(STEPS) as StagedKind[]) if (counts[kind]) await applyKind(w, kind);
+    for (const kind of Object.keys(STEPS) as StagedKind[]) if (counts[kind]) await applyKind(w, kind, phases);
     await setWatermark(w, mark);
   });
+  phases?.lap('commit');
 }
 
 /** Reads the watermark of the derived state ({0, 0} when empty). */

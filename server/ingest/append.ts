@@ -3,8 +3,9 @@ import { applyStaged } from '../derive/apply.ts';
 import { catchUp } from '../derive/catch-up.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
 import { commitBatch } from '../journal/commit.ts';
-import type { Fill, IncomingBatch } from '../journal/rows.ts';
-import { resetStaging, stageRows } from '../journal/stage.ts';
+import type { Fill, IncomingBatch, PositionSnapshot } from '../journal/rows.ts';
+import type { ColumnBlock } from './columns.ts';
+import { resetStaging, stageBlock, stageRows } from '../journal/stage.ts';
 import { log } from '../log.ts';
 import { PhaseTimer } from '../phase-timer.ts';
 import { assignSnapshots } from './assign-snapshots.ts';
@@ -26,6 +27,27 @@ export interface AppendOptions {
 }
 
 export type AppendListener = (fills: readonly Fill[]) => void;
+
+/**
+ * Stages the rows the append path kept: from the source's column mirror of its rows (plus the
+ * assigned `seq` / `position_id`) when every incoming row was kept in order, else row by row.
+ */
+async function stageKept(w: Writer, table: 'batch_fills' | 'batch_psnap', kept: readonly (Fill | PositionSnapshot)[],
+  incoming: readonly object[], mirror: ColumnBlock | undefined, commit: number): Promise<void> {
+  const n = kept.length;
+  let same = mirror !== undefined && mirror.length === n && n === incoming.length;
+  for (let i = 0; same && i < n; i++) same = kept[i] === incoming[i];
+  if (!same) return stageRows(w.connection, table, kept, commit);
+  const ids = new Float64Array(n);
+  for (let i = 0; i < n; i++) ids[i] = kept[i]!.position_id;
+  const columns: ColumnBlock['columns'] = { ...mirror!.columns, position_id: ids };
+  if (table === 'batch_fills') {
+    const seqs = new Float64Array(n);
+    for (let i = 0; i < n; i++) seqs[i] = (kept[i] as Fill).seq;
+    columns.seq = seqs;
+  }
+  await stageBlock(w.connection, table, { length: n, columns }, commit);
+}
 
 /**
  * The one append path every source goes through: validate, drop duplicates, assign `seq` and
@@ -90,14 +112,16 @@ export class AppendPath {
     }
     const positionSnapshots = await assignSnapshots(w, batch.positionSnapshots, fills, this.lifecycles.draft());
     phases.lap('assign');
-    if (fills.length === 0 && batch.marketSnapshots.length === 0 && positionSnapshots.length === 0 && batch.checkpoint === undefined) {
+    const marketSnapshots = batch.marketSnapshots.length + (batch.marketSnapshotColumns?.length ?? 0);
+    if (fills.length === 0 && marketSnapshots === 0 && positionSnapshots.length === 0 && batch.checkpoint === undefined) {
       return { fills, duplicates, lastSeq: this.checkpoint.lastSeq };
     }
 
     const commit = this.checkpoint.commit + 1;
-    await stageRows(w.connection, 'batch_fills', fills);
+    await stageKept(w, 'batch_fills', fills, batch.fills, batch.mirrors?.fills, commit);
     await stageRows(w.connection, 'batch_msnap', batch.marketSnapshots, commit);
-    await stageRows(w.connection, 'batch_psnap', positionSnapshots, commit);
+    if (batch.marketSnapshotColumns) await stageBlock(w.connection, 'batch_msnap', batch.marketSnapshotColumns, commit);
+    await stageKept(w, 'batch_psnap', positionSnapshots, batch.positionSnapshots, batch.mirrors?.positionSnapshots, commit);
     // snapshots have no natural key: a resuming source re-emits its last ones, which go here
     await w.run('ingest/drop-stale-market-snapshots');
     await w.run('ingest/drop-stale-position-snapshots');
@@ -126,7 +150,9 @@ export class AppendPath {
   /** Folds the committed, staged batch into the derived state. */
   private async derive(w: Writer, counts: Parameters<typeof applyStaged>[1]): Promise<void> {
     try {
-      await applyStaged(w, counts, { seq: this.checkpoint.lastSeq, commit: this.checkpoint.commit });
+      const steps = new PhaseTimer();
+      await applyStaged(w, counts, { seq: this.checkpoint.lastSeq, commit: this.checkpoint.commit }, steps);
+      log.debug(`append commit ${this.checkpoint.commit} derive steps: ${steps}`);
     } catch (err) {
       // The journal has the batch but the derived state does not: fold it in from the files,
       // or stop taking appends (dedup would otherwise miss this batch).

@@ -38,7 +38,8 @@ export async function assignSnapshots(
   for (const s of snapshots) {
     const keyFills = fillsByKey[s.protocol].get(s.position_key);
     let id = keyFills ? lastAtOrBefore(keyFills, s.time)?.position_id : undefined;
-    id ??= await before.lifecycleOfSnapshot(w, s.protocol, s.position_key);
+    // known in memory almost always: await (a query) only when it is not
+    id ??= before.knownLifecycle(s.protocol, s.position_key) ?? (await before.lifecycleOfSnapshot(w, s.protocol, s.position_key));
     if (id === undefined) {
       log.warn(`append: dropping a ${s.source} snapshot of unknown position ${s.position_key}`);
       continue;

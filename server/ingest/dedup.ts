@@ -23,15 +23,19 @@ export class FillDedup {
   /** The fills that are new, sorted by time, and how many were dropped. */
   async filter(w: Writer, incoming: readonly IncomingFill[]): Promise<{ fresh: IncomingFill[]; duplicates: number }> {
     const drop = new Set<number>();
-    const seen = { alpha: new Map<string, number[]>(), beta: new Map<string, number[]>() };
+    // events seen per tx: a number for the first (the common case: no array per fill), a list after
+    const seen = { alpha: new Map<string, number | number[]>(), beta: new Map<string, number | number[]>() };
     const suspects: (IncomingFill & { ord_row: number })[] = [];
-    incoming.forEach((f, i) => {
-      const events = seen[f.protocol].get(f.tx);
-      if (events?.includes(f.event_index)) drop.add(i);
-      else if (events) events.push(f.event_index);
-      else seen[f.protocol].set(f.tx, [f.event_index]);
+    for (let i = 0; i < incoming.length; i++) {
+      const f = incoming[i]!;
+      const map = seen[f.protocol];
+      const events = map.get(f.tx);
+      if (events === undefined) map.set(f.tx, f.event_index);
+      else if (events === f.event_index || (Array.isArray(events) && events.includes(f.event_index))) drop.add(i);
+      else if (Array.isArray(events)) events.push(f.event_index);
+      else map.set(f.tx, [events, f.event_index]);
       if (f.slot <= this.maxSlot[f.protocol]) suspects.push({ ...f, ord_row: i });
-    });
+    }
     if (suspects.length) {
       await stageRows(w.connection, 'batch_keys', suspects);
       for (const r of await w.run('derive/existing-keys')) drop.add(r.ord_row as number);

@@ -101,9 +101,14 @@ export class LifecycleDraft {
     return id;
   }
 
+  /** The lifecycle a position snapshot taken now belongs to when it is known without a query. */
+  knownLifecycle(protocol: string, positionKey: string): number | undefined {
+    return this.changes.of(protocol).get(positionKey)?.id ?? this.index.lastOf(protocol, positionKey);
+  }
+
   /** The lifecycle a position snapshot taken now belongs to: the key's open or latest one. */
   async lifecycleOfSnapshot(w: Writer, protocol: string, positionKey: string): Promise<number | undefined> {
-    const known = this.changes.of(protocol).get(positionKey)?.id ?? this.index.lastOf(protocol, positionKey);
+    const known = this.knownLifecycle(protocol, positionKey);
     if (known !== undefined) return known;
     const rows = await w.run('ingest/last-lifecycle', { protocol, position_key: positionKey });
     return (rows[0]?.id as number | null) ?? undefined;

@@ -1,4 +1,5 @@
-import { FILL_TYPES, MARKET_SNAPSHOT_COLUMNS, PROTOCOLS, type IncomingBatch, type MarketSnapshot } from '../journal/rows.ts';
+import { isCoded, type ColumnBlock } from './columns.ts';
+import { FILL_TYPES, MARKET_SNAPSHOT_COLUMNS, PROTOCOLS, type IncomingBatch, type IncomingFill, type MarketSnapshot } from '../journal/rows.ts';
 
 /** A batch a source produced that the journal must not take. */
 export class InvalidBatchError extends Error {
@@ -19,31 +20,65 @@ const SNAPSHOT_NUMBERS = MARKET_SNAPSHOT_COLUMNS.map(([n]) => n).filter(
   (n) => n !== 'protocol' && n !== 'market' && n !== 'market_variant',
 ) as (keyof MarketSnapshot)[];
 
+/** What is wrong with a fill, or undefined. */
+function fillProblem(f: IncomingFill): string | undefined {
+  if (!PROTOCOLS.includes(f.protocol)) return `unknown protocol ${String(f.protocol)}`;
+  if (!FILL_TYPES.includes(f.type)) return `unknown type ${String(f.type)}`;
+  if (f.side !== 'long' && f.side !== 'short') return `unknown side ${String(f.side)}`;
+  for (const k of FILL_NUMBERS) if (!finite(f[k])) return `${k} is not a finite number`;
+  for (const k of FILL_NULLABLE) if (!finiteOrNull(f[k])) return `${k} is not a number or null`;
+  for (const k of FILL_TEXT) if (!text(f[k])) return `${k} is empty`;
+  if (f.market_variant !== null && !text(f.market_variant)) return 'market_variant is empty';
+  if (f.collateral_token !== null && !text(f.collateral_token)) return 'collateral_token is empty';
+  return undefined;
+}
+
 /**
  * Checks every row of a batch before anything is written, so a source bug fails loudly instead
  * of putting NaN, a wrong enum or a missing key into the journal (which is append-only).
  */
 export function validateBatch(batch: IncomingBatch): void {
-  batch.fills.forEach((f, i) => {
-    const bad = (what: string) => new InvalidBatchError(`fill ${i} (${String(f.tx)}#${String(f.event_index)}): ${what}`);
-    if (!PROTOCOLS.includes(f.protocol)) throw bad(`unknown protocol ${String(f.protocol)}`);
-    if (!FILL_TYPES.includes(f.type)) throw bad(`unknown type ${String(f.type)}`);
-    if (f.side !== 'long' && f.side !== 'short') throw bad(`unknown side ${String(f.side)}`);
-    for (const k of FILL_NUMBERS) if (!finite(f[k])) throw bad(`${k} is not a finite number`);
-    for (const k of FILL_NULLABLE) if (!finiteOrNull(f[k])) throw bad(`${k} is not a number or null`);
-    for (const k of FILL_TEXT) if (!text(f[k])) throw bad(`${k} is empty`);
-    if (f.market_variant !== null && !text(f.market_variant)) throw bad('market_variant is empty');
-    if (f.collateral_token !== null && !text(f.collateral_token)) throw bad('collateral_token is empty');
-  });
+  // plain loops, no closure per row: this runs over every row of a backfill
+  for (let i = 0; i < batch.fills.length; i++) {
+    const problem = fillProblem(batch.fills[i]!);
+    if (problem) {
+      const f = batch.fills[i]!;
+      throw new InvalidBatchError(`fill ${i} (${String(f.tx)}#${String(f.event_index)}): ${problem}`);
+    }
+  }
   batch.marketSnapshots.forEach((s, i) => {
     if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`market snapshot ${i}: unknown protocol`);
     if (!text(s.market)) throw new InvalidBatchError(`market snapshot ${i}: market is empty`);
     for (const k of SNAPSHOT_NUMBERS) if (!finite(s[k])) throw new InvalidBatchError(`market snapshot ${i}: ${k} is not a finite number`);
   });
-  batch.positionSnapshots.forEach((s, i) => {
+  if (batch.marketSnapshotColumns) validateMarketSnapshotColumns(batch.marketSnapshotColumns, batch.marketSnapshots.length);
+  for (let i = 0; i < batch.positionSnapshots.length; i++) {
+    const s = batch.positionSnapshots[i]!;
     if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`position snapshot ${i}: unknown protocol`);
     if (s.source !== 'event' && s.source !== 'poll') throw new InvalidBatchError(`position snapshot ${i}: unknown source`);
     if (!text(s.position_key)) throw new InvalidBatchError(`position snapshot ${i}: position_key is empty`);
     if (!finiteOrNull(s.liquidation_price)) throw new InvalidBatchError(`position snapshot ${i}: liquidation_price is not a number or null`);
-  });
+  }
+}
+
+/** The checks of market snapshot rows, on a column block (tight loops over typed arrays). */
+function validateMarketSnapshotColumns(b: ColumnBlock, rows: number): void {
+  const bad = (what: string) => new InvalidBatchError(`market snapshot columns: ${what}`);
+  if (rows > 0 && b.length > 0) throw bad('a batch has its market snapshots either as rows or as columns, not both');
+  const stringsOf = (name: string, nullable: boolean, allowed?: readonly string[]): void => {
+    const c = b.columns[name];
+    if (!c || !isCoded(c) || c.codes.length !== b.length) throw bad(`${name} is not a coded string column of ${b.length} rows`);
+    c.dict.forEach((s) => {
+      if (!text(s) || (allowed && !allowed.includes(s))) throw bad(`${name} has an invalid value ${JSON.stringify(s)}`);
+    });
+    for (const code of c.codes) if (code >= c.dict.length || code < (nullable ? -1 : 0)) throw bad(`${name} has a bad code ${code}`);
+  };
+  stringsOf('protocol', false, PROTOCOLS);
+  stringsOf('market', false);
+  stringsOf('market_variant', true);
+  for (const k of SNAPSHOT_NUMBERS) {
+    const c = b.columns[k];
+    if (!(c instanceof Float64Array) || c.length !== b.length) throw bad(`${k} is not a number column of ${b.length} rows`);
+    for (let i = 0; i < c.length; i++) if (!Number.isFinite(c[i])) throw bad(`row ${i}: ${k} is not a finite number`);
+  }
 }

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { recoverCompactions } from '../../jobs/compaction-intent.ts';
@@ -72,31 +73,68 @@ export async function commitBatch(conn: DuckDBConnection, dataDir: string, check
       const files = readdirSync(dir);
       if (files.length !== 1) throw new Error(`journal: expected one file in ${dir}, found ${files.length}`);
       const tmp = join(dir, files[0] as string);
-      fsyncPath(tmp);
       const finalDir = partitionDir(dataDir, kind, part.protocol, part.day);
       mkdirSync(finalDir, { recursive: true });
       renames.push([tmp, join(finalDir, kind === 'fills' ? fileName(part.first, part.last) : fileName(commit, commit))]);
     }
   }
+  // a batch writes hundreds of small files: flush them all at once (libuv's pool), not one by one
+  await fsyncAll(renames.map(([tmp]) => tmp));
   const intentPath = join(journalDir(dataDir), `commit-${commit}.intent.json`);
   mkdirSync(journalDir(dataDir), { recursive: true });
-  writeFileAtomic(intentPath, JSON.stringify({ commit, renames, checkpoint } satisfies Intent));
-  applyIntent(dataDir, intentPath);
+  const intent: Intent = { commit, renames, checkpoint };
+  writeFileAtomic(intentPath, JSON.stringify(intent));
+  await fsyncAll(renameAll(intent));
+  finishIntent(dataDir, intent, intentPath, true);
   return renames.map(([, final]) => final);
 }
 
-/** Completes a written intent: renames what is still under a temp name, advances the checkpoint. */
-function applyIntent(dataDir: string, intentPath: string): void {
-  const intent = JSON.parse(readFileSync(intentPath, 'utf8')) as Intent;
+/** fsyncs files or directories, a few at a time (bounded open descriptors). */
+async function fsyncAll(paths: readonly string[], concurrency = 16): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < paths.length) {
+      const fh = await open(paths[next++]!, 'r');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, paths.length) }, lane));
+}
+
+/** Renames what is still under a temp name; returns the directories to fsync. */
+function renameAll(intent: Intent): string[] {
   const dirs = new Set<string>();
   for (const [tmp, final] of intent.renames) {
     if (existsSync(tmp)) renameSync(tmp, final);
     dirs.add(dirname(final));
   }
-  for (const dir of dirs) fsyncPath(dir);
+  return [...dirs];
+}
+
+/** After the renames are durable: advances the checkpoint and removes the intent (and, unless
+ * `later`, the emptied temp tree at once). */
+function finishIntent(dataDir: string, intent: Intent, intentPath: string, later = false): void {
   if (readCheckpoint(dataDir).commit < intent.commit) writeCheckpoint(dataDir, intent.checkpoint);
   unlinkSync(intentPath);
-  rmSync(join(journalDir(dataDir), `.tmp-commit-${intent.commit}`), { recursive: true, force: true });
+  const tmpRoot = join(journalDir(dataDir), `.tmp-commit-${intent.commit}`);
+  if (!later) return rmSync(tmpRoot, { recursive: true, force: true });
+  // hundreds of empty partition directories: removed in the background (start-up sweeps any
+  // leftover `.tmp-` directory, so a crash meanwhile leaves nothing behind)
+  cleanup = cleanup.then(() => rm(tmpRoot, { recursive: true, force: true })).catch(() => undefined);
+}
+
+/** The background removal of committed temp trees (one at a time). */
+let cleanup: Promise<void> = Promise.resolve();
+
+/** Completes a written intent: renames what is still under a temp name, advances the checkpoint. */
+function applyIntent(dataDir: string, intentPath: string): void {
+  const intent = JSON.parse(readFileSync(intentPath, 'utf8')) as Intent;
+  for (const dir of renameAll(intent)) fsyncPath(dir);
+  finishIntent(dataDir, intent, intentPath);
 }
 
 /**

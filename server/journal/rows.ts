@@ -10,6 +10,8 @@
  * them); times are TIMESTAMP (UTC, microseconds); JS sees times as epoch milliseconds.
  */
 
+import type { ColumnBlock } from '../ingest/columns.ts';
+
 export type Protocol = 'alpha' | 'beta';
 export const PROTOCOLS: readonly Protocol[] = ['alpha', 'beta'];
 export type Side = 'long' | 'short';
@@ -109,6 +111,18 @@ export interface IncomingBatch {
   fills: IncomingFill[];
   marketSnapshots: MarketSnapshot[];
   positionSnapshots: IncomingPositionSnapshot[];
+  /**
+   * Market snapshots in columns (`server/ingest/columns.ts`) instead of `marketSnapshots`, which
+   * must then be empty: a source in another thread hands millions of them over without a copy.
+   */
+  marketSnapshotColumns?: ColumnBlock;
+  /**
+   * Optionally `fills` and `positionSnapshots` once more, as column blocks of the very same rows
+   * in the same order (the source guarantees it). When the append path keeps every row in order
+   * (no duplicate, no stale or unknown snapshot: a source moving forward), staging copies these
+   * columns instead of reading every field of every row.
+   */
+  mirrors?: { fills: ColumnBlock; positionSnapshots: ColumnBlock };
   /**
    * The source's resume point after this batch (opaque JSON, e.g. `{ slot }`). Stored in the
    * journal checkpoint in the same commit as the batch's files.

@@ -1,7 +1,8 @@
-import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBVector } from '@duckdb/node-api';
+import { isCoded, toColumns, type Column, type ColumnBlock } from '../ingest/columns.ts';
 import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS } from './rows.ts';
 
-type Column = readonly [string, string];
+type ColumnDef = readonly [string, string];
 
 /**
  * The writer connection's temp tables that hold one batch on its way into the journal and the
@@ -9,17 +10,18 @@ type Column = readonly [string, string];
  * commit number (or a file's first commit during a rebuild) and `ord_row` the row's position in it.
  */
 export const STAGING = {
-  batch_fills: [...FILL_COLUMNS, ['ord_row', 'INTEGER']] as Column[],
-  batch_msnap: [...MARKET_SNAPSHOT_COLUMNS, ['ord_commit', 'BIGINT'], ['ord_row', 'INTEGER']] as Column[],
-  batch_psnap: [...POSITION_SNAPSHOT_COLUMNS, ['ord_commit', 'BIGINT'], ['ord_row', 'INTEGER']] as Column[],
-  batch_keys: [['protocol', 'VARCHAR'], ['tx', 'VARCHAR'], ['event_index', 'INTEGER'], ['slot', 'BIGINT'], ['ord_row', 'INTEGER']] as Column[],
+  batch_fills: [...FILL_COLUMNS, ['ord_row', 'INTEGER']] as ColumnDef[],
+  batch_msnap: [...MARKET_SNAPSHOT_COLUMNS, ['ord_commit', 'BIGINT'], ['ord_row', 'INTEGER']] as ColumnDef[],
+  batch_psnap: [...POSITION_SNAPSHOT_COLUMNS, ['ord_commit', 'BIGINT'], ['ord_row', 'INTEGER']] as ColumnDef[],
+  batch_keys: [['protocol', 'VARCHAR'], ['tx', 'VARCHAR'], ['event_index', 'INTEGER'], ['slot', 'BIGINT'], ['ord_row', 'INTEGER']] as ColumnDef[],
 } as const;
 export type StagingTable = keyof typeof STAGING;
 
 const CHUNK = 2048;
-/** Strings nearly unique per row: a dictionary would only add a join, so they go in as they are. */
-const DIRECT_STRINGS = new Set(['tx', 'position_key']);
-const isCoded = (name: string, type: string): boolean => type === 'VARCHAR' && !DIRECT_STRINGS.has(name);
+/** The number columns that may be null (NaN in a column block); validation keeps NaN out of the rest. */
+const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
+  'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price',
+]);
 
 /** (Re)creates the empty staging tables on the writer connection. */
 export async function resetStaging(conn: DuckDBConnection): Promise<void> {
@@ -28,16 +30,13 @@ export async function resetStaging(conn: DuckDBConnection): Promise<void> {
   }
 }
 
-/** SQL turning a raw staged column (DOUBLE, or a dictionary code for strings) into its type. */
-function castOf(name: string, type: string): string {
-  switch (type) {
-    case 'VARCHAR':
-      return isCoded(name, type) ? `d_${name}.value` : `r."${name}"`;
-    case 'TIMESTAMP': // epoch ms → µs timestamp; ms values are integers, exact in a double
-      return `make_timestamp((r."${name}" * 1000)::BIGINT)`;
-    default:
-      return `r."${name}"::${type}`;
-  }
+/** SQL turning a raw staged column (DOUBLE with NaN for null, a dictionary code, or a string) into its type. */
+function castOf(name: string, type: string, column: Column | undefined): string {
+  if (type === 'VARCHAR') return column && isCoded(column) ? `d_${name}.value` : `r."${name}"`;
+  // epoch ms → µs timestamp; ms values are integers, exact in a double
+  if (type === 'TIMESTAMP') return `make_timestamp((r."${name}" * 1000)::BIGINT)`;
+  if (NULLABLE_NUMBERS.has(name)) return `nullif(r."${name}", 'NaN'::DOUBLE)::${type}`;
+  return `r."${name}"::${type}`;
 }
 
 async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof VARCHAR | typeof INTEGER)[], count: number,
@@ -51,50 +50,63 @@ async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof V
   ap.flushSync();
 }
 
+/** Writes `n` doubles into a DOUBLE vector: straight into its Float64Array when the (internal)
+ * field is there — setItem keeps the validity mask with BigInt arithmetic, ~10x the cost per
+ * value; the field is internal to @duckdb/node-api (pinned by the lock file). */
+function writeDoubles(vec: DuckDBVector, n: number, valueAt: (i: number) => number): void {
+  const items = (vec as unknown as { items?: unknown }).items;
+  if (items instanceof Float64Array) for (let i = 0; i < n; i++) items[i] = valueAt(i);
+  else for (let i = 0; i < n; i++) vec.setItem(i, valueAt(i));
+  vec.flush();
+}
+
 /**
- * Appends plain JS rows (times as epoch ms) into a staging table, fast: numbers go through
- * DuckDB data chunks (typed arrays copied in one call per column) into a raw table of DOUBLEs,
- * repetitive strings through a per-batch dictionary (one native call per *distinct* string, e.g.
- * ~15 for a month of market snapshots), near-unique ones (tx, position key) as they are; one
- * INSERT … SELECT then casts and decodes into the staging table. Money becomes DECIMAL(18,6) by DuckDB's exact cast. The order columns are filled here
- * (no copy of the rows): `ord_row` = the row's own `ord_row` or else its index, `ord_commit` = `commit`.
+ * Appends a column block (times as epoch ms) into a staging table, fast: numbers go through
+ * DuckDB data chunks (a typed-array copy per column and chunk) into a raw table of DOUBLEs,
+ * coded strings as their codes into one per-batch dictionary (one native call per *distinct*
+ * string), near-unique ones (tx, position key) as they are; one INSERT … SELECT then casts and
+ * decodes into the staging table. Money becomes DECIMAL(18,6) by DuckDB's exact cast of the
+ * double. The order columns are filled here: `ord_row` = the block's `ord_row` or else the row
+ * index, `ord_commit` = `commit`. Every other column of the table must be in the block.
  */
-export async function stageRows(conn: DuckDBConnection, table: StagingTable, rows: readonly object[], commit = 0): Promise<void> {
-  if (rows.length === 0) return;
+export async function stageBlock(conn: DuckDBConnection, table: StagingTable, block: ColumnBlock, commit = 0): Promise<void> {
+  const n = block.length;
+  if (n === 0) return;
   const cols = STAGING[table];
+  for (const [name] of cols) {
+    if (name !== 'ord_row' && name !== 'ord_commit' && !block.columns[name]) throw new Error(`staging ${table}: column ${name} missing`);
+  }
+  // one dictionary for every coded column: each column's codes are mapped onto it
   const dict = new Map<string, number>();
-  const codeOf = (s: string): number => {
-    let c = dict.get(s);
-    if (c === undefined) dict.set(s, (c = dict.size));
-    return c;
-  };
-  const rawTypes = cols.map(([n, t]) => (t === 'VARCHAR' && !isCoded(n, t) ? VARCHAR : DOUBLE));
-  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_stage (${cols.map(([n], c) => `"${n}" ${rawTypes[c] === VARCHAR ? 'VARCHAR' : 'DOUBLE'}`).join(', ')})`);
+  const remaps = new Map<string, Int32Array>();
+  for (const [name] of cols) {
+    const c = block.columns[name];
+    if (c && isCoded(c)) remaps.set(name, Int32Array.from(c.dict, (s) => dict.get(s) ?? (dict.set(s, dict.size), dict.size - 1)));
+  }
+  const isDirect = (name: string) => { const c = block.columns[name]; return Array.isArray(c); };
+  const rawTypes = cols.map(([name]) => (isDirect(name) ? VARCHAR : DOUBLE));
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_stage (${cols.map(([name], c) => `"${name}" ${rawTypes[c] === VARCHAR ? 'VARCHAR' : 'DOUBLE'}`).join(', ')})`);
   const raw = await conn.createAppender('raw_stage', 'main', 'temp');
   try {
-    await appendChunks(raw, rawTypes, rows.length, (chunk, from, n) => {
-      cols.forEach(([name, type], c) => {
+    await appendChunks(raw, rawTypes, n, (chunk, from, count) => {
+      cols.forEach(([name], c) => {
         const vec = chunk.getColumnVector(c);
-        if (name === 'ord_commit') {
-          for (let i = 0; i < n; i++) vec.setItem(i, commit);
-          return vec.flush();
+        const col = block.columns[name];
+        if (name === 'ord_commit') return writeDoubles(vec, count, () => commit);
+        if (col === undefined) return writeDoubles(vec, count, (i) => from + i); // ord_row
+        if (col instanceof Float64Array) {
+          const items = (vec as unknown as { items?: unknown }).items;
+          if (items instanceof Float64Array) {
+            items.set(col.subarray(from, from + count));
+            return vec.flush();
+          }
+          return writeDoubles(vec, count, (i) => col[from + i]!);
         }
-        if (name === 'ord_row') {
-          for (let i = 0; i < n; i++) vec.setItem(i, (rows[from + i] as { ord_row?: number }).ord_row ?? from + i);
-          return vec.flush();
+        if (isCoded(col)) {
+          const remap = remaps.get(name)!;
+          return writeDoubles(vec, count, (i) => { const k = col.codes[from + i]!; return k < 0 ? -1 : remap[k]!; });
         }
-        // DOUBLE columns: write the chunk's Float64Array directly and leave setItem to nulls (it
-        // keeps the validity mask with BigInt arithmetic: ~10x the cost per value). The field is
-        // internal to @duckdb/node-api (pinned by the lock file); without it, setItem does all.
-        const items = rawTypes[c] === DOUBLE ? (vec as unknown as { items?: unknown }).items : undefined;
-        const direct = items instanceof Float64Array ? items : undefined;
-        const coded = isCoded(name, type);
-        for (let i = 0; i < n; i++) {
-          const v = (rows[from + i] as Record<string, unknown>)[name];
-          if (v === null || v === undefined) vec.setItem(i, null);
-          else if (direct) direct[i] = coded ? codeOf(v as string) : (v as number);
-          else vec.setItem(i, coded ? codeOf(v as string) : (v as number | string));
-        }
+        for (let i = 0; i < count; i++) vec.setItem(i, col[from + i] ?? null);
         vec.flush();
       });
     });
@@ -105,10 +117,10 @@ export async function stageRows(conn: DuckDBConnection, table: StagingTable, row
   const words = [...dict.keys()];
   const dictAp = await conn.createAppender('raw_dict', 'main', 'temp');
   try {
-    await appendChunks(dictAp, [INTEGER, VARCHAR], words.length, (chunk, from, n) => {
+    await appendChunks(dictAp, [INTEGER, VARCHAR], words.length, (chunk, from, count) => {
       const codes = chunk.getColumnVector(0);
       const values = chunk.getColumnVector(1);
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < count; i++) {
         codes.setItem(i, from + i);
         values.setItem(i, words[from + i] as string);
       }
@@ -118,10 +130,18 @@ export async function stageRows(conn: DuckDBConnection, table: StagingTable, row
   } finally {
     dictAp.closeSync();
   }
-  const joins = cols
-    .filter(([n, t]) => isCoded(n, t))
-    .map(([n]) => `LEFT JOIN raw_dict d_${n} ON d_${n}.code = r."${n}"::INTEGER`)
-    .join(' ');
-  await conn.run(`INSERT INTO ${table} SELECT ${cols.map(([n, t]) => castOf(n, t)).join(', ')} FROM raw_stage r ${joins}`);
+  const joins = [...remaps.keys()].map((name) => `LEFT JOIN raw_dict d_${name} ON d_${name}.code = r."${name}"::INTEGER`).join(' ');
+  await conn.run(`INSERT INTO ${table} SELECT ${cols.map(([name, type]) => castOf(name, type, block.columns[name])).join(', ')} FROM raw_stage r ${joins}`);
   await conn.run('DROP TABLE raw_stage; DROP TABLE raw_dict');
+}
+
+/**
+ * Appends plain JS rows (times as epoch ms) into a staging table through {@link stageBlock}.
+ * `ord_row` comes from the rows when they have one, else from their index.
+ */
+export async function stageRows(conn: DuckDBConnection, table: StagingTable, rows: readonly object[], commit = 0): Promise<void> {
+  if (rows.length === 0) return;
+  const own = 'ord_row' in (rows[0] as object);
+  const cols = STAGING[table].filter(([name]) => name !== 'ord_commit' && (name !== 'ord_row' || own));
+  await stageBlock(conn, table, toColumns(rows, cols), commit);
 }

@@ -6,6 +6,8 @@ import { log } from '../log.ts';
 import { progress } from '../progress.ts';
 import type { Service } from '../service.ts';
 import { Simulator } from './simulate/simulator.ts';
+import { simulateInThread } from './simulate-thread.ts';
+import { fillsOf, positionSnapshotsOf } from '../ingest/columns.ts';
 
 /** The checkpoint slot of this source in the journal. */
 export const SIMULATE_SOURCE = 'simulate';
@@ -86,9 +88,10 @@ export function mergeBatches(batches: readonly IncomingBatch[]): IncomingBatch {
 
 /**
  * Advances the simulator to `until` (floored to a minute, as the simulator works in minutes),
- * appending through the one append path in batches of about `rowsPerAppend` rows. Simulating
- * the next stretch overlaps the database work of the previous append. Logs progress with an ETA.
- * An aborted `signal` stops it after the current append.
+ * appending through the one append path in groups of whole days of about `rowsPerAppend` rows.
+ * The simulation runs in a worker thread (see simulate-thread.ts) a group ahead of the appends,
+ * and hands its rows over in columns; `sim` then continues from where the last appended group
+ * ended. Logs progress with an ETA. An aborted `signal` stops it after the current append.
  */
 export async function simulateUntil(
   service: Service,
@@ -106,28 +109,30 @@ export async function simulateUntil(
   let fills = 0;
   let duplicates = 0;
   let pending: Promise<unknown> = Promise.resolve();
-  let parts: IncomingBatch[] = [];
-  let rows = 0;
-  const flush = async () => {
-    const batch = mergeBatches(parts);
-    const checkpoint = checkpointOf(sim, opts);
-    parts = [];
-    rows = 0;
-    await pending;
-    fills += batch.fills.length;
-    pending = service.append({ ...batch, checkpoint }, { source: SIMULATE_SOURCE }).then((r) => {
-      duplicates += r.duplicates;
-    });
-    bar.update(work(sim.time) - from, `${fills.toLocaleString('en-US')} fills, simulated to ${new Date(sim.time).toISOString().slice(0, 10)}`);
-  };
-  for (const day of sim.batches(end)) {
-    if (signal?.aborted) break; // stops at a day boundary; what was appended stays consistent
-    parts.push(day);
-    rows += day.fills.length + day.marketSnapshots.length + day.positionSnapshots.length;
-    if (rows >= rowsPerAppend) await flush();
+  let appendedState: unknown;
+  if (sim.time < end) {
+    for await (const group of simulateInThread({ state: sim.saveState(), until: end, rowsPerAppend })) {
+      if (signal?.aborted) break; // stops at a group boundary; what was appended stays consistent
+      const batch: IncomingBatch = {
+        fills: fillsOf(group.fills),
+        marketSnapshots: [],
+        marketSnapshotColumns: group.marketSnapshots,
+        positionSnapshots: positionSnapshotsOf(group.positionSnapshots),
+        mirrors: { fills: group.fills, positionSnapshots: group.positionSnapshots },
+        checkpoint: checkpointOf(sim, opts, group.time),
+      };
+      await pending; // one append at a time; the next group is decoded meanwhile
+      fills += batch.fills.length;
+      pending = service.append(batch, { source: SIMULATE_SOURCE }).then((r) => {
+        duplicates += r.duplicates;
+        appendedState = group.state;
+      });
+      pending.catch(() => undefined); // awaited before the next append or at the end: not unhandled
+      bar.update(work(group.time) - from, `${fills.toLocaleString('en-US')} fills, simulated to ${new Date(group.time).toISOString().slice(0, 10)}`);
+    }
   }
-  if (parts.length) await flush();
   await pending;
+  if (appendedState !== undefined) sim.adopt(appendedState);
   return { fills: fills - duplicates, duplicates, seconds: bar.elapsed() };
 }
 

@@ -294,6 +294,20 @@ export class Simulator {
     return sim;
   }
 
+  /**
+   * Continues in place from `state`, saved by a simulator of the same seed and scale (e.g. the
+   * one a worker thread ran ahead with): afterwards this one is exactly that one.
+   */
+  adopt(state: unknown): void {
+    const st = parseState(state);
+    if (st.options.seed !== this.opts.seed || st.options.scale !== this.opts.scale) {
+      throw new Error('Simulator: cannot adopt the state of another seed or scale');
+    }
+    Object.assign(this.opts, st.options);
+    this.marketOut = [];
+    this.load(st);
+  }
+
   private load(st: SimulatorState): void {
     this.t = st.time;
     this.priceRng = Rng.fromState(st.rng.prices);

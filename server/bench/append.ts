@@ -1,0 +1,80 @@
+/**
+ * Append-path micro-benchmark: `npm run bench:append -- [--fills N] [--scale S] [--rows R] [--from T]`.
+ * Simulates about N fills first (seed 42, scale S, from time T, in memory, not timed), then
+ * appends them to a fresh data directory in batches of about R rows, as the backfill does
+ * (columns handed over, validation, dedup, ids, journal commit, derived state), and prints
+ * fills/s and rows/s with wall and CPU time of the append part alone.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fillsOf, positionSnapshotsOf, toColumns } from '../ingest/columns.ts';
+import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS, type IncomingBatch } from '../journal/rows.ts';
+import { openService } from '../service.ts';
+import { Simulator } from '../sources/simulate/simulator.ts';
+
+const { values } = parseArgs({
+  options: {
+    fills: { type: 'string', default: '1000000' },
+    scale: { type: 'string', default: '10' },
+    rows: { type: 'string', default: '600000' },
+    from: { type: 'string', default: '2025-03-12T00:00:00Z' },
+  },
+});
+const target = Number(values.fills);
+const rowsPerAppend = Number(values.rows);
+const sim = new Simulator({ seed: 42, scale: Number(values.scale) });
+if (Date.parse(values.from) > sim.time) for (const _ of sim.batches(Date.parse(values.from)));
+
+const FILL_IN = FILL_COLUMNS.filter(([n]) => n !== 'seq' && n !== 'position_id');
+const PSNAP_IN = POSITION_SNAPSHOT_COLUMNS.filter(([n]) => n !== 'position_id');
+const groups: IncomingBatch[] = [];
+let parts: IncomingBatch[] = [];
+let rows = 0;
+let fills = 0;
+const flush = () => {
+  // the same hand-over as the backfill's worker thread: column blocks, rows decoded from them
+  const f = toColumns(parts.map((b) => b.fills), FILL_IN, true);
+  const p = toColumns(parts.map((b) => b.positionSnapshots), PSNAP_IN, true);
+  groups.push({
+    fills: f, positionSnapshots: p, marketSnapshotColumns: toColumns(parts.map((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS, true),
+  } as unknown as IncomingBatch);
+  parts = [];
+  rows = 0;
+};
+for (const day of sim.batches(Date.now())) {
+  parts.push(day);
+  rows += day.fills.length + day.marketSnapshots.length + day.positionSnapshots.length;
+  fills += day.fills.length;
+  if (rows >= rowsPerAppend || fills >= target) flush();
+  if (fills >= target) break;
+}
+if (parts.length) flush();
+
+const dir = mkdtempSync(join(tmpdir(), 'perps-bench-'));
+const service = await openService({ dataDir: dir });
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+let total = 0;
+for (const g of groups) {
+  const blocks = g as unknown as { fills: ReturnType<typeof toColumns>; positionSnapshots: ReturnType<typeof toColumns> };
+  const batch: IncomingBatch = {
+    fills: fillsOf(blocks.fills),
+    marketSnapshots: [],
+    marketSnapshotColumns: g.marketSnapshotColumns,
+    positionSnapshots: positionSnapshotsOf(blocks.positionSnapshots),
+    mirrors: { fills: blocks.fills, positionSnapshots: blocks.positionSnapshots },
+  };
+  total += batch.fills.length + batch.positionSnapshots.length + (g.marketSnapshotColumns?.length ?? 0);
+  await service.append(batch);
+}
+const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+await service.close();
+rmSync(dir, { recursive: true, force: true });
+const f = (n: number) => Math.round(n).toLocaleString('en-US');
+console.log(
+  `appended ${f(fills)} fills (${f(total)} rows) in ${groups.length} appends: ${seconds.toFixed(1)} s wall, ` +
+    `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU → ${f(fills / seconds)} fills/s, ${f(total / seconds)} rows/s`,
+);

@@ -1,0 +1,149 @@
+import type { IncomingFill, IncomingPositionSnapshot } from '../journal/rows.ts';
+
+/**
+ * A batch of rows in columns: what a source in another thread hands over without cloning
+ * millions of objects (typed arrays move between threads for free), and what staging copies
+ * into DuckDB one column at a time.
+ * - numbers (and times, epoch ms): a `Float64Array`; NaN stands for null (a finite number is
+ *   required everywhere else, so the two never mix);
+ * - repetitive strings (protocol, market, side, …): `codes` into a small `dict`, -1 for null;
+ * - near-unique strings (tx, position key): a plain array.
+ */
+export type Column = Float64Array | CodedStrings | (string | null)[];
+export interface CodedStrings {
+  codes: Int32Array;
+  dict: string[];
+}
+export interface ColumnBlock {
+  length: number;
+  columns: Record<string, Column>;
+}
+
+export const isCoded = (c: Column): c is CodedStrings => (c as CodedStrings).codes instanceof Int32Array;
+
+/** Strings nearly unique per row: a dictionary would only add work, so they stay as they are. */
+export const DIRECT_STRINGS: ReadonlySet<string> = new Set(['tx', 'position_key']);
+
+type Encoder = (chunks: readonly (readonly object[])[], n: number) => Record<string, Column>;
+const encoders = new Map<string, Encoder>();
+
+/**
+ * An encoder for one column list, compiled once: reading `row.time`, `row.price`, … by name in
+ * generated code keeps every property access monomorphic, where a loop over column names would
+ * do a keyed lookup per value (several times slower over millions of rows). Names come from
+ * rows.ts, never from input.
+ */
+function encoderOf(cols: readonly (readonly [string, string])[]): Encoder {
+  const key = cols.map(([n, t]) => `${n}:${t}`).join(',');
+  let enc = encoders.get(key);
+  if (enc) return enc;
+  for (const [name] of cols) if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`column name ${name}`);
+  const init: string[] = [];
+  const step: string[] = [];
+  const out: string[] = [];
+  cols.forEach(([name, type], c) => {
+    if (type !== 'VARCHAR') {
+      init.push(`const c${c} = new Float64Array(n);`);
+      step.push(`{ const v = r.${name}; c${c}[i] = v === null || v === undefined ? NaN : v; }`);
+      out.push(`${name}: c${c}`);
+    } else if (DIRECT_STRINGS.has(name)) {
+      init.push(`const c${c} = new Array(n);`);
+      step.push(`c${c}[i] = r.${name} ?? null;`);
+      out.push(`${name}: c${c}`);
+    } else {
+      init.push(`const c${c} = new Int32Array(n), m${c} = new Map(), d${c} = [];`);
+      step.push(`{ const v = r.${name}; if (v === null || v === undefined) c${c}[i] = -1; else { let k = m${c}.get(v); ` +
+        `if (k === undefined) { k = d${c}.push(v) - 1; m${c}.set(v, k); } c${c}[i] = k; } }`);
+      out.push(`${name}: { codes: c${c}, dict: d${c} }`);
+    }
+  });
+  const body = `${init.join('\n')}
+let i = 0;
+for (const rows of chunks) for (let j = 0; j < rows.length; j++, i++) { const r = rows[j];
+${step.join('\n')}
+}
+return { ${out.join(', ')} };`;
+  enc = new Function('chunks', 'n', body) as Encoder;
+  encoders.set(key, enc);
+  return enc;
+}
+
+/**
+ * Turns rows into a block with the given columns (`[name, DuckDB type]`): VARCHAR columns are
+ * coded unless listed in {@link DIRECT_STRINGS}, everything else is a number. The rows may come
+ * in several arrays (`chunks`, concatenated in order) to save concatenating them first.
+ */
+export function toColumns(rows: readonly object[] | readonly (readonly object[])[], cols: readonly (readonly [string, string])[], chunked = false): ColumnBlock {
+  const chunks = (chunked ? rows : [rows]) as readonly (readonly object[])[];
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  return { length: n, columns: encoderOf(cols)(chunks, n) };
+}
+
+/** The buffers of a block, to transfer (not copy) it to another thread. */
+export function transferList(block: ColumnBlock): ArrayBuffer[] {
+  return Object.values(block.columns).flatMap((c) =>
+    c instanceof Float64Array ? [c.buffer as ArrayBuffer] : isCoded(c) ? [c.codes.buffer as ArrayBuffer] : [],
+  );
+}
+
+function numbers(block: ColumnBlock, name: string): Float64Array {
+  const c = block.columns[name];
+  if (!(c instanceof Float64Array)) throw new Error(`column block: ${name} is not a number column`);
+  return c;
+}
+function strings(block: ColumnBlock, name: string): (i: number) => string | null {
+  const c = block.columns[name];
+  if (c === undefined || c instanceof Float64Array) throw new Error(`column block: ${name} is not a string column`);
+  if (!isCoded(c)) return (i) => c[i] ?? null;
+  const { codes, dict } = c;
+  return (i) => (codes[i]! < 0 ? null : dict[codes[i]!]!);
+}
+const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+/** Fill rows of a block made by {@link toColumns} from fills (the append path needs objects). */
+export function fillsOf(b: ColumnBlock): IncomingFill[] {
+  const [protocol, tx, key, address, market, variant, side, type, token] = [
+    'protocol', 'tx', 'position_key', 'address', 'market', 'market_variant', 'side', 'type', 'collateral_token',
+  ].map((n) => strings(b, n));
+  const [time, slot, ev, sizeD, size, collD, coll, price, entry, pnl, fee, borrow, funding, liq, earned, feeTotal, index] = [
+    'time', 'slot', 'event_index', 'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'position_collateral_usd',
+    'price', 'entry_price', 'pnl_delta_usd', 'fee_usd', 'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd',
+    'funding_earned_usd', 'fee_total_usd', 'index_price',
+  ].map((n) => numbers(b, n)) as Float64Array[];
+  const out: IncomingFill[] = new Array(b.length);
+  for (let i = 0; i < b.length; i++) {
+    out[i] = {
+      protocol: protocol!(i) as IncomingFill['protocol'], time: time![i]!, slot: slot![i]!, tx: tx!(i)!, event_index: ev![i]!,
+      position_key: key!(i)!, address: address!(i)!, market: market!(i)!, market_variant: variant!(i),
+      side: side!(i) as IncomingFill['side'], type: type!(i) as IncomingFill['type'],
+      size_delta_usd: sizeD![i]!, position_size_usd: size![i]!, collateral_delta_usd: collD![i]!, position_collateral_usd: coll![i]!,
+      price: price![i]!, entry_price: entry![i]!, pnl_delta_usd: pnl![i]!, fee_usd: fee![i]!,
+      borrowing_fee_usd: nullable(borrow![i]!), funding_fee_usd: nullable(funding![i]!), liquidation_fee_usd: nullable(liq![i]!),
+      funding_earned_usd: nullable(earned![i]!), fee_total_usd: feeTotal![i]!, index_price: index![i]!, collateral_token: token!(i),
+      // set by the append path: present from the start, the objects keep one shape (no growth per row)
+      seq: 0, position_id: 0,
+    } as IncomingFill;
+  }
+  return out;
+}
+
+/** Position snapshot rows of a block made by {@link toColumns} from position snapshots. */
+export function positionSnapshotsOf(b: ColumnBlock): IncomingPositionSnapshot[] {
+  const [protocol, key, source] = ['protocol', 'position_key', 'source'].map((n) => strings(b, n));
+  const [time, size, coll, borrow, funding, claim, mark, liq] = [
+    'time', 'size_usd', 'collateral_usd', 'unsettled_borrowing_usd', 'unsettled_funding_usd', 'claimable_funding_usd',
+    'mark_price', 'liquidation_price',
+  ].map((n) => numbers(b, n)) as Float64Array[];
+  const out: IncomingPositionSnapshot[] = new Array(b.length);
+  for (let i = 0; i < b.length; i++) {
+    out[i] = {
+      time: time![i]!, protocol: protocol!(i) as IncomingPositionSnapshot['protocol'], position_key: key!(i)!,
+      size_usd: size![i]!, collateral_usd: coll![i]!, unsettled_borrowing_usd: borrow![i]!, unsettled_funding_usd: funding![i]!,
+      claimable_funding_usd: claim![i]!, mark_price: mark![i]!, liquidation_price: nullable(liq![i]!),
+      source: source!(i) as IncomingPositionSnapshot['source'],
+      position_id: 0, // set by the append path (see fillsOf)
+    } as IncomingPositionSnapshot;
+  }
+  return out;
+}

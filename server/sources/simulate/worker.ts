@@ -1,0 +1,78 @@
+/**
+ * The simulator in a worker thread, so a backfill simulates the next stretch while the main
+ * thread appends the last one (see `../simulate-thread.ts`, which starts it). It restores the
+ * state it is given, runs to `until`, and posts groups of whole days of about `rowsPerAppend`
+ * rows as column blocks (their buffers are transferred, not copied), each with the simulator's
+ * state after it. It stays at most one unacknowledged group ahead of the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { toColumns, transferList, type ColumnBlock } from '../../ingest/columns.ts';
+import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS, type IncomingBatch } from '../../journal/rows.ts';
+import { Simulator } from './simulator.ts';
+
+/** What the worker is started with. */
+export interface WorkerStart {
+  state: unknown;
+  until: number;
+  rowsPerAppend: number;
+}
+
+/** A group of days, posted to the main thread. */
+export interface WorkerGroup {
+  type: 'group';
+  fills: ColumnBlock;
+  marketSnapshots: ColumnBlock;
+  positionSnapshots: ColumnBlock;
+  /** simulated time after the group: every row before it is in this or an earlier group */
+  time: number;
+  /** the simulator's state at `time` */
+  state: unknown;
+}
+export type WorkerMessage = WorkerGroup | { type: 'done' } | { type: 'error'; message: string };
+
+// the append path assigns these, so a source's rows do not have them
+const FILL_IN = FILL_COLUMNS.filter(([n]) => n !== 'seq' && n !== 'position_id');
+const POSITION_SNAPSHOT_IN = POSITION_SNAPSHOT_COLUMNS.filter(([n]) => n !== 'position_id');
+
+const port = parentPort!;
+let acks = 0;
+let waiting: (() => void) | undefined;
+port.on('message', (m: { type: 'ack' }) => {
+  if (m.type !== 'ack') return;
+  acks++;
+  waiting?.();
+});
+
+async function run({ state, until, rowsPerAppend }: WorkerStart): Promise<void> {
+  const sim = Simulator.restore(state);
+  let sent = 0;
+  let parts: IncomingBatch[] = [];
+  let rows = 0;
+  const post = async () => {
+    const group: WorkerGroup = {
+      type: 'group',
+      fills: toColumns(parts.map((b) => b.fills), FILL_IN, true),
+      marketSnapshots: toColumns(parts.map((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS, true),
+      positionSnapshots: toColumns(parts.map((b) => b.positionSnapshots), POSITION_SNAPSHOT_IN, true),
+      time: sim.time,
+      state: sim.saveState(),
+    };
+    parts = [];
+    rows = 0;
+    // at most one group waits on the main thread: memory stays bounded whatever the speeds
+    while (sent - acks >= 1) await new Promise<void>((resolve) => (waiting = resolve));
+    port.postMessage(group, [...transferList(group.fills), ...transferList(group.marketSnapshots), ...transferList(group.positionSnapshots)]);
+    sent++;
+  };
+  for (const day of sim.batches(until)) {
+    parts.push(day);
+    rows += day.fills.length + day.marketSnapshots.length + day.positionSnapshots.length;
+    if (rows >= rowsPerAppend) await post();
+  }
+  if (parts.length) await post();
+  port.postMessage({ type: 'done' } satisfies WorkerMessage);
+}
+
+run(workerData as WorkerStart).catch((err: unknown) => {
+  port.postMessage({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies WorkerMessage);
+});
