@@ -125,6 +125,7 @@ export class AppendPath {
     // snapshots have no natural key: a resuming source re-emits its last ones, which go here
     await w.run('ingest/drop-stale-market-snapshots');
     await w.run('ingest/drop-stale-position-snapshots');
+    await w.run('ingest/collapse-same-instant-position-snapshots');
     const [staged] = await w.run('ingest/staged-counts');
     const counts = { fills: fills.length, marketSnapshots: staged!.market as number, positionSnapshots: staged!.position as number };
     phases.lap('stage');

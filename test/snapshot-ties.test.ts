@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rebuildState } from '../server/derive/rebuild.ts';
+import { statePath } from '../server/service.ts';
+import { at, fill, positionSnapshot, tempService } from './helpers/fixtures.ts';
+import { diffStates } from './helpers/state-diff.ts';
+
+// Two fills of one transaction each leave a position snapshot at the same instant. DuckDB's
+// partitioned COPY may reorder rows inside a journal file, so the append path keeps only the last
+// of them per commit; (time, commit) then orders every kept snapshot, live and on rebuild.
+describe('same-instant position snapshots', () => {
+  let done: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await done?.();
+    done = undefined;
+  });
+
+  it('keeps the last of a batch, lets a later commit win at the same instant, and rebuilds to the same state', async () => {
+    const { service, dir, cleanup } = await tempService();
+    done = cleanup;
+    const t = at('2026-06-01T00:00:00Z');
+    await service.append({
+      fills: [
+        fill({ time: t, tx: 'TIE1', event_index: 0 }),
+        fill({ time: t, tx: 'TIE1', event_index: 1, type: 'increase', size_delta_usd: 1000, position_size_usd: 2000, collateral_delta_usd: 0 }),
+      ],
+      marketSnapshots: [],
+      positionSnapshots: [
+        positionSnapshot({ time: t, size_usd: 1000 }),
+        positionSnapshot({ time: t, size_usd: 2000 }),
+      ],
+    });
+    const journal = async () =>
+      service.db.querySql(
+        `SELECT time, size_usd::DOUBLE AS size FROM read_parquet('${join(dir, 'journal/position_snapshots/**/*.parquet')}', hive_partitioning = true) ORDER BY ALL`,
+      );
+    expect((await journal()).map((r) => r.size)).toEqual([2000]);
+    const latest = async () => (await service.db.querySql('SELECT size_usd::DOUBLE AS size FROM position_latest'))[0]?.size;
+    expect(await latest()).toBe(2000);
+
+    // the same instant again in a later commit: that one is the newer state
+    await service.append({ fills: [], marketSnapshots: [], positionSnapshots: [positionSnapshot({ time: t, size_usd: 1500 })] });
+    expect(await latest()).toBe(1500);
+
+    await rebuildState(dir, join(dir, 'rebuilt.duckdb'));
+    const diff = await diffStates(statePath(dir), join(dir, 'rebuilt.duckdb'));
+    for (const [table, d] of Object.entries(diff)) expect({ table, onlyA: d.onlyA, onlyB: d.onlyB }).toEqual({ table, onlyA: 0, onlyB: 0 });
+  });
+});
