@@ -9,7 +9,11 @@ const FILL_STEPS = [
   'lifecycles-insert',
   'accounts-delete',
   'accounts-insert',
-  'rollup-merge',
+  'rollup-stage',
+  'rollup-update',
+  'rollup-insert',
+  'rollup-1d-delete',
+  'rollup-1d-insert',
   'markets-insert',
 ];
 const MARKET_SNAPSHOT_STEPS = [
@@ -17,6 +21,8 @@ const MARKET_SNAPSHOT_STEPS = [
   'market-latest-insert',
   'oi-snapshot-delete',
   'oi-snapshot-insert',
+  'oi-snapshot-1d-delete',
+  'oi-snapshot-1d-insert',
   'funding-insert',
 ];
 const POSITION_SNAPSHOT_STEPS = ['position-latest-delete', 'position-latest-insert'];

@@ -95,6 +95,22 @@ CREATE TABLE IF NOT EXISTS oi_snapshot_5m (
   time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL
 );
 
+-- Daily roll-ups of the two tables above, so that history endpoints fold everything before a
+-- window into one row per variant instead of reading every 5-minute row (issue 7). Each day's row
+-- is recomputed from the 5-minute rows of that day whenever a batch touches the day
+-- (sql/derive/rollup-1d-*.sql, oi-snapshot-1d-*.sql), so it always equals their aggregate.
+-- rollup_1d: Σ OI deltas per side; oi_snapshot_1d: the day's last snapshot and whether any
+-- snapshot of the day had OI > 0.
+CREATE TABLE IF NOT EXISTS rollup_1d (
+  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
+  oi_long_delta_usd DECIMAL(38,6) NOT NULL, oi_short_delta_usd DECIMAL(38,6) NOT NULL
+);
+CREATE TABLE IF NOT EXISTS oi_snapshot_1d (
+  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
+  time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL,
+  has_oi BOOLEAN NOT NULL
+);
+
 -- Hourly funding: count of the snapshots in each hour and the sums of their served net rates,
 -- as exact decimals so that batches merge into a bucket in any order to the same value (the
 -- API averages: sum / snapshots).
