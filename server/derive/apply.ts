@@ -5,8 +5,11 @@ import type { PhaseTimer } from '../phase-timer.ts';
  * snapshot steps batch_msnap / batch_psnap. */
 const FILL_STEPS = [
   'insert-fills',
+  'liquidations-insert',
   'lifecycles-delete',
   'lifecycles-insert',
+  'open-lifecycles-delete',
+  'open-lifecycles-insert',
   'accounts-delete',
   'accounts-insert',
   'rollup-stage',
