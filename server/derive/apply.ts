@@ -10,6 +10,8 @@ const FILL_STEPS = [
   'lifecycles-insert',
   'open-lifecycles-delete',
   'open-lifecycles-insert',
+  'open-position-latest-fill-delete',
+  'open-position-latest-fill-insert',
   'accounts-delete',
   'accounts-insert',
   'rollup-stage',
@@ -28,7 +30,12 @@ const MARKET_SNAPSHOT_STEPS = [
   'oi-snapshot-1d-insert',
   'funding-insert',
 ];
-const POSITION_SNAPSHOT_STEPS = ['position-latest-delete', 'position-latest-insert'];
+const POSITION_SNAPSHOT_STEPS = [
+  'position-latest-delete',
+  'position-latest-insert',
+  'open-position-latest-snap-delete',
+  'open-position-latest-snap-insert',
+];
 export interface StagedCounts {
   fills: number;
   marketSnapshots: number;

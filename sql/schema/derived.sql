@@ -61,6 +61,10 @@ CREATE TABLE IF NOT EXISTS lifecycles (
 -- The lifecycles whose status is open, same columns (a few thousand rows): open-position reads
 -- (endpoints 16, 17, 18) scan these instead of every lifecycle (issue 7).
 CREATE TABLE IF NOT EXISTS open_lifecycles AS SELECT * FROM lifecycles LIMIT 0;
+-- The position_latest rows of those open lifecycles, so open-position reads join a few thousand
+-- rows instead of one per lifecycle ever. Kept by both the fill steps (a lifecycle opens or ends)
+-- and the position-snapshot steps (a new latest snapshot).
+CREATE TABLE IF NOT EXISTS open_position_latest AS SELECT * FROM position_latest LIMIT 0;
 
 -- One row per (protocol, address).
 CREATE TABLE IF NOT EXISTS accounts (
@@ -167,7 +171,7 @@ CREATE OR REPLACE MACRO open_alpha_positions() AS TABLE
          p.source AS p_source, m.time AS m_time, m.index_price AS m_price, l.last_index_price AS f_price,
          coalesce(p.time >= l.last_fill_at, false) AS fresh
   FROM open_lifecycles l
-  LEFT JOIN position_latest p ON p.protocol = l.protocol AND p.position_id = l.position_id
+  LEFT JOIN open_position_latest p ON p.protocol = l.protocol AND p.position_id = l.position_id
   LEFT JOIN market_latest m ON m.protocol = l.protocol AND m.market = l.market
         AND m.market_variant IS NOT DISTINCT FROM l.market_variant
   WHERE l.protocol = 'alpha' AND l.status = 'open'
