@@ -37,7 +37,7 @@ SELECT
   l.position_size_usd, l.position_collateral_usd, t.max_size_usd, t.max_collateral_usd, t.max_leverage,
   t.volume_usd, t.realized, t.fees, t.liq_fees, t.funding_fees, t.borrowing_fees, t.earned,
   t.realized - t.fees - t.borrowing_fees - t.funding_fees - t.liq_fees + t.earned,
-  t.fill_count, t.first_seq, t.last_seq, l.index_price
+  t.fill_count, t.first_seq, t.last_seq
 FROM touched t
 JOIN fills f ON f.seq = t.first_seq
 JOIN fills l ON l.seq = t.last_seq

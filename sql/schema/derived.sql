@@ -54,13 +54,13 @@ CREATE TABLE IF NOT EXISTS lifecycles (
   liquidation_fees_usd DECIMAL(38,6) NOT NULL, funding_fees_usd DECIMAL(38,6) NOT NULL,
   borrowing_fees_usd DECIMAL(38,6) NOT NULL, funding_earned_usd DECIMAL(38,6) NOT NULL,
   net_pnl_usd DECIMAL(38,6) NOT NULL,
-  fill_count INTEGER NOT NULL, first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL,
-  last_index_price DOUBLE NOT NULL                -- index price on the last fill (open-position marks)
+  fill_count INTEGER NOT NULL, first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL
 );
 
--- The lifecycles whose status is open, same columns (a few thousand rows): open-position reads
--- (endpoints 16, 17, 18) scan these instead of every lifecycle (issue 7).
-CREATE TABLE IF NOT EXISTS open_lifecycles AS SELECT * FROM lifecycles LIMIT 0;
+-- The lifecycles whose status is open (a few thousand rows), their columns plus the index price
+-- on their last fill: open-position reads (endpoints 16, 17, 18) scan these instead of every
+-- lifecycle and need no join with `fills` (issue 7).
+CREATE TABLE IF NOT EXISTS open_lifecycles AS SELECT *, 0::DOUBLE AS last_index_price FROM lifecycles LIMIT 0;
 -- The position_latest rows of those open lifecycles, so open-position reads join a few thousand
 -- rows instead of one per lifecycle ever. Kept by both the fill steps (a lifecycle opens or ends)
 -- and the position-snapshot steps (a new latest snapshot).
