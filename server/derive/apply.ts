@@ -5,11 +5,20 @@ import type { PhaseTimer } from '../phase-timer.ts';
  * snapshot steps batch_msnap / batch_psnap. */
 const FILL_STEPS = [
   'insert-fills',
+  'liquidations-insert',
   'lifecycles-delete',
   'lifecycles-insert',
+  'open-lifecycles-delete',
+  'open-lifecycles-insert',
+  'open-position-latest-fill-delete',
+  'open-position-latest-fill-insert',
   'accounts-delete',
   'accounts-insert',
-  'rollup-merge',
+  'rollup-stage',
+  'rollup-update',
+  'rollup-insert',
+  'rollup-1d-delete',
+  'rollup-1d-insert',
   'markets-insert',
 ];
 const MARKET_SNAPSHOT_STEPS = [
@@ -17,9 +26,16 @@ const MARKET_SNAPSHOT_STEPS = [
   'market-latest-insert',
   'oi-snapshot-delete',
   'oi-snapshot-insert',
+  'oi-snapshot-1d-delete',
+  'oi-snapshot-1d-insert',
   'funding-insert',
 ];
-const POSITION_SNAPSHOT_STEPS = ['position-latest-delete', 'position-latest-insert'];
+const POSITION_SNAPSHOT_STEPS = [
+  'position-latest-delete',
+  'position-latest-insert',
+  'open-position-latest-snap-delete',
+  'open-position-latest-snap-insert',
+];
 export interface StagedCounts {
   fills: number;
   marketSnapshots: number;

@@ -28,9 +28,8 @@ SELECT time,
        tx,
        epoch_ms(time) AS time_ms,
        seq
-FROM fills
+FROM liquidations  -- the liquidation fills only (sql/schema/derived.sql)
 WHERE protocol = 'alpha'
-  AND type = 'liquidation'
   AND ($market::VARCHAR IS NULL OR market = $market::VARCHAR)
   AND ($market_variant::VARCHAR IS NULL OR market_variant = $market_variant::VARCHAR)
   AND ($from::BIGINT IS NULL OR time >= epoch_ms($from::BIGINT))

@@ -10,67 +10,134 @@
 --     the last snapshot of each 5-minute bucket, so when e is not on a 5-minute boundary and the
 --     last snapshot of e's 5-minute bucket is at or after e, the previous bucket's last one is used);
 --   * else (before its first snapshot) the replay of its fills: Σ signed size deltas per side of
---     every fill before e (rollup_5m deltas, plus the raw fills of a partial 5-minute piece at e).
+--     every fill before e (rollup deltas, plus the raw fills of a partial 5-minute piece at e).
 -- Values carry forward (a bucket without fills or snapshots keeps the previous state).
 -- USD rounded to 6 decimals.
+-- Plan (issue 7): the scans' bounds are written on the parameters (not on the CTE q) so that
+-- DuckDB turns them into table filters; only the window's rows of oi_snapshot_5m / rollup_5m are read (zone maps on
+-- `bucket` skip the rest), from lo = the bucket of $from to hi = the end of the bucket holding
+-- w_end. What lies before lo is folded into one row per variant: its last snapshot before lo (a
+-- "seed", read from oi_snapshot_1d whole days plus the 5-minute rows of lo's day) or, for a variant
+-- without one, the Σ of its deltas before lo (rollup_1d whole days plus rollup_5m of lo's day).
+-- A seeded variant never needs the replay in the window (its snapshot precedes every e > lo).
 WITH p AS (
   SELECT $from::BIGINT AS w_from, least($to::BIGINT, $now::BIGINT) AS w_end, $bucket_ms::BIGINT AS b
 ),
-snaps AS (
-  SELECT market || '|' || coalesce(market_variant, '') AS k, epoch_ms(time) AS t_ms, oi_long_usd, oi_short_usd,
-         epoch_ms(bucket) AS bucket_ms
-  FROM oi_snapshot_5m
-  WHERE protocol = 'alpha' AND ($market::VARCHAR IS NULL OR market = $market::VARCHAR)
+q AS (
+  SELECT w_from, w_end, b, w_from // b * b AS lo, w_end // b * b + b AS hi,
+         w_from // b * b // 86400000 * 86400000 AS lo_day
+  FROM p
 ),
-deltas AS (
-  SELECT market || '|' || coalesce(market_variant, '') AS k, epoch_ms(bucket) AS bucket_ms,
-         oi_long_delta_usd, oi_short_delta_usd
-  FROM rollup_5m
-  WHERE protocol = 'alpha' AND ($market::VARCHAR IS NULL OR market = $market::VARCHAR)
+wsnaps AS (
+  SELECT s.market || '|' || coalesce(s.market_variant, '') AS k, epoch_ms(s.time) AS t_ms,
+         s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket) AS bucket_ms
+  FROM oi_snapshot_5m s
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
+    AND s.bucket >= epoch_ms($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AND s.bucket < epoch_ms(least($to::BIGINT, $now::BIGINT) // $bucket_ms::BIGINT * $bucket_ms::BIGINT + $bucket_ms::BIGINT)
 ),
-scope AS (SELECT DISTINCT k FROM snaps UNION SELECT DISTINCT k FROM deltas),
+wdeltas AS (
+  SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, epoch_ms(r.bucket) AS bucket_ms,
+         r.oi_long_delta_usd, r.oi_short_delta_usd
+  FROM rollup_5m r
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+    AND r.bucket >= epoch_ms($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AND r.bucket < epoch_ms(least($to::BIGINT, $now::BIGINT) // $bucket_ms::BIGINT * $bucket_ms::BIGINT + $bucket_ms::BIGINT)
+),
+-- before lo: whole days from the daily tables, then lo's own day from the 5-minute ones
+before_snaps AS (
+  SELECT market || '|' || coalesce(market_variant, '') AS k, time, oi_long_usd, oi_short_usd, has_oi
+  FROM (
+    SELECT s.market, s.market_variant, s.time, s.oi_long_usd, s.oi_short_usd, s.has_oi
+    FROM oi_snapshot_1d s
+    WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
+      AND s.bucket < epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000)
+    UNION ALL
+    SELECT s.market, s.market_variant, s.time, s.oi_long_usd, s.oi_short_usd, s.oi_long_usd + s.oi_short_usd > 0
+    FROM oi_snapshot_5m s
+    WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
+      AND s.bucket >= epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000) AND s.bucket < epoch_ms($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT))
+),
+seed AS (
+  SELECT k, epoch_ms(max(time)) AS t_ms, arg_max(oi_long_usd, time) AS oi_long_usd,
+         arg_max(oi_short_usd, time) AS oi_short_usd, bool_or(has_oi) AS had_oi
+  FROM before_snaps GROUP BY k
+),
+before_deltas AS (
+  SELECT k, sum(oi_long_delta_usd) AS long_usd, sum(oi_short_delta_usd) AS short_usd, count(*) AS n
+  FROM (
+    SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, r.oi_long_delta_usd, r.oi_short_delta_usd
+    FROM rollup_1d r
+    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+      AND r.bucket < epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000)
+    UNION ALL
+    SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, r.oi_long_delta_usd, r.oi_short_delta_usd
+    FROM rollup_5m r
+    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+      AND r.bucket >= epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000) AND r.bucket < epoch_ms($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT))
+  GROUP BY k
+),
 first_position AS (
-  SELECT min(bucket_ms) AS first_ms FROM (
-    SELECT bucket_ms FROM deltas
-    UNION ALL SELECT bucket_ms FROM snaps WHERE oi_long_usd + oi_short_usd > 0)
+  SELECT CASE WHEN (SELECT count(*) FROM before_deltas) > 0 OR (SELECT count(*) FROM seed WHERE had_oi) > 0
+              THEN q.lo
+              ELSE (SELECT min(bucket_ms) FROM (
+                      SELECT bucket_ms FROM wdeltas
+                      UNION ALL SELECT bucket_ms FROM wsnaps WHERE oi_long_usd + oi_short_usd > 0)) // q.b * q.b
+         END AS start_ms
+  FROM q
 ),
-buckets AS (
-  SELECT t AS b_start, least(t + p.b, p.w_end) AS e
-  FROM (SELECT unnest(range(greatest(f.first_ms, p.w_from) // p.b * p.b, p.w_end, p.b)) AS t
-        FROM p, first_position f WHERE f.first_ms IS NOT NULL) g, p
+scope AS (
+  SELECT k FROM wsnaps UNION SELECT k FROM wdeltas UNION SELECT k FROM seed UNION SELECT k FROM before_deltas
 ),
-first_snapshot AS (SELECT k, min(bucket_ms) AS fs FROM snaps GROUP BY k),
--- the replay is only ever read before a variant's first snapshot bucket
-cum AS (
-  SELECT d.k, d.bucket_ms + 300000 AS end_ms,
-         sum(d.oi_long_delta_usd) OVER w AS long_usd, sum(d.oi_short_delta_usd) OVER w AS short_usd
-  FROM deltas d LEFT JOIN first_snapshot f ON f.k = d.k
-  WHERE f.fs IS NULL OR d.bucket_ms < f.fs
-  WINDOW w AS (PARTITION BY d.k ORDER BY d.bucket_ms ROWS UNBOUNDED PRECEDING)
+-- per variant and bucket (from lo): the bucket's last snapshot before w_end, Σ deltas of the
+-- 5-minute buckets that end by min(bucket end, w_end); carried forward / summed by window functions
+snap_b AS (
+  SELECT s.k, s.t_ms // q.b * q.b AS b_start,
+         arg_max(s.oi_long_usd, s.t_ms) AS long_usd, arg_max(s.oi_short_usd, s.t_ms) AS short_usd
+  FROM wsnaps s, q WHERE s.t_ms < q.w_end GROUP BY ALL
+),
+delta_b AS (
+  SELECT d.k, d.bucket_ms // q.b * q.b AS b_start,
+         sum(d.oi_long_delta_usd) AS long_usd, sum(d.oi_short_delta_usd) AS short_usd
+  FROM wdeltas d, q WHERE d.bucket_ms < q.w_end // 300000 * 300000 GROUP BY ALL
+),
+grid AS (
+  SELECT s.k, g.b_start
+  FROM scope s, (SELECT unnest(range(q.lo, q.w_end, q.b)) AS b_start FROM q) g
+),
+carried AS (
+  SELECT g.k, g.b_start,
+         count(sb.k) OVER w > 0 AS has_snap,
+         last_value(sb.long_usd IGNORE NULLS) OVER w AS s_long,
+         last_value(sb.short_usd IGNORE NULLS) OVER w AS s_short,
+         sum(db.long_usd) OVER w AS d_long, sum(db.short_usd) OVER w AS d_short
+  FROM grid g
+  LEFT JOIN snap_b sb ON sb.k = g.k AND sb.b_start = g.b_start
+  LEFT JOIN delta_b db ON db.k = g.k AND db.b_start = g.b_start
+  WINDOW w AS (PARTITION BY g.k ORDER BY g.b_start ROWS UNBOUNDED PRECEDING)
 ),
 tail AS (
   SELECT f.market || '|' || coalesce(f.market_variant, '') AS k,
          coalesce(sum(f.size_delta_usd) FILTER (f.side = 'long'), 0) AS long_usd,
          coalesce(sum(f.size_delta_usd) FILTER (f.side = 'short'), 0) AS short_usd
-  FROM fills f, p
+  FROM fills f
   WHERE f.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
-    AND f.time >= epoch_ms(p.w_end // 300000 * 300000) AND f.time < epoch_ms(p.w_end)
+    AND f.time >= epoch_ms(least($to::BIGINT, $now::BIGINT) // 300000 * 300000) AND f.time < epoch_ms(least($to::BIGINT, $now::BIGINT))
   GROUP BY 1
 ),
-grid AS (
-  SELECT s.k, b.b_start, b.e, b.e // 300000 * 300000 AS e5 FROM scope s, buckets b
-),
 state AS (
-  SELECT g.b_start,
-         CASE WHEN sn.t_ms IS NOT NULL THEN sn.oi_long_usd
-              ELSE coalesce(c.long_usd, 0) + CASE WHEN g.e = p.w_end THEN coalesce(t.long_usd, 0) ELSE 0 END END AS long_usd,
-         CASE WHEN sn.t_ms IS NOT NULL THEN sn.oi_short_usd
-              ELSE coalesce(c.short_usd, 0) + CASE WHEN g.e = p.w_end THEN coalesce(t.short_usd, 0) ELSE 0 END END AS short_usd
-  FROM grid g
-  ASOF LEFT JOIN snaps sn ON sn.k = g.k AND g.e > sn.t_ms
-  ASOF LEFT JOIN cum c ON c.k = g.k AND g.e5 >= c.end_ms
-  LEFT JOIN tail t ON t.k = g.k
-  CROSS JOIN p
+  SELECT c.b_start,
+         CASE WHEN c.has_snap THEN c.s_long WHEN sd.k IS NOT NULL THEN sd.oi_long_usd
+              ELSE coalesce(bd.long_usd, 0) + coalesce(c.d_long, 0)
+                   + CASE WHEN c.b_start + q.b >= q.w_end THEN coalesce(t.long_usd, 0) ELSE 0 END END AS long_usd,
+         CASE WHEN c.has_snap THEN c.s_short WHEN sd.k IS NOT NULL THEN sd.oi_short_usd
+              ELSE coalesce(bd.short_usd, 0) + coalesce(c.d_short, 0)
+                   + CASE WHEN c.b_start + q.b >= q.w_end THEN coalesce(t.short_usd, 0) ELSE 0 END END AS short_usd
+  FROM carried c
+  LEFT JOIN seed sd ON sd.k = c.k
+  LEFT JOIN before_deltas bd ON bd.k = c.k
+  LEFT JOIN tail t ON t.k = c.k
+  CROSS JOIN q
+  CROSS JOIN first_position f
+  WHERE c.b_start >= f.start_ms
 )
 SELECT epoch_ms(b_start) AS time,
        round(sum(long_usd), 6)::DOUBLE AS long_usd,

@@ -21,4 +21,5 @@ SELECT
   coalesce(list_sort(list_distinct(list(market_variant))), [])
 FROM lifecycles l
 WHERE EXISTS (SELECT 1 FROM batch_fills b WHERE b.protocol = l.protocol AND b.address = l.address)
-GROUP BY protocol, address;
+GROUP BY protocol, address
+ORDER BY address;  -- zone maps on address (issue 7)

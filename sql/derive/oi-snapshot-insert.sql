@@ -5,4 +5,5 @@ INSERT INTO oi_snapshot_5m
 SELECT protocol, market, market_variant, time_bucket(INTERVAL 5 MINUTE, time) AS bucket,
        max(time), arg_max(oi_long_usd, (time, ord_commit, ord_row)), arg_max(oi_short_usd, (time, ord_commit, ord_row))
 FROM batch_msnap
-GROUP BY ALL;
+GROUP BY ALL
+ORDER BY bucket;  -- time order, so zone maps on `bucket` prune window reads (issue 7)

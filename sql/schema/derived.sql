@@ -57,6 +57,15 @@ CREATE TABLE IF NOT EXISTS lifecycles (
   fill_count INTEGER NOT NULL, first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL
 );
 
+-- The lifecycles whose status is open (a few thousand rows), their columns plus the index price
+-- on their last fill: open-position reads (endpoints 16, 17, 18) scan these instead of every
+-- lifecycle and need no join with `fills` (issue 7).
+CREATE TABLE IF NOT EXISTS open_lifecycles AS SELECT *, 0::DOUBLE AS last_index_price FROM lifecycles LIMIT 0;
+-- The position_latest rows of those open lifecycles, so open-position reads join a few thousand
+-- rows instead of one per lifecycle ever. Kept by both the fill steps (a lifecycle opens or ends)
+-- and the position-snapshot steps (a new latest snapshot).
+CREATE TABLE IF NOT EXISTS open_position_latest AS SELECT * FROM position_latest LIMIT 0;
+
 -- One row per (protocol, address).
 CREATE TABLE IF NOT EXISTS accounts (
   protocol VARCHAR NOT NULL, address VARCHAR NOT NULL,
@@ -95,12 +104,38 @@ CREATE TABLE IF NOT EXISTS oi_snapshot_5m (
   time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL
 );
 
+-- Daily roll-ups of the two tables above, so that history endpoints fold everything before a
+-- window into one row per variant instead of reading every 5-minute row (issue 7). Each day's row
+-- is recomputed from the 5-minute rows of that day whenever a batch touches the day
+-- (sql/derive/rollup-1d-*.sql, oi-snapshot-1d-*.sql), so it always equals their aggregate.
+-- rollup_1d: Σ OI deltas per side; oi_snapshot_1d: the day's last snapshot and whether any
+-- snapshot of the day had OI > 0.
+CREATE TABLE IF NOT EXISTS rollup_1d (
+  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
+  oi_long_delta_usd DECIMAL(38,6) NOT NULL, oi_short_delta_usd DECIMAL(38,6) NOT NULL
+);
+CREATE TABLE IF NOT EXISTS oi_snapshot_1d (
+  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
+  time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL,
+  has_oi BOOLEAN NOT NULL
+);
+
 -- Hourly funding: count of the snapshots in each hour and the sums of their served net rates,
 -- as exact decimals so that batches merge into a bucket in any order to the same value (the
 -- API averages: sum / snapshots).
 CREATE TABLE IF NOT EXISTS funding_1h (
   protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
   snapshots INTEGER NOT NULL, rate_long_sum DECIMAL(38,20) NOT NULL, rate_short_sum DECIMAL(38,20) NOT NULL
+);
+
+-- Every liquidation fill (the columns endpoint 5 serves), in seq order: liquidation search reads
+-- these ~1 % of the fills instead of scanning `fills` (issue 7).
+CREATE TABLE IF NOT EXISTS liquidations (
+  seq BIGINT NOT NULL, protocol VARCHAR NOT NULL, time TIMESTAMP NOT NULL, tx VARCHAR NOT NULL,
+  position_id BIGINT NOT NULL, address VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR,
+  side VARCHAR NOT NULL, size_delta_usd DECIMAL(18,6) NOT NULL, collateral_delta_usd DECIMAL(18,6) NOT NULL,
+  price DOUBLE NOT NULL, entry_price DOUBLE NOT NULL, pnl_delta_usd DECIMAL(18,6) NOT NULL,
+  liquidation_fee_usd DECIMAL(18,6)
 );
 
 -- Key/value bookkeeping: `derived_seq` = the journal seq the derived state includes.
@@ -133,13 +168,12 @@ CREATE OR REPLACE MACRO open_alpha_positions() AS TABLE
          p.time AS p_time, p.size_usd AS p_size, p.collateral_usd AS p_collateral,
          p.unsettled_borrowing_usd AS p_borrowing, p.unsettled_funding_usd AS p_funding,
          p.claimable_funding_usd AS p_claimable, p.mark_price AS p_mark, p.liquidation_price AS p_liq,
-         p.source AS p_source, m.time AS m_time, m.index_price AS m_price, f.index_price AS f_price,
+         p.source AS p_source, m.time AS m_time, m.index_price AS m_price, l.last_index_price AS f_price,
          coalesce(p.time >= l.last_fill_at, false) AS fresh
-  FROM lifecycles l
-  LEFT JOIN position_latest p ON p.protocol = l.protocol AND p.position_id = l.position_id
+  FROM open_lifecycles l
+  LEFT JOIN open_position_latest p ON p.protocol = l.protocol AND p.position_id = l.position_id
   LEFT JOIN market_latest m ON m.protocol = l.protocol AND m.market = l.market
         AND m.market_variant IS NOT DISTINCT FROM l.market_variant
-  LEFT JOIN fills f ON f.protocol = l.protocol AND f.seq = l.last_seq
   WHERE l.protocol = 'alpha' AND l.status = 'open'
 ),
 state AS (

@@ -3,6 +3,8 @@ import { Database } from '../../server/db/database.ts';
 export const DERIVED_TABLES = [
   'fills', 'market_latest', 'position_latest', 'lifecycles', 'accounts',
   'rollup_5m', 'markets', 'oi_snapshot_5m', 'funding_1h', 'meta',
+  'rollup_1d', 'oi_snapshot_1d', 'liquidations', 'open_lifecycles',
+  'open_position_latest',
 ];
 
 /**
