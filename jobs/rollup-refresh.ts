@@ -94,6 +94,9 @@ async function refreshChunk(w: Writer, dataDir: string, days: string[], afterSeq
     if (counts.fills) {
       await w.rows(sqlFile('jobs/rollup-delete'));
       await w.rows(sqlFile('jobs/rollup-insert'));
+      // the daily rows (endpoint 8's past) are sums of the 5-minute ones: recompute their days
+      await w.rows(sqlFile('jobs/rollup-1d-refresh-delete'));
+      await w.rows(sqlFile('jobs/rollup-1d-refresh-insert'));
     }
     // listed under the lock, so the files are exactly the commits the derived state holds
     const files = dataPartitions(dataDir, 'market_snapshots', new Set(days))
@@ -105,6 +108,8 @@ async function refreshChunk(w: Writer, dataDir: string, days: string[], afterSeq
     if (counts.snapshots) {
       await w.rows(sqlFile('jobs/oi-refresh-delete'));
       await w.rows(sqlFile('jobs/oi-refresh-insert'));
+      await w.rows(sqlFile('jobs/oi-1d-refresh-delete'));
+      await w.rows(sqlFile('jobs/oi-1d-refresh-insert'));
       await w.rows(sqlFile('jobs/funding-refresh-delete'));
       await w.rows(sqlFile('jobs/funding-refresh-insert'));
     }
