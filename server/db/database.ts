@@ -57,7 +57,8 @@ export class Database {
   static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {
     const instance = await DuckDBInstance.create(path, {
       threads: String(opts.threads ?? 2),
-      memory_limit: opts.memoryLimit ?? '2GB',
+      // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit (default 2GB); a rebuild of a 10M-fill journal needs more
+      memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
     });
     const db = new Database(instance, path);
     db.writer = { conn: await instance.connect(), statements: new Map() };
