@@ -1,6 +1,7 @@
 import type { Writer } from '../server/db/database.ts';
 import { sqlFile } from '../server/db/sql-files.ts';
 import { inTransaction, readWatermark, type Watermark } from '../server/derive/apply.ts';
+import { resetStaging } from '../server/journal/stage.ts';
 import { log } from '../server/log.ts';
 import type { Service } from '../server/service.ts';
 import { dataPartitions, withFiles } from './journal-files.ts';
@@ -81,6 +82,9 @@ function chunksOf(days: readonly string[]): string[][] {
   return out;
 }
 
+/** The append path's rollup steps (sql/derive/), run on the re-staged fills of the touched buckets. */
+const ROLLUP_STEPS = ['rollup-stage', 'rollup-insert', 'rollup-1d-delete', 'rollup-1d-insert'];
+
 const pick = (m: Watermark) => ({ seq: m.seq, commit: m.commit });
 
 /** Recomputes the touched buckets of some days (YYYY-MM-DD, sorted) in one transaction. */
@@ -93,10 +97,12 @@ async function refreshChunk(w: Writer, dataDir: string, days: string[], afterSeq
     counts.fills = await countOf(w, 'job_touched_5m');
     if (counts.fills) {
       await w.rows(sqlFile('jobs/rollup-delete'));
-      await w.rows(sqlFile('jobs/rollup-insert'));
-      // the daily rows (endpoint 8's past) are sums of the 5-minute ones: recompute their days
-      await w.rows(sqlFile('jobs/rollup-1d-refresh-delete'));
-      await w.rows(sqlFile('jobs/rollup-1d-refresh-insert'));
+      // the touched buckets' fills go through the append path's own rollup steps (5-minute and
+      // daily rows), so the refresh cannot compute them differently from an append or a rebuild
+      await resetStaging(w.connection);
+      await w.rows(sqlFile('jobs/rollup-stage-fills'));
+      for (const step of ROLLUP_STEPS) await w.run(`derive/${step}`);
+      await resetStaging(w.connection);
     }
     // listed under the lock, so the files are exactly the commits the derived state holds
     const files = dataPartitions(dataDir, 'market_snapshots', new Set(days))
