@@ -25,6 +25,7 @@ import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema 
 import type * as v from 'valibot';
 import { restRoutes } from './app.ts';
 import { API_VERSION, type ErrorCode } from './errors.ts';
+import { addNonRestOperations } from './openapi-extra.ts';
 import { RESPONSE_DEFINITIONS, errorBodyOf } from './response-schemas.ts';
 import type { RestRoute } from './routes/define.ts';
 import type { Service } from '../service.ts';
@@ -194,7 +195,8 @@ function components(): Json {
   };
 }
 
-/** Builds the OpenAPI 3.1 document of `routes` (not cached: see {@link openApiDocument}). */
+/** Builds the OpenAPI 3.1 document of `routes`, plus the stream and MCP endpoints (not cached:
+ * see {@link openApiDocument}). */
 export function buildOpenApiDocument(routes: readonly RestRoute[]): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
@@ -202,7 +204,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[]): Json {
     if (paths[path]) throw new Error(`OpenAPI: two routes on ${path}`);
     paths[path] = { get: operation };
   }
-  return {
+  const doc: Json = {
     openapi: '3.1.0',
     info: {
       title: 'Perpetuals Analytics Data Service',
@@ -220,6 +222,8 @@ export function buildOpenApiDocument(routes: readonly RestRoute[]): Json {
     paths,
     components: components(),
   };
+  addNonRestOperations(doc, convert);
+  return doc;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,4 +1,4 @@
-/** `GET /v1/openapi.json`: the OpenAPI 3.1 document of every REST endpoint (no key needed). */
+/** `GET /v1/openapi.json`: the OpenAPI 3.1 document of every endpoint (no key needed). */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
 import { noQuery } from '../params.ts';
@@ -11,14 +11,18 @@ export function openapiRoutes(service: Service): RestRoute[] {
     defineRoute({
       path: OPENAPI_PATH,
       cost: 0,
-      summary: 'The OpenAPI 3.1 document of every REST endpoint (no key needed).',
+      summary: 'The OpenAPI 3.1 document of every endpoint: REST, the fills stream and MCP (no key needed).',
       query: noQuery,
       auth: false,
       // The document itself, not a `{ data }` envelope (what OpenAPI tooling expects at this URL).
       response: v.looseObject({
         openapi: v.literal('3.1.0'),
         info: v.looseObject({ title: v.string(), version: v.string() }),
-        paths: v.record(v.string(), v.looseObject({ get: v.looseObject({ summary: v.string() }) })),
+        // REST routes and the stream are GET operations, MCP a POST
+        paths: v.record(v.string(), v.union([
+          v.looseObject({ get: v.looseObject({ summary: v.string() }) }),
+          v.looseObject({ post: v.looseObject({ summary: v.string() }) }),
+        ])),
         components: v.looseObject({}),
       }),
       handle: () => openApiDocument(service),
