@@ -1,37 +1,40 @@
 -- Endpoint 13, GET /v1/alpha/accounts/search: one page of alpha Accounts plus the total match count.
 -- Parameters:
 --   $sort_by VARCHAR   one of net_pnl | volume | win_rate | positions | current_notional (validated
---                      by the route; chooses one ORDER BY term below, never spliced into the SQL)
+--                      by the route; chooses the sort value below, never spliced into the SQL)
 --   $order VARCHAR     asc | desc
 --   $min_trades BIGINT or NULL       trades >= min_trades
 --   $has_active BOOLEAN or NULL      true: open_positions > 0; false: open_positions = 0
 --   $search VARCHAR or NULL          case-insensitive address prefix
 --   $offset BIGINT, $limit BIGINT    the page
--- Order: the chosen key in the chosen direction, then address asc (total order). Always returns at
--- least one row: a page past the end gives a single row with only `total` set (address NULL).
-WITH matched AS (
-  SELECT a.*,
-         row_number() OVER (ORDER BY
-           CASE WHEN $sort_by::VARCHAR = 'net_pnl' AND $order::VARCHAR = 'asc' THEN a.net_pnl_usd END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'net_pnl' AND $order::VARCHAR = 'desc' THEN a.net_pnl_usd END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'volume' AND $order::VARCHAR = 'asc' THEN a.volume_usd END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'volume' AND $order::VARCHAR = 'desc' THEN a.volume_usd END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'win_rate' AND $order::VARCHAR = 'asc' THEN a.win_rate END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'win_rate' AND $order::VARCHAR = 'desc' THEN a.win_rate END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'positions' AND $order::VARCHAR = 'asc' THEN a.positions END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'positions' AND $order::VARCHAR = 'desc' THEN a.positions END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'current_notional' AND $order::VARCHAR = 'asc' THEN a.open_notional_usd END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'current_notional' AND $order::VARCHAR = 'desc' THEN a.open_notional_usd END DESC NULLS LAST,
-           a.address ASC) AS rn
-  FROM alpha_accounts() a  -- the Account shape, sql/schema/derived.sql
-  WHERE ($min_trades::BIGINT IS NULL OR a.trades >= $min_trades::BIGINT)
+-- Order: the chosen key (as served: USD rounded to 6 decimals, as DOUBLE) in the chosen direction,
+-- then address asc (total order). Always returns at least one row: a page past the end gives a
+-- single row with only `total` set (address NULL).
+-- Plan (issue 7): one sort value per row (desc = ascending on 0.0 - value; 0.0 - x never yields
+-- -0.0, and no sorted column is NULL), so the page is a top-N on (value, address) over the
+-- matching accounts, and only the page's rows get the Account shape (alpha_accounts()).
+WITH keyed AS (
+  SELECT a.address,
+         CASE $sort_by::VARCHAR
+           WHEN 'net_pnl' THEN round(a.net_pnl_usd, 6)::DOUBLE
+           WHEN 'volume' THEN round(a.volume_usd, 6)::DOUBLE
+           WHEN 'win_rate' THEN a.win_rate
+           WHEN 'positions' THEN a.positions::DOUBLE
+           WHEN 'current_notional' THEN round(a.open_notional_usd, 6)::DOUBLE
+         END AS v
+  FROM accounts a
+  WHERE a.protocol = 'alpha'
+    AND ($min_trades::BIGINT IS NULL OR a.trades >= $min_trades::BIGINT)
     AND ($has_active::BOOLEAN IS NULL OR (a.open_positions > 0) = $has_active::BOOLEAN)
     AND ($search::VARCHAR IS NULL OR starts_with(lower(a.address), lower($search::VARCHAR)))
 ),
 page AS (
-  SELECT * FROM matched a WHERE a.rn > $offset::BIGINT AND a.rn <= $offset::BIGINT + $limit::BIGINT
+  SELECT address, CASE WHEN $order::VARCHAR = 'desc' THEN 0.0 - v ELSE v END AS s
+  FROM keyed
+  ORDER BY s, address
+  LIMIT $limit::BIGINT OFFSET $offset::BIGINT
 )
-SELECT (SELECT count(*) FROM matched)::BIGINT AS total, a.* EXCLUDE (rn)
+SELECT (SELECT count(*) FROM keyed)::BIGINT AS total, a.*
 FROM (SELECT 1) one
-LEFT JOIN page a ON true
-ORDER BY a.rn;
+LEFT JOIN (page p JOIN alpha_accounts() a ON a.address = p.address) ON true
+ORDER BY p.s, p.address;

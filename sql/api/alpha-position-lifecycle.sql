@@ -11,10 +11,12 @@
 --   $sort_by VARCHAR                   time | size (size = |size_delta_usd|), validated by the route
 --   $order VARCHAR                     asc | desc
 --   $offset BIGINT, $limit BIGINT      the page
+--   $first_seq, $last_seq BIGINT       the lifecycle's seq range (sql/api/alpha-position-span.sql,
+--                                      read first by the route): bounds on `seq` are table filters,
+--                                      so only that range of the seq-ordered fills is read (issue 7)
 -- Order: the chosen key in the chosen direction, then journal seq in the same direction (total order;
--- time desc is exactly the reverse of time asc). Always returns at least one row: `found` (the
--- lifecycle exists for this address) and `total` on every row; a page past the end (or no match)
--- gives a single row with seq NULL. USD rounded to 6 decimals; prices not rounded.
+-- time desc is exactly the reverse of time asc). Always returns at least one row: `total` on every
+-- row; a page past the end (or no match) gives a single row with seq NULL. USD rounded to 6 decimals; prices not rounded.
 WITH matched AS (
   SELECT f.*,
          row_number() OVER (ORDER BY
@@ -25,7 +27,8 @@ WITH matched AS (
            CASE WHEN $order::VARCHAR = 'asc' THEN f.seq END ASC NULLS LAST,
            CASE WHEN $order::VARCHAR = 'desc' THEN f.seq END DESC NULLS LAST) AS rn
   FROM fills f
-  WHERE f.protocol = 'alpha'
+  WHERE f.seq >= $first_seq::BIGINT AND f.seq <= $last_seq::BIGINT
+    AND f.protocol = 'alpha'
     AND f.position_id = $id::BIGINT
     AND f.address = $address::VARCHAR
     AND ($type::VARCHAR IS NULL OR f.type = $type::VARCHAR)
@@ -34,9 +37,7 @@ WITH matched AS (
 page AS (
   SELECT * FROM matched f WHERE f.rn > $offset::BIGINT AND f.rn <= $offset::BIGINT + $limit::BIGINT
 )
-SELECT EXISTS (SELECT 1 FROM lifecycles l
-               WHERE l.protocol = 'alpha' AND l.position_id = $id::BIGINT AND l.address = $address::VARCHAR) AS found,
-       (SELECT count(*) FROM matched)::BIGINT AS total,
+SELECT (SELECT count(*) FROM matched)::BIGINT AS total,
        f.seq,
        f.time,
        f.type,

@@ -197,9 +197,14 @@ export function positionRoutes(service: Service): RestRoute[] {
       handle: async ({ event, query: q }) => {
         const { address, id } = positionOf(event);
         const { offset, limit } = pageOf(q);
+        // the lifecycle's seq range first: the timeline then reads only that range of fills
+        const span = await service.db.queryOne('api/alpha-position-span', { address, id });
+        if (!span) throw positionNotFound();
         const rows = await service.db.query('api/alpha-position-lifecycle', {
           address,
           id,
+          first_seq: span.first_seq as number,
+          last_seq: span.last_seq as number,
           type: q.type ?? null,
           include_collateral: q.include_collateral_events ?? false,
           sort_by: q.sort_by ?? 'time',
@@ -207,11 +212,10 @@ export function positionRoutes(service: Service): RestRoute[] {
           offset,
           limit,
         });
-        if (rows[0]?.found !== true) throw positionNotFound();
         const total = (rows[0]?.total as number | undefined) ?? 0;
         const data = rows
           .filter((r) => r.seq !== null)
-          .map(({ found: _f, total: _t, seq: _s, ...row }) => row);
+          .map(({ total: _t, seq: _s, ...row }) => row);
         return { data, pagination: { limit, offset, total } };
       },
     }),
