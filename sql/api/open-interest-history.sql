@@ -13,66 +13,99 @@
 --     every fill before e (rollup deltas, plus the raw fills of a partial 5-minute piece at e).
 -- Values carry forward (a bucket without fills or snapshots keeps the previous state).
 -- USD rounded to 6 decimals.
--- Plan (issue 7): the scans' bounds are written on the parameters (not on the CTE q) so that
--- DuckDB turns them into table filters; only the window's rows of oi_snapshot_5m / rollup_5m are read (zone maps on
--- `bucket` skip the rest), from lo = the bucket of $from to hi = the end of the bucket holding
--- w_end. What lies before lo is folded into one row per variant: its last snapshot before lo (a
--- "seed", read from oi_snapshot_1d whole days plus the 5-minute rows of lo's day) or, for a variant
--- without one, the Σ of its deltas before lo (rollup_1d whole days plus rollup_5m of lo's day).
--- A seeded variant never needs the replay in the window (its snapshot precedes every e > lo).
-WITH p AS (
-  SELECT $from::BIGINT AS w_from, least($to::BIGINT, $now::BIGINT) AS w_end, $bucket_ms::BIGINT AS b
-),
-q AS (
-  SELECT w_from, w_end, b, w_from // b * b AS lo, w_end // b * b + b AS hi,
-         w_from // b * b // 86400000 * 86400000 AS lo_day
-  FROM p
+-- Plan (issue 7): the scans' bounds are written on the parameters (not on a CTE's columns) so that
+-- DuckDB turns them into table filters (zone maps on `bucket`). Window lo = the bucket of $from,
+-- hi = the end of the bucket holding w_end = min($to, $now). Inside [lo, hi) each piece is read
+-- from the coarsest table that covers it whole and ends by w_end (a coarse row never straddles an
+-- output bucket, and holds the last snapshot / the Σ deltas of its finer rows):
+--   [lo, c_d)  days   from oi_snapshot_1d / rollup_1d_all, when the bucket is whole days;
+--   [c_d, c_h) hours  from oi_snapshot_1h / rollup_1h, when the bucket is whole hours;
+--   [c_h, hi)  5-minute rows (those of w_end's own hour, and all of them for 5m / 15m buckets);
+-- with c_d = max(lo, floor_1d(w_end)) and c_h = max(lo, floor_1h(w_end)) when the level applies,
+-- else lo. What lies before lo is folded into one row per variant: its last snapshot before lo (a
+-- "seed": oi_snapshot_1d whole days, oi_snapshot_1h whole hours of lo's day, 5-minute rows of lo's
+-- hour) or, for a variant without one, the Σ of its deltas before lo (rollup_1d, rollup_1h,
+-- rollup_5m likewise). A seeded variant never needs the replay in the window (its snapshot precedes
+-- every e > lo). A coarse snapshot row's has_oi = some 5-minute row in it had OI > 0.
+WITH q AS (
+  SELECT ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS lo, least($to::BIGINT, $now::BIGINT) AS w_end, $bucket_ms::BIGINT AS b
 ),
 wsnaps AS (
   SELECT s.market || '|' || coalesce(s.market_variant, '') AS k, epoch_ms(s.time) AS t_ms,
-         s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket) AS bucket_ms
+         s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket) AS bucket_ms, s.has_oi
+  FROM oi_snapshot_1d s
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
+    AND s.bucket >= epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT)) AND s.bucket < epoch_ms((CASE WHEN $bucket_ms::BIGINT % 86400000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 86400000 * 86400000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END))
+  UNION ALL
+  SELECT s.market || '|' || coalesce(s.market_variant, ''), epoch_ms(s.time),
+         s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket), s.has_oi
+  FROM oi_snapshot_1h s
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
+    AND s.bucket >= epoch_ms((CASE WHEN $bucket_ms::BIGINT % 86400000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 86400000 * 86400000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END)) AND s.bucket < epoch_ms((CASE WHEN $bucket_ms::BIGINT % 3600000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 3600000 * 3600000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END))
+  UNION ALL
+  SELECT s.market || '|' || coalesce(s.market_variant, ''), epoch_ms(s.time),
+         s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket), s.oi_long_usd + s.oi_short_usd > 0
   FROM oi_snapshot_5m s
   WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-    AND s.bucket >= epoch_ms($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AND s.bucket < epoch_ms(least($to::BIGINT, $now::BIGINT) // $bucket_ms::BIGINT * $bucket_ms::BIGINT + $bucket_ms::BIGINT)
+    AND s.bucket >= epoch_ms((CASE WHEN $bucket_ms::BIGINT % 3600000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 3600000 * 3600000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END)) AND s.bucket < epoch_ms((least($to::BIGINT, $now::BIGINT) // $bucket_ms::BIGINT * $bucket_ms::BIGINT + $bucket_ms::BIGINT))
 ),
 wdeltas AS (
   SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, epoch_ms(r.bucket) AS bucket_ms,
          r.oi_long_delta_usd, r.oi_short_delta_usd
+  FROM rollup_1d_all r
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+    AND r.bucket >= epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT)) AND r.bucket < epoch_ms((CASE WHEN $bucket_ms::BIGINT % 86400000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 86400000 * 86400000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END))
+  UNION ALL
+  SELECT r.market || '|' || coalesce(r.market_variant, ''), epoch_ms(r.bucket), r.oi_long_delta_usd, r.oi_short_delta_usd
+  FROM rollup_1h r
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+    AND r.bucket >= epoch_ms((CASE WHEN $bucket_ms::BIGINT % 86400000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 86400000 * 86400000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END)) AND r.bucket < epoch_ms((CASE WHEN $bucket_ms::BIGINT % 3600000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 3600000 * 3600000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END))
+  UNION ALL
+  SELECT r.market || '|' || coalesce(r.market_variant, ''), epoch_ms(r.bucket), r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_5m r
   WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-    AND r.bucket >= epoch_ms($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AND r.bucket < epoch_ms(least($to::BIGINT, $now::BIGINT) // $bucket_ms::BIGINT * $bucket_ms::BIGINT + $bucket_ms::BIGINT)
+    AND r.bucket >= epoch_ms((CASE WHEN $bucket_ms::BIGINT % 3600000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 3600000 * 3600000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END)) AND r.bucket < epoch_ms((least($to::BIGINT, $now::BIGINT) // $bucket_ms::BIGINT * $bucket_ms::BIGINT + $bucket_ms::BIGINT))
 ),
--- before lo: whole days from the daily tables, then lo's own day from the 5-minute ones
+-- before lo: whole days from the daily tables, whole hours of lo's day from the hourly ones, then
+-- lo's own hour from the 5-minute ones
 before_snaps AS (
-  SELECT market || '|' || coalesce(market_variant, '') AS k, time, oi_long_usd, oi_short_usd, has_oi
-  FROM (
-    SELECT s.market, s.market_variant, s.time, s.oi_long_usd, s.oi_short_usd, s.has_oi
-    FROM oi_snapshot_1d s
-    WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-      AND s.bucket < epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000)
-    UNION ALL
-    SELECT s.market, s.market_variant, s.time, s.oi_long_usd, s.oi_short_usd, s.oi_long_usd + s.oi_short_usd > 0
-    FROM oi_snapshot_5m s
-    WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-      AND s.bucket >= epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000) AND s.bucket < epoch_ms($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT))
+  SELECT s.market || '|' || coalesce(s.market_variant, '') AS k, s.time, s.oi_long_usd, s.oi_short_usd, s.has_oi
+  FROM oi_snapshot_1d s
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
+    AND s.bucket < epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000))
+  UNION ALL
+  SELECT s.market || '|' || coalesce(s.market_variant, ''), s.time, s.oi_long_usd, s.oi_short_usd, s.has_oi
+  FROM oi_snapshot_1h s
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
+    AND s.bucket >= epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000)) AND s.bucket < epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 3600000 * 3600000))
+  UNION ALL
+  SELECT s.market || '|' || coalesce(s.market_variant, ''), s.time, s.oi_long_usd, s.oi_short_usd, s.oi_long_usd + s.oi_short_usd > 0
+  FROM oi_snapshot_5m s
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
+    AND s.bucket >= epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 3600000 * 3600000)) AND s.bucket < epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT))
 ),
 seed AS (
-  SELECT k, epoch_ms(max(time)) AS t_ms, arg_max(oi_long_usd, time) AS oi_long_usd,
+  SELECT k, arg_max(oi_long_usd, time) AS oi_long_usd,
          arg_max(oi_short_usd, time) AS oi_short_usd, bool_or(has_oi) AS had_oi
   FROM before_snaps GROUP BY k
 ),
 before_deltas AS (
-  SELECT k, sum(oi_long_delta_usd) AS long_usd, sum(oi_short_delta_usd) AS short_usd, count(*) AS n
+  SELECT k, sum(oi_long_delta_usd) AS long_usd, sum(oi_short_delta_usd) AS short_usd
   FROM (
     SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, r.oi_long_delta_usd, r.oi_short_delta_usd
     FROM rollup_1d r
     WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-      AND r.bucket < epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000)
+      AND r.bucket < epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000))
     UNION ALL
-    SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, r.oi_long_delta_usd, r.oi_short_delta_usd
+    SELECT r.market || '|' || coalesce(r.market_variant, ''), r.oi_long_delta_usd, r.oi_short_delta_usd
+    FROM rollup_1h r
+    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+      AND r.bucket >= epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000)) AND r.bucket < epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 3600000 * 3600000))
+    UNION ALL
+    SELECT r.market || '|' || coalesce(r.market_variant, ''), r.oi_long_delta_usd, r.oi_short_delta_usd
     FROM rollup_5m r
     WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-      AND r.bucket >= epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000) AND r.bucket < epoch_ms($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT))
+      AND r.bucket >= epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 3600000 * 3600000)) AND r.bucket < epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT)))
   GROUP BY k
 ),
 first_position AS (
@@ -80,7 +113,7 @@ first_position AS (
               THEN q.lo
               ELSE (SELECT min(bucket_ms) FROM (
                       SELECT bucket_ms FROM wdeltas
-                      UNION ALL SELECT bucket_ms FROM wsnaps WHERE oi_long_usd + oi_short_usd > 0)) // q.b * q.b
+                      UNION ALL SELECT bucket_ms FROM wsnaps WHERE has_oi)) // q.b * q.b
          END AS start_ms
   FROM q
 ),

@@ -18,6 +18,13 @@ import {
 } from '../response-schemas.ts';
 import type { Service } from '../../service.ts';
 
+/** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
+const NO_LIVE = {
+  current_size_usd: null, current_collateral_usd: null, unsettled_borrowing_usd: null,
+  unsettled_funding_usd: null, claimable_funding_usd: null, mark_price: null,
+  unrealized_pnl_usd: null, liquidation_price: null, updated_at: null,
+} as const;
+
 const DAY_MS = 86_400_000;
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const POSITION_ID = /^\d{1,15}$/;
@@ -183,9 +190,15 @@ export function positionRoutes(service: Service): RestRoute[] {
       response: dataOf(PositionDetail),
       handle: async ({ event }) => {
         const { address, id } = positionOf(event);
-        const row = await service.db.queryOne('api/alpha-position', { address, id });
-        if (!row) throw positionNotFound();
-        return { data: row };
+        // the record first; only an open lifecycle has live fields (NULL otherwise)
+        for (let attempt = 0; ; attempt++) {
+          const row = await service.db.queryOne('api/alpha-position', { address, id });
+          if (!row) throw positionNotFound();
+          const live = row.status === 'open' ? await service.db.queryOne('api/alpha-position-live', { id }) : NO_LIVE;
+          // closed by an append between the two reads: read again (a closed record has no live fields)
+          if (!live && attempt === 0) continue;
+          return { data: { ...row, ...(live ?? NO_LIVE) } };
+        }
       },
     }),
     defineRoute({
