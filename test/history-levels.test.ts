@@ -100,7 +100,7 @@ describe('history at 1h / 4h / 1d equals the 5-minute series re-bucketed', () =>
   it('8 open interest: each bucket is the 5-minute row that holds its end (or the window end)', async () => {
     for (const w of WINDOWS.slice(1)) for (const scope of SCOPES) {
       const fine = await rows(`/v1/alpha/open-interest/history?interval=5m&${w}${scope}`);
-      const at = new Map(fine.map((r) => [ms(r.time), r]));
+      const at = new Map(fine.map((r) => [ms(r.time!), r]));
       const to = w.includes('&to=') ? ms(w.split('&to=')[1]!) : NOW;
       for (const interval of ['1h', '4h', '1d']) {
         const step = STEP[interval]!;
@@ -108,7 +108,7 @@ describe('history at 1h / 4h / 1d equals the 5-minute series re-bucketed', () =>
         const label = `8 ${interval} ${w}${scope}`;
         expect(coarse.length, label).toBeGreaterThan(0);
         for (const r of coarse) {
-          const end = Math.min(ms(r.time) + step, to);
+          const end = Math.min(ms(r.time!) + step, to);
           const five = at.get(Math.floor((end - 1) / M5) * M5);
           expect(five, `${label} ${r.time}`).toBeDefined();
           for (const f of ['long_usd', 'short_usd', 'total_usd']) {

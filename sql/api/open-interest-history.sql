@@ -2,9 +2,11 @@
 -- each epoch-aligned bucket, oldest first, one row per bucket with no gaps from the first bucket in
 -- which the scope had any position (first fill, or first snapshot with OI > 0) or the bucket of
 -- $from if later, up to the bucket holding min($to, $now).
--- Parameters: $from, $to BIGINT epoch ms (window [from, to)); $now BIGINT epoch ms (service clock);
--- $bucket_ms BIGINT bucket size in ms (a multiple of 5 minutes); $market VARCHAR or NULL
--- (NULL = protocol-wide: the sum over every alpha variant).
+-- Parameters: $market VARCHAR or NULL (NULL = protocol-wide: the sum over every alpha variant);
+-- the window [from, to) with $now (service clock) and the bucket size as computed by the route
+-- (server/http/history-pieces.ts oiPieces), all BIGINT epoch ms: $lo (the bucket of from),
+-- $w_end = min(to, now), $b (bucket size, a multiple of 5 minutes), and the ranges
+-- [$<name>_lo, $<name>_hi) of the pieces below ($bd_hi: everything before it).
 -- State of one variant at an evaluation point e = min(bucket end, $to, $now):
 --   * if the variant has a market snapshot before e: the OI of the latest one (oi_snapshot_5m keeps
 --     the last snapshot of each 5-minute bucket, so when e is not on a 5-minute boundary and the
@@ -13,76 +15,61 @@
 --     every fill before e (rollup deltas, plus the raw fills of a partial 5-minute piece at e).
 -- Values carry forward (a bucket without fills or snapshots keeps the previous state).
 -- USD rounded to 6 decimals.
--- Plan (issue 7): the scans' bounds are written on the parameters (not on a CTE's columns) so that
--- DuckDB turns them into table filters (zone maps on `bucket`). Window lo = the bucket of $from,
--- hi = the end of the bucket holding w_end = min($to, $now). Inside [lo, hi) each piece is read
--- from the coarsest table that covers it whole and ends by w_end (a coarse row never straddles an
--- output bucket, and holds the last snapshot / the Σ deltas of its finer rows):
---   [lo, c_d)  days   from oi_snapshot_1d / rollup_1d_all, when the bucket is whole days;
---   [c_d, c_h) hours  from oi_snapshot_1h / rollup_1h, when the bucket is whole hours;
---   [c_h, hi)  5-minute rows (those of w_end's own hour, and all of them for 5m / 15m buckets);
--- with c_d = max(lo, floor_1d(w_end)) and c_h = max(lo, floor_1h(w_end)) when the level applies,
--- else lo. What lies before lo is folded into one row per variant: its last snapshot before lo (a
--- "seed": oi_snapshot_1d whole days, oi_snapshot_1h whole hours of lo's day, 5-minute rows of lo's
--- hour) or, for a variant without one, the Σ of its deltas before lo (rollup_1d, rollup_1h,
--- rollup_5m likewise). A seeded variant never needs the replay in the window (its snapshot precedes
--- every e > lo). A coarse snapshot row's has_oi = some 5-minute row in it had OI > 0.
+-- Plan (issue 7): each piece is one bound range, which DuckDB folds into a table filter (zone maps
+-- on `bucket` skip the rest), and is read from the coarsest table that covers it whole and ends by
+-- w_end (a coarse row never straddles an output bucket, and holds the last snapshot / the Σ deltas
+-- of its finer rows): in the window, wd = whole days (oi_snapshot_1d / rollup_1d_all) when the
+-- bucket is whole days, wh = whole hours (oi_snapshot_1h / rollup_1h) when it is whole hours, wm =
+-- the 5-minute rows of the rest up to the end of w_end's bucket. What lies before lo is folded
+-- into one row per variant: its last snapshot before lo (a "seed": bd days, bh hours, bm 5-minute
+-- rows) or, for a variant without one, the Σ of its deltas before lo (rollup_1d, rollup_1h,
+-- rollup_5m likewise). A seeded variant never needs the replay in the window (its snapshot
+-- precedes every e > lo). A coarse snapshot row's has_oi = some 5-minute row in it had OI > 0.
 WITH q AS (
-  SELECT ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS lo, least($to::BIGINT, $now::BIGINT) AS w_end, $bucket_ms::BIGINT AS b
+  SELECT $lo::BIGINT AS lo, $w_end::BIGINT AS w_end, $b::BIGINT AS b
 ),
 wsnaps AS (
   SELECT s.market || '|' || coalesce(s.market_variant, '') AS k, epoch_ms(s.time) AS t_ms,
          s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket) AS bucket_ms, s.has_oi
   FROM oi_snapshot_1d s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-    AND s.bucket >= epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT)) AND s.bucket < epoch_ms((CASE WHEN $bucket_ms::BIGINT % 86400000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 86400000 * 86400000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END))
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wd_lo::BIGINT) AND s.bucket < epoch_ms($wd_hi::BIGINT)
   UNION ALL
   SELECT s.market || '|' || coalesce(s.market_variant, ''), epoch_ms(s.time),
          s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket), s.has_oi
   FROM oi_snapshot_1h s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-    AND s.bucket >= epoch_ms((CASE WHEN $bucket_ms::BIGINT % 86400000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 86400000 * 86400000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END)) AND s.bucket < epoch_ms((CASE WHEN $bucket_ms::BIGINT % 3600000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 3600000 * 3600000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END))
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wh_lo::BIGINT) AND s.bucket < epoch_ms($wh_hi::BIGINT)
   UNION ALL
   SELECT s.market || '|' || coalesce(s.market_variant, ''), epoch_ms(s.time),
          s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket), s.oi_long_usd + s.oi_short_usd > 0
   FROM oi_snapshot_5m s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-    AND s.bucket >= epoch_ms((CASE WHEN $bucket_ms::BIGINT % 3600000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 3600000 * 3600000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END)) AND s.bucket < epoch_ms((least($to::BIGINT, $now::BIGINT) // $bucket_ms::BIGINT * $bucket_ms::BIGINT + $bucket_ms::BIGINT))
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wm_lo::BIGINT) AND s.bucket < epoch_ms($wm_hi::BIGINT)
 ),
 wdeltas AS (
   SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, epoch_ms(r.bucket) AS bucket_ms,
          r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_1d_all r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-    AND r.bucket >= epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT)) AND r.bucket < epoch_ms((CASE WHEN $bucket_ms::BIGINT % 86400000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 86400000 * 86400000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END))
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wd_lo::BIGINT) AND r.bucket < epoch_ms($wd_hi::BIGINT)
   UNION ALL
   SELECT r.market || '|' || coalesce(r.market_variant, ''), epoch_ms(r.bucket), r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_1h r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-    AND r.bucket >= epoch_ms((CASE WHEN $bucket_ms::BIGINT % 86400000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 86400000 * 86400000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END)) AND r.bucket < epoch_ms((CASE WHEN $bucket_ms::BIGINT % 3600000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 3600000 * 3600000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END))
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wh_lo::BIGINT) AND r.bucket < epoch_ms($wh_hi::BIGINT)
   UNION ALL
   SELECT r.market || '|' || coalesce(r.market_variant, ''), epoch_ms(r.bucket), r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_5m r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-    AND r.bucket >= epoch_ms((CASE WHEN $bucket_ms::BIGINT % 3600000 = 0 THEN greatest(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT), least($to::BIGINT, $now::BIGINT) // 3600000 * 3600000) ELSE ($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) END)) AND r.bucket < epoch_ms((least($to::BIGINT, $now::BIGINT) // $bucket_ms::BIGINT * $bucket_ms::BIGINT + $bucket_ms::BIGINT))
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wm_lo::BIGINT) AND r.bucket < epoch_ms($wm_hi::BIGINT)
 ),
--- before lo: whole days from the daily tables, whole hours of lo's day from the hourly ones, then
--- lo's own hour from the 5-minute ones
 before_snaps AS (
   SELECT s.market || '|' || coalesce(s.market_variant, '') AS k, s.time, s.oi_long_usd, s.oi_short_usd, s.has_oi
   FROM oi_snapshot_1d s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-    AND s.bucket < epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000))
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket < epoch_ms($bd_hi::BIGINT)
   UNION ALL
   SELECT s.market || '|' || coalesce(s.market_variant, ''), s.time, s.oi_long_usd, s.oi_short_usd, s.has_oi
   FROM oi_snapshot_1h s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-    AND s.bucket >= epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000)) AND s.bucket < epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 3600000 * 3600000))
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($bh_lo::BIGINT) AND s.bucket < epoch_ms($bh_hi::BIGINT)
   UNION ALL
   SELECT s.market || '|' || coalesce(s.market_variant, ''), s.time, s.oi_long_usd, s.oi_short_usd, s.oi_long_usd + s.oi_short_usd > 0
   FROM oi_snapshot_5m s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR)
-    AND s.bucket >= epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 3600000 * 3600000)) AND s.bucket < epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT))
+  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($bm_lo::BIGINT) AND s.bucket < epoch_ms($bm_hi::BIGINT)
 ),
 seed AS (
   SELECT k, arg_max(oi_long_usd, time) AS oi_long_usd,
@@ -94,18 +81,15 @@ before_deltas AS (
   FROM (
     SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, r.oi_long_delta_usd, r.oi_short_delta_usd
     FROM rollup_1d r
-    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-      AND r.bucket < epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000))
+    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket < epoch_ms($bd_hi::BIGINT)
     UNION ALL
     SELECT r.market || '|' || coalesce(r.market_variant, ''), r.oi_long_delta_usd, r.oi_short_delta_usd
     FROM rollup_1h r
-    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-      AND r.bucket >= epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 86400000 * 86400000)) AND r.bucket < epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 3600000 * 3600000))
+    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($bh_lo::BIGINT) AND r.bucket < epoch_ms($bh_hi::BIGINT)
     UNION ALL
     SELECT r.market || '|' || coalesce(r.market_variant, ''), r.oi_long_delta_usd, r.oi_short_delta_usd
     FROM rollup_5m r
-    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-      AND r.bucket >= epoch_ms((($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT) // 3600000 * 3600000)) AND r.bucket < epoch_ms(($from::BIGINT // $bucket_ms::BIGINT * $bucket_ms::BIGINT)))
+    WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($bm_lo::BIGINT) AND r.bucket < epoch_ms($bm_hi::BIGINT))
   GROUP BY k
 ),
 first_position AS (
@@ -153,7 +137,7 @@ tail AS (
          coalesce(sum(f.size_delta_usd) FILTER (f.side = 'short'), 0) AS short_usd
   FROM fills f
   WHERE f.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
-    AND f.time >= epoch_ms(least($to::BIGINT, $now::BIGINT) // 300000 * 300000) AND f.time < epoch_ms(least($to::BIGINT, $now::BIGINT))
+    AND f.time >= epoch_ms($tail_lo::BIGINT) AND f.time < epoch_ms($tail_hi::BIGINT)
   GROUP BY 1
 ),
 state AS (

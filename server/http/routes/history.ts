@@ -14,6 +14,7 @@ import {
   coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
 } from '../params.ts';
 import { historyEnvelope, resolveWindow, windowParams, type HistoryKind, type HistoryWindow } from '../history-window.ts';
+import { oiPieces, sumPieces } from '../history-pieces.ts';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../../keys/store.ts';
 import type { Service } from '../../service.ts';
@@ -61,7 +62,9 @@ export function historyRoutes(service: Service): RestRoute[] {
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'liquidations');
         await assertAlphaScopeKnown(service, query);
-        const data = await service.db.query('api/liquidations-history', { ...windowParams(w), market: query.market ?? null });
+        const data = await service.db.query('api/liquidations-history', {
+          ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: query.market ?? null,
+        });
         return historyEnvelope(w, data);
       },
     }),
@@ -74,9 +77,7 @@ export function historyRoutes(service: Service): RestRoute[] {
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
-        const data = await service.db.query('api/open-interest-history', {
-          ...windowParams(w), now: w.now, market: query.market ?? null,
-        });
+        const data = await service.db.query('api/open-interest-history', { ...oiPieces(w), market: query.market ?? null });
         return historyEnvelope(w, data);
       },
     }),
@@ -89,7 +90,9 @@ export function historyRoutes(service: Service): RestRoute[] {
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
-        const data = await service.db.query('api/volume-history', { ...windowParams(w), market: query.market ?? null });
+        const data = await service.db.query('api/volume-history', {
+          ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: query.market ?? null,
+        });
         return historyEnvelope(w, data);
       },
     }),
