@@ -15,6 +15,7 @@ import {
 } from '../params.ts';
 import { historyEnvelope, resolveWindow, windowParams, type HistoryKind, type HistoryWindow } from '../history-window.ts';
 import { oiPieces, sumPieces } from '../history-pieces.ts';
+import { oiSeries } from '../oi-series.ts';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../../keys/store.ts';
 import type { Service } from '../../service.ts';
@@ -77,7 +78,9 @@ export function historyRoutes(service: Service): RestRoute[] {
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
-        const data = await service.db.query('api/open-interest-history', { ...oiPieces(w), market: query.market ?? null });
+        const pieces = oiPieces(w);
+        const rows = await service.db.query('api/open-interest-history', { ...pieces, market: query.market ?? null });
+        const data = oiSeries(rows, pieces.lo!, pieces.w_end!, w.bucketMs);
         return historyEnvelope(w, data);
       },
     }),
