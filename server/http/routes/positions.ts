@@ -213,7 +213,7 @@ export function positionRoutes(service: Service): RestRoute[] {
         // the lifecycle's seq range first: the timeline then reads only that range of fills
         const span = await service.db.queryOne('api/alpha-position-span', { address, id });
         if (!span) throw positionNotFound();
-        const rows = await service.db.query('api/alpha-position-lifecycle', {
+        const params = {
           address,
           id,
           first_seq: span.first_seq as number,
@@ -224,11 +224,12 @@ export function positionRoutes(service: Service): RestRoute[] {
           order: q.order ?? 'asc',
           offset,
           limit,
-        });
-        const total = (rows[0]?.total as number | undefined) ?? 0;
-        const data = rows
-          .filter((r) => r.seq !== null)
-          .map(({ total: _t, seq: _s, ...row }) => row);
+        };
+        const rows = await service.db.query('api/alpha-position-lifecycle', params);
+        // a page past the end has no row: the first page's first row carries the total
+        const counted = rows.length || offset === 0 ? rows : await service.db.query('api/alpha-position-lifecycle', { ...params, offset: 0, limit: 1 });
+        const total = (counted[0]?.total as number | undefined) ?? 0;
+        const data = rows.map(({ total: _t, seq: _s, ...row }) => row);
         return { data, pagination: { limit, offset, total } };
       },
     }),
