@@ -35,7 +35,14 @@ export interface AccountSearch {
 
 class Snapshot {
   private readonly orders = new Map<string, Row[]>();
+  private byAddress: Map<string, Row> | undefined;
   constructor(private readonly rows: Row[]) {}
+
+  /** The account of an address (undefined: none), the map built on first use. */
+  get(address: string): Row | undefined {
+    this.byAddress ??= new Map(this.rows.map((r) => [r.address as string, r]));
+    return this.byAddress.get(address);
+  }
 
   /** The rows in (value, address asc) order for one key and direction, built once. */
   ordered(sortBy: AccountSort, order: 'asc' | 'desc'): Row[] {
@@ -61,11 +68,14 @@ class Snapshot {
 export class AccountsIndex {
   private generation = 0;
   private current: Promise<Snapshot> | null = null;
+  /** the current generation's snapshot once loaded (endpoint 14 reads it without waiting) */
+  private ready: Snapshot | null = null;
 
   constructor(private readonly service: Service) {
     service.onAppend(() => {
       this.generation += 1;
       this.current = null;
+      this.ready = null;
     });
   }
 
@@ -75,12 +85,23 @@ export class AccountsIndex {
     const load = this.service.db.query('api/alpha-accounts-all').then((rows) => new Snapshot(rows));
     this.current = load;
     // an append during the load: this snapshot serves its waiters but is not kept
-    void load.then(() => {
-      if (this.generation !== generation && this.current === load) this.current = null;
+    void load.then((snap) => {
+      if (this.generation !== generation) {
+        if (this.current === load) this.current = null;
+      } else this.ready = snap;
     }, () => {
       if (this.current === load) this.current = null;
     });
     return load;
+  }
+
+  /**
+   * Endpoint 14 from the current generation's snapshot when one is loaded: the account (null when
+   * the address has none); undefined when there is no loaded snapshot (ask DuckDB; no load is
+   * started for a single account).
+   */
+  peek(address: string): Row | null | undefined {
+    return this.ready ? this.ready.get(address) ?? null : undefined;
   }
 
   /** One page of matching accounts (in order) and the number of matches. */

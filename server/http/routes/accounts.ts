@@ -82,7 +82,8 @@ export function accountRoutes(service: Service): RestRoute[] {
       handle: async ({ event }) => {
         const address = getRouterParam(event, 'address') ?? '';
         if (!BASE58_ADDRESS.test(address)) throw notFound('No alpha account has this address.');
-        const row = await service.db.queryOne('api/alpha-account', { address });
+        const cached = accounts.peek(address);
+        const row = cached === undefined ? await service.db.queryOne('api/alpha-account', { address }) : cached;
         if (!row) throw notFound('No alpha account has this address.');
         return { data: row };
       },
