@@ -83,7 +83,10 @@ function chunksOf(days: readonly string[]): string[][] {
 }
 
 /** The append path's rollup steps (sql/derive/), run on the re-staged fills of the touched buckets. */
-const ROLLUP_STEPS = ['rollup-stage', 'rollup-insert', 'rollup-1d-delete', 'rollup-1d-insert'];
+const ROLLUP_STEPS = [
+  'rollup-stage', 'rollup-insert', 'rollup-1d-delete', 'rollup-1d-insert',
+  'rollup-1h-delete', 'rollup-1h-insert', 'rollup-1d-all-delete', 'rollup-1d-all-insert',
+];
 
 const pick = (m: Watermark) => ({ seq: m.seq, commit: m.commit });
 
@@ -116,6 +119,8 @@ async function refreshChunk(w: Writer, dataDir: string, days: string[], afterSeq
       await w.rows(sqlFile('jobs/oi-refresh-insert'));
       await w.rows(sqlFile('jobs/oi-1d-refresh-delete'));
       await w.rows(sqlFile('jobs/oi-1d-refresh-insert'));
+      await w.rows(sqlFile('jobs/oi-1h-refresh-delete'));
+      await w.rows(sqlFile('jobs/oi-1h-refresh-insert'));
       await w.rows(sqlFile('jobs/funding-refresh-delete'));
       await w.rows(sqlFile('jobs/funding-refresh-insert'));
     }

@@ -56,7 +56,8 @@ export class Database {
   /** Opens (or creates) the database file at `path` (`:memory:` for tests). */
   static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {
     const instance = await DuckDBInstance.create(path, {
-      threads: String(opts.threads ?? 2),
+      // PERPS_DUCKDB_THREADS: DuckDB's worker threads (default 2)
+      threads: String(opts.threads ?? process.env.PERPS_DUCKDB_THREADS ?? 2),
       // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit (default 2GB); a rebuild of a 10M-fill journal needs more
       memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
     });

@@ -19,6 +19,10 @@ const FILL_STEPS = [
   'rollup-insert',
   'rollup-1d-delete',
   'rollup-1d-insert',
+  'rollup-1h-delete',
+  'rollup-1h-insert',
+  'rollup-1d-all-delete',
+  'rollup-1d-all-insert',
   'markets-insert',
 ];
 const MARKET_SNAPSHOT_STEPS = [
@@ -28,6 +32,8 @@ const MARKET_SNAPSHOT_STEPS = [
   'oi-snapshot-insert',
   'oi-snapshot-1d-delete',
   'oi-snapshot-1d-insert',
+  'oi-snapshot-1h-delete',
+  'oi-snapshot-1h-insert',
   'funding-insert',
 ];
 const POSITION_SNAPSHOT_STEPS = [

@@ -12,6 +12,22 @@
 -- = the position's entry price on the fill; pnl_usd = the fill's realized PnL before fees;
 -- liquidation_fee_usd (0 when absent). USD rounded to 6 decimals; prices not rounded.
 -- time_ms and seq are returned for the cursor and stripped by the route.
+-- Plan (issue 7): the top-N runs on (time, seq) alone; only the page's rows are then read in full
+-- (a semi-join on seq: the table is in seq order, so zone maps skip the rest) and shaped.
+WITH page AS (
+  SELECT seq
+  FROM liquidations  -- the liquidation fills only (sql/schema/derived.sql)
+  WHERE protocol = 'alpha'
+    AND ($market::VARCHAR IS NULL OR market = $market::VARCHAR)
+    AND ($market_variant::VARCHAR IS NULL OR market_variant = $market_variant::VARCHAR)
+    AND ($from::BIGINT IS NULL OR time >= epoch_ms($from::BIGINT))
+    AND ($to::BIGINT IS NULL OR time < epoch_ms($to::BIGINT))
+    AND ($after_time::BIGINT IS NULL
+         OR time < epoch_ms($after_time::BIGINT)
+         OR (time = epoch_ms($after_time::BIGINT) AND seq < $after_seq::BIGINT))
+  ORDER BY time DESC, seq DESC
+  LIMIT $fetch::BIGINT
+)
 SELECT time,
        position_id,
        protocol,
@@ -28,14 +44,6 @@ SELECT time,
        tx,
        epoch_ms(time) AS time_ms,
        seq
-FROM liquidations  -- the liquidation fills only (sql/schema/derived.sql)
-WHERE protocol = 'alpha'
-  AND ($market::VARCHAR IS NULL OR market = $market::VARCHAR)
-  AND ($market_variant::VARCHAR IS NULL OR market_variant = $market_variant::VARCHAR)
-  AND ($from::BIGINT IS NULL OR time >= epoch_ms($from::BIGINT))
-  AND ($to::BIGINT IS NULL OR time < epoch_ms($to::BIGINT))
-  AND ($after_time::BIGINT IS NULL
-       OR time < epoch_ms($after_time::BIGINT)
-       OR (time = epoch_ms($after_time::BIGINT) AND seq < $after_seq::BIGINT))
-ORDER BY time DESC, seq DESC
-LIMIT $fetch::BIGINT;
+FROM liquidations
+WHERE seq IN (SELECT seq FROM page)
+ORDER BY time DESC, seq DESC;

@@ -7,7 +7,7 @@
 --   $side VARCHAR or NULL             long | short
 --   $min_size_usd DOUBLE or NULL      current_size_usd >= it
 --   $sort_by VARCHAR    size | pnl | collateral | leverage | opened_at | liq_proximity (validated by
---                       the route; chooses one ORDER BY term below, never spliced into the SQL)
+--                       the route; chooses the sort value below, never spliced into the SQL)
 --   $order VARCHAR      asc | desc
 --   $offset BIGINT, $limit BIGINT    the page
 -- Sort keys: size = current_size_usd, pnl = unrealized_pnl_usd, collateral = current_collateral_usd,
@@ -15,24 +15,23 @@
 -- are not matches when sorting by it). Then address asc, then position_id desc (total order).
 -- Meta: oldest_updated = min(updated_at); last_full_refresh = max(updated_at) of poll-sourced rows.
 -- Always returns at least one row: a page past the end gives one row with only total/meta set.
+-- Plan (issue 7): one sort value per row instead of twelve CASE terms, so the page is a top-N.
 WITH
 live AS (SELECT * FROM open_alpha_positions()),  -- sql/schema/derived.sql
 matched AS (
   SELECT r.*,
-         row_number() OVER (ORDER BY
-           CASE WHEN $sort_by::VARCHAR = 'size' AND $order::VARCHAR = 'asc' THEN r.current_size_usd END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'size' AND $order::VARCHAR = 'desc' THEN r.current_size_usd END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'pnl' AND $order::VARCHAR = 'asc' THEN r.unrealized_pnl_usd END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'pnl' AND $order::VARCHAR = 'desc' THEN r.unrealized_pnl_usd END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'collateral' AND $order::VARCHAR = 'asc' THEN r.current_collateral_usd END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'collateral' AND $order::VARCHAR = 'desc' THEN r.current_collateral_usd END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'leverage' AND $order::VARCHAR = 'asc' THEN r.leverage END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'leverage' AND $order::VARCHAR = 'desc' THEN r.leverage END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'opened_at' AND $order::VARCHAR = 'asc' THEN r.opened_at END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'opened_at' AND $order::VARCHAR = 'desc' THEN r.opened_at END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'liq_proximity' AND $order::VARCHAR = 'asc' THEN r.liq_proximity END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'liq_proximity' AND $order::VARCHAR = 'desc' THEN r.liq_proximity END DESC NULLS LAST,
-           r.address ASC, r.position_id DESC) AS rn
+         -- the sort value: exact decimals for the USD keys, doubles (times as epoch µs, exact) for
+         -- the others; desc = ascending on 0 - value (never -0.0); NULL sorts last either way
+         CASE $sort_by::VARCHAR
+           WHEN 'size' THEN r.current_size_usd::DECIMAL(38,6)
+           WHEN 'pnl' THEN r.unrealized_pnl_usd
+           WHEN 'collateral' THEN r.current_collateral_usd::DECIMAL(38,6)
+         END AS dv,
+         CASE $sort_by::VARCHAR
+           WHEN 'leverage' THEN r.leverage
+           WHEN 'opened_at' THEN epoch_us(r.opened_at)::DOUBLE
+           WHEN 'liq_proximity' THEN r.liq_proximity
+         END AS fv
   FROM live r
   WHERE ($market_variant::VARCHAR IS NULL OR r.market_variant = $market_variant::VARCHAR)
     AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
@@ -48,7 +47,12 @@ summary AS (
   FROM matched
 ),
 page AS (
-  SELECT * FROM matched r WHERE r.rn > $offset::BIGINT AND r.rn <= $offset::BIGINT + $limit::BIGINT
+  SELECT r.*,
+         CASE WHEN $order::VARCHAR = 'desc' THEN 0 - r.dv ELSE r.dv END AS ds,
+         CASE WHEN $order::VARCHAR = 'desc' THEN 0.0 - r.fv ELSE r.fv END AS fs
+  FROM matched r
+  ORDER BY ds ASC NULLS LAST, fs ASC NULLS LAST, r.address ASC, r.position_id DESC
+  LIMIT $limit::BIGINT OFFSET $offset::BIGINT
 )
 SELECT s.total, s.oldest_updated, s.last_full_refresh,
        'alpha' AS protocol,
@@ -73,4 +77,4 @@ SELECT s.total, s.oldest_updated, s.last_full_refresh,
        r.updated_at
 FROM summary s
 LEFT JOIN page r ON true
-ORDER BY r.rn;
+ORDER BY r.ds ASC NULLS LAST, r.fs ASC NULLS LAST, r.address ASC, r.position_id DESC;

@@ -11,32 +11,14 @@
 --   $sort_by VARCHAR                   time | size (size = |size_delta_usd|), validated by the route
 --   $order VARCHAR                     asc | desc
 --   $offset BIGINT, $limit BIGINT      the page
+--   $first_seq, $last_seq BIGINT       the lifecycle's seq range (sql/api/alpha-position-span.sql,
+--                                      read first by the route): bounds on `seq` are table filters,
+--                                      so only that range of the seq-ordered fills is read (issue 7)
 -- Order: the chosen key in the chosen direction, then journal seq in the same direction (total order;
--- time desc is exactly the reverse of time asc). Always returns at least one row: `found` (the
--- lifecycle exists for this address) and `total` on every row; a page past the end (or no match)
--- gives a single row with seq NULL. USD rounded to 6 decimals; prices not rounded.
-WITH matched AS (
-  SELECT f.*,
-         row_number() OVER (ORDER BY
-           CASE WHEN $sort_by::VARCHAR = 'time' AND $order::VARCHAR = 'asc' THEN f.time END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'time' AND $order::VARCHAR = 'desc' THEN f.time END DESC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'size' AND $order::VARCHAR = 'asc' THEN abs(f.size_delta_usd) END ASC NULLS LAST,
-           CASE WHEN $sort_by::VARCHAR = 'size' AND $order::VARCHAR = 'desc' THEN abs(f.size_delta_usd) END DESC NULLS LAST,
-           CASE WHEN $order::VARCHAR = 'asc' THEN f.seq END ASC NULLS LAST,
-           CASE WHEN $order::VARCHAR = 'desc' THEN f.seq END DESC NULLS LAST) AS rn
-  FROM fills f
-  WHERE f.protocol = 'alpha'
-    AND f.position_id = $id::BIGINT
-    AND f.address = $address::VARCHAR
-    AND ($type::VARCHAR IS NULL OR f.type = $type::VARCHAR)
-    AND ($include_collateral::BOOLEAN OR f.size_delta_usd <> 0 OR f.type = 'liquidation')
-),
-page AS (
-  SELECT * FROM matched f WHERE f.rn > $offset::BIGINT AND f.rn <= $offset::BIGINT + $limit::BIGINT
-)
-SELECT EXISTS (SELECT 1 FROM lifecycles l
-               WHERE l.protocol = 'alpha' AND l.position_id = $id::BIGINT AND l.address = $address::VARCHAR) AS found,
-       (SELECT count(*) FROM matched)::BIGINT AS total,
+-- time desc is exactly the reverse of time asc). `total` (the match count) on every row; a page
+-- past the end has no row (the route asks for the first row then, to learn the total).
+-- Plan (issue 7): one scan, a count over the matches and a top-N, no CTE or join to plan. USD rounded to 6 decimals; prices not rounded.
+SELECT count(*) OVER ()::BIGINT AS total,
        f.seq,
        f.time,
        f.type,
@@ -52,6 +34,17 @@ SELECT EXISTS (SELECT 1 FROM lifecycles l
        round(f.liquidation_fee_usd, 6)::DOUBLE AS liquidation_fee_usd,
        round(f.fee_total_usd, 6)::DOUBLE AS fee_total_usd,
        f.tx
-FROM (SELECT 1) one
-LEFT JOIN page f ON true
-ORDER BY f.rn;
+FROM fills f
+WHERE f.seq >= $first_seq::BIGINT AND f.seq <= $last_seq::BIGINT
+  AND f.protocol = 'alpha'
+  AND f.position_id = $id::BIGINT
+  AND f.address = $address::VARCHAR
+  AND ($type::VARCHAR IS NULL OR f.type = $type::VARCHAR)
+  AND ($include_collateral::BOOLEAN OR f.size_delta_usd <> 0 OR f.type = 'liquidation')
+-- the chosen key in the chosen direction (NULL for the other key), then seq likewise
+ORDER BY CASE WHEN $sort_by::VARCHAR = 'size' THEN
+           CASE WHEN $order::VARCHAR = 'desc' THEN -abs(f.size_delta_usd) ELSE abs(f.size_delta_usd) END END,
+         CASE WHEN $sort_by::VARCHAR = 'time' THEN
+           CASE WHEN $order::VARCHAR = 'desc' THEN -epoch_us(f.time) ELSE epoch_us(f.time) END END,
+         CASE WHEN $order::VARCHAR = 'desc' THEN -f.seq ELSE f.seq END
+LIMIT $limit::BIGINT OFFSET $offset::BIGINT;

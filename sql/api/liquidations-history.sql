@@ -1,29 +1,52 @@
 -- Endpoint 6, GET /v1/alpha/liquidations/history: liquidated notional by side, count and
 -- liquidation fees per epoch-aligned bucket, oldest first; buckets without liquidations omitted.
--- Parameters: $from, $to BIGINT epoch ms (window [from, to)); $bucket_ms BIGINT bucket size in ms
--- (a multiple of 5 minutes); $market VARCHAR or NULL (NULL = protocol-wide, all variants).
--- Exact at any edge: whole 5-minute rollup buckets inside [ceil5(from), floor5(to)) come from
--- rollup_5m; the partial 5-minute pieces at either edge are read from the raw fills.
+-- Parameters: $bucket_ms BIGINT bucket size in ms (a multiple of 5 minutes); $market VARCHAR or
+-- NULL (NULL = protocol-wide, all variants); the window [from, to) as pieces:
+-- $d_lo.., $h1_lo.., $m1_lo.., $f1_lo.. (BIGINT epoch ms): the pieces of the window, each read from
+-- the coarsest table that covers it whole (issue 7: a year of 1-day buckets reads ~365 daily rows
+-- per variant, not ~100k 5-minute rows), computed by the route (server/http/history-pieces.ts
+-- sumPieces): d = whole days (rollup_1d_all), h1/h2 = whole hours before/after them (rollup_1h),
+-- m1/m2 = whole 5-minute buckets before/after those (rollup_5m), f1/f2 = the partial 5-minute
+-- pieces at either edge (raw fills). They partition [from, to); each is one bound range, which
+-- DuckDB folds into a table filter (zone maps on `bucket` / `time` skip the rest).
 -- USD rounded to 6 decimals.
-WITH edges AS (
-  SELECT ($from::BIGINT + 299999) // 300000 * 300000 AS inner_from,
-         $to::BIGINT // 300000 * 300000 AS inner_to
-),
-pieces AS (
-  SELECT epoch_ms(r.bucket) AS t_ms, r.liq_count AS n, r.liq_long_usd AS long_usd, r.liq_short_usd AS short_usd,
-         r.liq_fees_usd AS fees_usd
-  FROM rollup_5m r, edges e
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
-    AND r.bucket >= epoch_ms(e.inner_from) AND r.bucket < epoch_ms(e.inner_to) AND r.liq_count > 0
+WITH pieces AS (
+  SELECT epoch_ms(r.bucket) AS t_ms, r.liq_count AS n, r.liq_long_usd AS long_usd, r.liq_short_usd AS short_usd, r.liq_fees_usd AS fees_usd
+  FROM rollup_1d_all r
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+    AND r.bucket >= epoch_ms($d_lo::BIGINT) AND r.bucket < epoch_ms($d_hi::BIGINT)
   UNION ALL
-  SELECT epoch_ms(f.time), 1,
-         CASE WHEN f.side = 'long' THEN -f.size_delta_usd ELSE 0 END,
-         CASE WHEN f.side = 'short' THEN -f.size_delta_usd ELSE 0 END,
-         coalesce(f.liquidation_fee_usd, 0)
-  FROM fills f, edges e
+  SELECT epoch_ms(r.bucket), r.liq_count, r.liq_long_usd, r.liq_short_usd, r.liq_fees_usd
+  FROM rollup_1h r
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+    AND r.bucket >= epoch_ms($h1_lo::BIGINT) AND r.bucket < epoch_ms($h1_hi::BIGINT)
+  UNION ALL
+  SELECT epoch_ms(r.bucket), r.liq_count, r.liq_long_usd, r.liq_short_usd, r.liq_fees_usd
+  FROM rollup_1h r
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+    AND r.bucket >= epoch_ms($h2_lo::BIGINT) AND r.bucket < epoch_ms($h2_hi::BIGINT)
+  UNION ALL
+  SELECT epoch_ms(r.bucket), r.liq_count, r.liq_long_usd, r.liq_short_usd, r.liq_fees_usd
+  FROM rollup_5m r
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+    AND r.bucket >= epoch_ms($m1_lo::BIGINT) AND r.bucket < epoch_ms($m1_hi::BIGINT)
+  UNION ALL
+  SELECT epoch_ms(r.bucket), r.liq_count, r.liq_long_usd, r.liq_short_usd, r.liq_fees_usd
+  FROM rollup_5m r
+  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+    AND r.bucket >= epoch_ms($m2_lo::BIGINT) AND r.bucket < epoch_ms($m2_hi::BIGINT)
+  UNION ALL
+  SELECT epoch_ms(f.time), 1, CASE WHEN f.side = 'long' THEN -f.size_delta_usd ELSE 0 END,
+         CASE WHEN f.side = 'short' THEN -f.size_delta_usd ELSE 0 END, coalesce(f.liquidation_fee_usd, 0)
+  FROM fills f
   WHERE f.protocol = 'alpha' AND f.type = 'liquidation' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
-    AND f.time >= epoch_ms($from::BIGINT) AND f.time < epoch_ms($to::BIGINT)
-    AND (f.time < epoch_ms(e.inner_from) OR f.time >= epoch_ms(e.inner_to))
+    AND f.time >= epoch_ms($f1_lo::BIGINT) AND f.time < epoch_ms($f1_hi::BIGINT)
+  UNION ALL
+  SELECT epoch_ms(f.time), 1, CASE WHEN f.side = 'long' THEN -f.size_delta_usd ELSE 0 END,
+         CASE WHEN f.side = 'short' THEN -f.size_delta_usd ELSE 0 END, coalesce(f.liquidation_fee_usd, 0)
+  FROM fills f
+  WHERE f.protocol = 'alpha' AND f.type = 'liquidation' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
+    AND f.time >= epoch_ms($f2_lo::BIGINT) AND f.time < epoch_ms($f2_hi::BIGINT)
 )
 SELECT epoch_ms(t_ms // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS time,
        sum(n)::INTEGER AS count,

@@ -1,8 +1,8 @@
 /**
  * Endpoints 12, 13, 14: alpha accounts summary, account search (offset-paged) and one account.
  *
- * Search sorts by a validated enum that the SQL maps with CASE on a bound parameter (never spliced),
- * then by address asc, so offset pages never repeat or skip an account. `has_active_positions=false`
+ * Search sorts by a validated enum, then by address asc, so offset pages never repeat or skip an
+ * account; it runs in memory over the generation's accounts (../accounts-index.ts, issue 7). `has_active_positions=false`
  * keeps only accounts without an open position. Endpoint 14 has no 400: a malformed address is a 404.
  */
 import * as v from 'valibot';
@@ -12,6 +12,7 @@ import { Account, AccountsSummary, dataOf, pagedListOf } from '../response-schem
 import { notFound } from '../errors.ts';
 import { integerParam, limitParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
+import { AccountsIndex } from '../accounts-index.ts';
 
 /** `sort_by` values of endpoint 13 (current_notional = open_notional_usd). */
 export const ACCOUNT_SORTS = ['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional'] as const;
@@ -41,6 +42,7 @@ const searchQuery = querySchema({
 
 /** GET /v1/alpha/accounts/stats, /v1/alpha/accounts/search, /v1/alpha/accounts/:address. */
 export function accountRoutes(service: Service): RestRoute[] {
+  const accounts = new AccountsIndex(service);
   return [
     defineRoute({
       path: '/v1/alpha/accounts/stats',
@@ -58,17 +60,16 @@ export function accountRoutes(service: Service): RestRoute[] {
       query: searchQuery,
       handle: async ({ query: q }) => {
         const { offset, limit } = pageOf(q);
-        const rows = await service.db.query('api/alpha-accounts-search', {
-          sort_by: q.sort_by ?? 'net_pnl',
+        const { rows, total } = await accounts.search({
+          sortBy: q.sort_by ?? 'net_pnl',
           order: q.order ?? 'desc',
-          min_trades: q.min_trades ?? null,
-          has_active: q.has_active_positions ?? null,
+          minTrades: q.min_trades ?? null,
+          hasActive: q.has_active_positions ?? null,
           search: q.search ?? null,
           offset,
           limit,
         });
-        const total = (rows[0]?.total as number | undefined) ?? 0;
-        const data = rows.filter((r) => r.address !== null).map(({ total: _t, ...account }) => account);
+        const data = rows;
         return { data, pagination: { limit, offset, total } };
       },
     }),
@@ -81,7 +82,8 @@ export function accountRoutes(service: Service): RestRoute[] {
       handle: async ({ event }) => {
         const address = getRouterParam(event, 'address') ?? '';
         if (!BASE58_ADDRESS.test(address)) throw notFound('No alpha account has this address.');
-        const row = await service.db.queryOne('api/alpha-account', { address });
+        const cached = accounts.peek(address);
+        const row = cached === undefined ? await service.db.queryOne('api/alpha-account', { address }) : cached;
         if (!row) throw notFound('No alpha account has this address.');
         return { data: row };
       },

@@ -14,6 +14,8 @@ import {
   coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
 } from '../params.ts';
 import { historyEnvelope, resolveWindow, windowParams, type HistoryKind, type HistoryWindow } from '../history-window.ts';
+import { oiPieces, sumPieces } from '../history-pieces.ts';
+import { oiSeries } from '../oi-series.ts';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../../keys/store.ts';
 import type { Service } from '../../service.ts';
@@ -61,7 +63,9 @@ export function historyRoutes(service: Service): RestRoute[] {
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'liquidations');
         await assertAlphaScopeKnown(service, query);
-        const data = await service.db.query('api/liquidations-history', { ...windowParams(w), market: query.market ?? null });
+        const data = await service.db.query('api/liquidations-history', {
+          ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: query.market ?? null,
+        });
         return historyEnvelope(w, data);
       },
     }),
@@ -74,9 +78,9 @@ export function historyRoutes(service: Service): RestRoute[] {
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
-        const data = await service.db.query('api/open-interest-history', {
-          ...windowParams(w), now: w.now, market: query.market ?? null,
-        });
+        const pieces = oiPieces(w);
+        const rows = await service.db.query('api/open-interest-history', { ...pieces, market: query.market ?? null });
+        const data = oiSeries(rows, pieces.lo!, pieces.w_end!, w.bucketMs);
         return historyEnvelope(w, data);
       },
     }),
@@ -89,7 +93,9 @@ export function historyRoutes(service: Service): RestRoute[] {
       handle: async ({ query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
-        const data = await service.db.query('api/volume-history', { ...windowParams(w), market: query.market ?? null });
+        const data = await service.db.query('api/volume-history', {
+          ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: query.market ?? null,
+        });
         return historyEnvelope(w, data);
       },
     }),

@@ -7,6 +7,12 @@
  * cursor takes its filters from the cursor; repeating the same filters is allowed, any different
  * filter (or a malformed token) is a 400 `invalid_parameter` on `cursor`. `limit` may change
  * between pages (it is not a filter).
+ *
+ * Plan (issue 7): newest first over every liquidation is a top-N over the whole table; the search
+ * first tries a window that ends at the newest liquidation the service has (tracked from appends)
+ * and reaches back {@link SEARCH_SPANS_MS}: when that window already fills the page, no older row
+ * can belong on it (the order is time desc), so the answer is the same; otherwise the next span,
+ * and finally the given bounds alone.
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
@@ -17,6 +23,28 @@ import { getPlan } from '../../keys/plans.ts';
 import type { Service } from '../../service.ts';
 
 const DAY_MS = 86_400_000;
+/** The windows tried before the unbounded search (see the file comment). */
+const SEARCH_SPANS_MS = [7 * DAY_MS, 60 * DAY_MS];
+
+/**
+ * The newest alpha liquidation time (epoch ms, -Infinity when none): read once, then kept by the
+ * append path's listener (the max only grows: journaled fills never change).
+ */
+function newestLiquidation(service: Service): () => Promise<number> {
+  let known = -Infinity;
+  service.onAppend((fills) => {
+    for (const f of fills) if (f.protocol === 'alpha' && f.type === 'liquidation' && f.time > known) known = f.time;
+  });
+  let loaded: Promise<void> | undefined;
+  return async () => {
+    loaded ??= service.db.queryOne('api/alpha-liquidations-newest').then((row) => {
+      const t = row?.time_ms;
+      if (typeof t === 'number' && t > known) known = t;
+    });
+    await loaded;
+    return known;
+  };
+}
 
 /** The filters a cursor binds. */
 interface LiquidationFilters {
@@ -83,6 +111,7 @@ export function decodeCursor(token: string): CursorState | undefined {
 
 /** GET /v1/alpha/liquidations/search. */
 export function liquidationRoutes(service: Service): RestRoute[] {
+  const newest = newestLiquidation(service);
   return [
     defineRoute({
       path: '/v1/alpha/liquidations/search',
@@ -118,15 +147,27 @@ export function liquidationRoutes(service: Service): RestRoute[] {
         const floor = days === null ? null : now - days * DAY_MS;
         const from = floor === null ? filters.from : Math.max(filters.from ?? floor, floor);
         const limit = q.limit ?? MAX_LIMIT;
-        const rows = await service.db.query('api/alpha-liquidations-search', {
+        const to = filters.to ?? now;
+        const params = {
           market: filters.market,
           market_variant: filters.market_variant,
           from,
-          to: filters.to ?? now,
+          to,
           after_time: after?.time ?? null,
           after_seq: after?.seq ?? null,
           fetch: limit + 1,
-        });
+        };
+        // every match is older than `top` (exclusive)
+        const top = Math.min(to, after ? after.time + 1 : Infinity, (await newest()) + 1);
+        let rows: Awaited<ReturnType<typeof service.db.query>> | undefined;
+        for (const span of Number.isFinite(top) ? SEARCH_SPANS_MS : []) {
+          const lower = top - span;
+          if (from !== null && lower <= from) break;
+          rows = await service.db.query('api/alpha-liquidations-search', { ...params, from: lower });
+          if (rows.length === params.fetch) break;
+          rows = undefined;
+        }
+        rows ??= await service.db.query('api/alpha-liquidations-search', params);
         const more = rows.length > limit;
         const page = rows.slice(0, limit);
         const last = page[page.length - 1];

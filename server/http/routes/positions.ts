@@ -18,6 +18,13 @@ import {
 } from '../response-schemas.ts';
 import type { Service } from '../../service.ts';
 
+/** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
+const NO_LIVE = {
+  current_size_usd: null, current_collateral_usd: null, unsettled_borrowing_usd: null,
+  unsettled_funding_usd: null, claimable_funding_usd: null, mark_price: null,
+  unrealized_pnl_usd: null, liquidation_price: null, updated_at: null,
+} as const;
+
 const DAY_MS = 86_400_000;
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const POSITION_ID = /^\d{1,15}$/;
@@ -183,9 +190,15 @@ export function positionRoutes(service: Service): RestRoute[] {
       response: dataOf(PositionDetail),
       handle: async ({ event }) => {
         const { address, id } = positionOf(event);
-        const row = await service.db.queryOne('api/alpha-position', { address, id });
-        if (!row) throw positionNotFound();
-        return { data: row };
+        // the record first; only an open lifecycle has live fields (NULL otherwise)
+        for (let attempt = 0; ; attempt++) {
+          const row = await service.db.queryOne('api/alpha-position', { address, id });
+          if (!row) throw positionNotFound();
+          const live = row.status === 'open' ? await service.db.queryOne('api/alpha-position-live', { id }) : NO_LIVE;
+          // closed by an append between the two reads: read again (a closed record has no live fields)
+          if (!live && attempt === 0) continue;
+          return { data: { ...row, ...(live ?? NO_LIVE) } };
+        }
       },
     }),
     defineRoute({
@@ -197,21 +210,26 @@ export function positionRoutes(service: Service): RestRoute[] {
       handle: async ({ event, query: q }) => {
         const { address, id } = positionOf(event);
         const { offset, limit } = pageOf(q);
-        const rows = await service.db.query('api/alpha-position-lifecycle', {
+        // the lifecycle's seq range first: the timeline then reads only that range of fills
+        const span = await service.db.queryOne('api/alpha-position-span', { address, id });
+        if (!span) throw positionNotFound();
+        const params = {
           address,
           id,
+          first_seq: span.first_seq as number,
+          last_seq: span.last_seq as number,
           type: q.type ?? null,
           include_collateral: q.include_collateral_events ?? false,
           sort_by: q.sort_by ?? 'time',
           order: q.order ?? 'asc',
           offset,
           limit,
-        });
-        if (rows[0]?.found !== true) throw positionNotFound();
-        const total = (rows[0]?.total as number | undefined) ?? 0;
-        const data = rows
-          .filter((r) => r.seq !== null)
-          .map(({ found: _f, total: _t, seq: _s, ...row }) => row);
+        };
+        const rows = await service.db.query('api/alpha-position-lifecycle', params);
+        // a page past the end has no row: the first page's first row carries the total
+        const counted = rows.length || offset === 0 ? rows : await service.db.query('api/alpha-position-lifecycle', { ...params, offset: 0, limit: 1 });
+        const total = (counted[0]?.total as number | undefined) ?? 0;
+        const data = rows.map(({ total: _t, seq: _s, ...row }) => row);
         return { data, pagination: { limit, offset, total } };
       },
     }),

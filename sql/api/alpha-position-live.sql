@@ -1,0 +1,15 @@
+-- Endpoint 18, the live fields of one open alpha lifecycle (current size and collateral, unsettled
+-- and claimable amounts, mark, unrealized PnL, liquidation price, updated_at), exactly as
+-- endpoint 16 shows them (the open_alpha_positions() view, sql/schema/derived.sql). No row = not
+-- open. Parameters: $id BIGINT (position_id).
+SELECT round(o.current_size_usd, 6)::DOUBLE AS current_size_usd,
+       round(o.current_collateral_usd, 6)::DOUBLE AS current_collateral_usd,
+       round(o.unsettled_borrowing_usd, 6)::DOUBLE AS unsettled_borrowing_usd,
+       round(o.unsettled_funding_usd, 6)::DOUBLE AS unsettled_funding_usd,
+       round(o.claimable_funding_usd, 6)::DOUBLE AS claimable_funding_usd,
+       o.mark_price,
+       o.unrealized_pnl_usd::DOUBLE AS unrealized_pnl_usd,
+       o.liquidation_price,
+       o.updated_at
+FROM open_alpha_positions() o
+WHERE o.position_id = $id::BIGINT;

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Simulator } from '../server/sources/simulate/simulator.ts';
+import { openTestApp, type TestApp } from './helpers/app.ts';
+
+/**
+ * Endpoints 13 and 14 answer from an in-memory snapshot of the alpha accounts
+ * (server/http/accounts-index.ts). After every append they must answer from the new state: each
+ * answer is compared with the accounts as DuckDB holds them right then, sorted and filtered here.
+ */
+const START = Date.UTC(2026, 3, 20);
+const FIRST = Date.UTC(2026, 3, 24);
+const NOW = Date.UTC(2026, 3, 28);
+let t: TestApp;
+let sim: Simulator;
+
+beforeAll(async () => {
+  sim = new Simulator({ seed: 3, start: START, snapshotsFrom: NOW });
+  t = await openTestApp({ now: NOW, batches: sim.advance(FIRST) });
+}, 60_000);
+afterAll(() => t.close());
+
+type Account = Record<string, unknown> & { address: string; volume_usd: number; trades: number };
+
+/** The expected page: every account from DuckDB now, volume desc then address asc. */
+async function expected(minTrades: number, limit: number): Promise<{ data: Account[]; total: number }> {
+  const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+  const matched = all.filter((a) => a.trades >= minTrades)
+    .sort((a, b) => b.volume_usd - a.volume_usd || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  return { data: matched.slice(0, limit), total: matched.length };
+}
+
+describe('13 / 14 from the in-memory accounts', () => {
+  it('follow every append (search, then one account)', async () => {
+    let day = FIRST;
+    for (let round = 0; round < 3; round++) {
+      const res = await t.get('/v1/alpha/accounts/search?sort_by=volume&order=desc&min_trades=1&limit=20', 'internal');
+      const body = (await res.json()) as { data: Account[]; pagination: { total: number } };
+      const want = await expected(1, 20);
+      expect(body.pagination.total, `round ${round}`).toBe(want.total);
+      expect(body.data, `round ${round}`).toEqual(want.data);
+      expect(want.total).toBeGreaterThan(0);
+      // endpoint 14 reads the loaded snapshot: the same row as the SQL
+      const top = want.data[0]!;
+      const one = (await (await t.get(`/v1/alpha/accounts/${top.address}`, 'internal')).json()) as { data: Account };
+      const [sql] = await t.service.db.query('api/alpha-account', { address: top.address });
+      expect(one.data).toEqual(sql);
+      // more fills: volumes, trades and new accounts change
+      day += 86_400_000;
+      for (const batch of sim.advance(day)) await t.service.append(batch);
+    }
+  }, 60_000);
+});
