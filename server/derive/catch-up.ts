@@ -33,12 +33,16 @@ const STAGED: Record<JournalKind, StagedKind> = {
 const SNAPSHOT_KINDS = ['market_snapshots', 'position_snapshots'] as const;
 type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
 const progressKey = (kind: SnapshotKind) => `catchup_${kind}_commit`;
+/** Steps a rebuild runs once after its fill chunks instead of in each (they rescan `lifecycles`). */
+const ACCOUNT_STEPS: ReadonlySet<string> = new Set(['accounts-delete', 'accounts-insert']);
 
 /** Where a catch-up resumes: fills after `seq`, each snapshot kind after its commit. */
 export interface ResumePoint {
   seq: number;
   commit: number;
   snapshots: Record<SnapshotKind, number>;
+  /** a rebuild skipped the account steps of its fill chunks so far (see {@link catchUp}) */
+  accountsPending: boolean;
 }
 
 /** Reads the resume point: the watermark, and per snapshot kind the commit an interrupted chunked
@@ -47,7 +51,11 @@ export async function readResumePoint(w: Writer): Promise<ResumePoint> {
   const mark = await readWatermark(w);
   const rows = await w.run('catchup/progress-get');
   const get = (k: SnapshotKind) => Number(rows.find((r) => r.key === progressKey(k))?.value ?? mark.commit);
-  return { ...mark, snapshots: { market_snapshots: get('market_snapshots'), position_snapshots: get('position_snapshots') } };
+  return {
+    ...mark,
+    snapshots: { market_snapshots: get('market_snapshots'), position_snapshots: get('position_snapshots') },
+    accountsPending: rows.some((r) => r.key === 'catchup_accounts_pending' && r.value === '1'),
+  };
 }
 
 /** The chunks that bring the derived state from `at` to `checkpoint`, in fold order: fills by
@@ -71,10 +79,13 @@ async function stageChunk(w: Writer, chunk: Chunk): Promise<number> {
   return Number(rows[0]?.Count ?? 0);
 }
 
-/** Step times summed over chunks (debug log at the end). */
-class StepTotals extends PhaseTimer {
+/** Step times of one chunk (its debug line), also added to totals over all chunks. */
+class ChunkSteps extends PhaseTimer {
   private prev = performance.now();
-  readonly totals = new Map<string, number>();
+
+  constructor(private readonly totals: Map<string, number>) {
+    super();
+  }
 
   override lap(name: string): void {
     super.lap(name);
@@ -82,15 +93,11 @@ class StepTotals extends PhaseTimer {
     this.totals.set(name, (this.totals.get(name) ?? 0) + now - this.prev);
     this.prev = now;
   }
+}
 
-  /** Restarts the clock (after work that is not a step). */
-  reset(): void {
-    this.prev = performance.now();
-  }
-
-  summary(): string {
-    return [...this.totals].sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ');
-  }
+/** The summed step times, slowest first. */
+function summary(totals: Map<string, number>): string {
+  return [...totals].sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ');
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -116,26 +123,41 @@ export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint
   log.start(`${label}: folding in the journal up to commit ${checkpoint.commit} (fills after seq ${at.seq}, ${snaps}): ` +
     `${fmt(total)} rows in ${chunks.length} chunks of ≤ ${fmt(chunkRows)}`);
   const fresh = at.seq === 0 && at.commit === 0 && SNAPSHOT_KINDS.every((k) => at.snapshots[k] === 0);
+  // From an empty state, every account is recomputed anyway: once over all lifecycles after the
+  // last fill chunk costs less than once per chunk over a growing table, and gives the same rows
+  // (an account is a function of its lifecycles alone).
+  let lastFill = -1;
+  chunks.forEach((c, i) => { if (c.kind === 'fills') lastFill = i; });
+  const deferAccounts = at.accountsPending || (fresh && lastFill > 0);
+  if (at.accountsPending && lastFill < 0) await inTransaction(w, () => recomputeAccounts(w));
   const started = performance.now();
-  const steps = new StepTotals();
+  const totals = new Map<string, number>();
   const mark = { seq: checkpoint.lastSeq, commit: checkpoint.commit };
   let done = 0;
   for (const [i, chunk] of chunks.entries()) {
     const t0 = performance.now();
+    const steps = new ChunkSteps(totals);
     await inTransaction(w, async () => {
       await resetStaging(w.connection);
       const staged = await stageChunk(w, chunk);
+      steps.lap('stage');
       if (chunk.kind === 'fills' && staged !== chunk.rows) {
         log.warn(`${label}: fills ${chunk.from}..${chunk.to}: the journal has ${staged} of ${chunk.rows} seqs`);
       }
-      steps.reset();
-      if (staged) await applyKind(w, STAGED[chunk.kind], steps);
-      if (chunk.kind === 'fills') await w.run('derive/meta-set', { key: 'derived_seq', value: String(chunk.to) });
+      const fills = chunk.kind === 'fills';
+      if (staged) await applyKind(w, STAGED[chunk.kind], steps, fills && deferAccounts ? ACCOUNT_STEPS : undefined);
+      if (fills && deferAccounts && i === 0 && !at.accountsPending) await w.run('derive/meta-set', { key: 'catchup_accounts_pending', value: '1' });
+      if (deferAccounts && i === lastFill) {
+        await recomputeAccounts(w);
+        steps.lap('accounts (all)');
+      }
+      if (fills) await w.run('derive/meta-set', { key: 'derived_seq', value: String(chunk.to) });
       else await w.run('derive/meta-set', { key: progressKey(chunk.kind as SnapshotKind), value: String(chunk.to) });
       // a state cut short before its first full watermark must still say which SQL built it
       if (i === 0 && fresh) await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
       if (i === chunks.length - 1) await finish(w, mark);
     });
+    steps.lap('commit');
     await opts.afterChunk?.(chunk, i);
     done += chunk.rows;
     const now = performance.now();
@@ -143,13 +165,22 @@ export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint
     const rate = done / elapsed;
     log.info(`${label}: ${chunk.kind} ${chunk.from}..${chunk.to} (${fmt(chunk.rows)} rows, ${fmt(chunk.rows / ((now - t0) / 1000))}/s) · ` +
       `chunk ${i + 1}/${chunks.length} · ${((done / total) * 100).toFixed(0)}% · ${elapsed.toFixed(0)} s elapsed · ETA ${((total - done) / rate).toFixed(0)} s`);
+    log.debug(`${label}: chunk ${i + 1} steps: ${steps}`);
   }
   if (chunks.length === 0) await inTransaction(w, () => finish(w, mark));
   await resetStaging(w.connection);
   const seconds = (performance.now() - started) / 1000;
-  log.debug(`${label}: derive steps over all chunks: ${steps.summary()}`);
+  log.debug(`${label}: derive steps over all chunks: ${summary(totals)}`);
   log.success(`${label}: derived state caught up to seq ${mark.seq} (commit ${mark.commit}): ${fmt(total)} rows in ${seconds.toFixed(1)} s (${fmt(total / seconds)}/s)`);
   return mark;
+}
+
+/** Recomputes every account from the lifecycles (the account steps over a batch of every address). */
+async function recomputeAccounts(w: Writer): Promise<void> {
+  await resetStaging(w.connection);
+  await w.run('catchup/stage-all-accounts');
+  for (const step of ACCOUNT_STEPS) await w.run(`derive/${step}`);
+  await w.run('derive/meta-set', { key: 'catchup_accounts_pending', value: '0' });
 }
 
 /** Records the full watermark and drops the per-kind progress (inside the last chunk's transaction). */

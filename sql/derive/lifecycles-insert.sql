@@ -1,8 +1,8 @@
 -- Recomputes every lifecycle the staged batch touches from all of its fills (contract §6).
 -- Sums first (one hash aggregate), then the first and last fill's attributes by joining on their
--- seq. Price averages use exact decimal sums (price as DECIMAL(38,12)), so results do not depend
--- on the order DuckDB's threads combine rows: a rebuild gives the same bits as incremental
--- updates. No parameters.
+-- seq (the last one from the batch). Price averages use exact decimal sums (price as
+-- DECIMAL(38,12)), so results do not depend on the order DuckDB's threads combine rows: a
+-- rebuild gives the same bits as incremental updates. No parameters.
 INSERT INTO lifecycles
 WITH touched AS (
   SELECT position_id,
@@ -40,6 +40,8 @@ SELECT
   t.fill_count, t.first_seq, t.last_seq
 FROM touched t
 JOIN fills f ON f.seq = t.first_seq
-JOIN fills l ON l.seq = t.last_seq
+-- the last fill is in the batch (its seqs are the newest): joining the batch, not `fills`, keeps
+-- this probe to the batch's rows (a catch-up chunk probed every fill, issue 7)
+JOIN batch_fills l ON l.seq = t.last_seq
 -- by address, so zone maps let an address's reads (endpoints 15, 18, 19) skip most row groups
 ORDER BY f.address, t.position_id;
