@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Chunk } from '../server/derive/chunks.ts';
+import { planFillChunks, planSnapshotChunks, type Chunk } from '../server/derive/chunks.ts';
 import { rebuildState } from '../server/derive/rebuild.ts';
 import { openService, statePath } from '../server/service.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
@@ -85,4 +85,32 @@ describe('chunked catch-up', () => {
     expect(existsSync(`${cut}.rebuild`)).toBe(false);
     expect(await differences(single, cut)).toEqual({});
   }, 120_000);
+});
+
+describe('chunk planning', () => {
+  const f = (first: number, last: number) => ({ path: `p/${first}-${last}`, first, last });
+
+  it('cuts fills into seq ranges with the files that meet them', () => {
+    const files = [f(1, 40), f(5, 60), f(61, 100)];
+    expect(planFillChunks(files, 10, 100, 50).map((c) => [c.from, c.to, c.rows, c.files])).toEqual([
+      [11, 60, 50, ['p/1-40', 'p/5-60']],
+      [61, 100, 40, ['p/61-100']],
+    ]);
+  });
+
+  it('keeps snapshot files whose commit ranges overlap (compacted days) in one chunk of whole commits', () => {
+    // a compacted day covering commits 3..9, per-commit files of other days around it
+    const files = [f(1, 1), f(2, 2), f(3, 9), f(4, 4), f(8, 8), f(10, 10), f(11, 11)];
+    const rows = new Map(files.map((x) => [x.path, 10]));
+    const plan = planSnapshotChunks('position_snapshots', files, rows, 0, 11, 15);
+    expect(plan.map((c) => [c.from, c.to, c.files.length, c.rows])).toEqual([
+      [1, 2, 2, 20],
+      [3, 9, 3, 30],
+      [10, 11, 2, 20],
+    ]);
+    // after commit 5: a file straddling the resume point (3..9) is taken whole, as before chunking
+    expect(planSnapshotChunks('position_snapshots', files, rows, 5, 11, 1000).map((c) => [c.from, c.to, c.files])).toEqual([
+      [6, 11, ['p/3-9', 'p/8-8', 'p/10-10', 'p/11-11']],
+    ]);
+  });
 });

@@ -32,9 +32,12 @@ export function listJournalFiles(dataDir: string, kind: JournalKind): JournalFil
   const out: JournalFile[] = [];
   for (const entry of readdirSync(root, { recursive: true })) {
     const rel = String(entry);
-    const range = parseFileName(rel.split('/').pop() ?? '');
+    const parts = rel.split(/[\\/]/);
+    const range = parseFileName(parts.at(-1) ?? '');
     // only files inside protocol=*/day=* partitions, like the glob the journal is read with
-    if (range && /^protocol=[^/]+\/day=[^/]+\/[^/]+$/.test(rel)) out.push({ path: join(root, rel), ...range });
+    if (range && parts.length === 3 && parts[0]!.startsWith('protocol=') && parts[1]!.startsWith('day=')) {
+      out.push({ path: join(root, rel), ...range });
+    }
   }
   return out.sort((a, b) => a.first - b.first || a.last - b.last);
 }
