@@ -49,7 +49,8 @@ async function openDerivedState(dataDir: string): Promise<Database> {
   const stale = await db.write(async (w) => {
     await w.exec(sqlFile('schema/derived'));
     const [row] = await w.run('ingest/derive-version');
-    const hasData = (await readWatermark(w)).commit > 0;
+    const mark = await readWatermark(w); // a chunked catch-up cut short may have fills but commit 0
+    const hasData = mark.commit > 0 || mark.seq > 0;
     return hasData && row?.value !== deriveVersion();
   });
   if (!stale) return db;

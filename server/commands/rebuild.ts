@@ -4,9 +4,20 @@ import { rebuildState } from '../derive/rebuild.ts';
 
 /** `rebuild`: throw the derived state away and derive it again from the journal alone. */
 export const rebuildCommand = defineCommand({
-  meta: { name: 'rebuild', description: 'Rebuild the derived state (state.duckdb) from the journal; the server must be stopped' },
-  args: { data: { type: 'string', description: 'data directory (default $PERPS_DATA_DIR or ./data)' } },
+  meta: {
+    name: 'rebuild',
+    description: 'Rebuild the derived state (state.duckdb) from the journal, in chunks; the server must be stopped. ' +
+      'An interrupted rebuild resumes where it stopped when run again',
+  },
+  args: {
+    data: { type: 'string', description: 'data directory (default $PERPS_DATA_DIR or ./data)' },
+    'chunk-rows': { type: 'string', description: 'rows folded per transaction (default $PERPS_CATCHUP_CHUNK_ROWS or 1000000)' },
+  },
   async run({ args }) {
-    await rebuildState(args.data ?? configFromEnv().dataDir);
+    const chunkRows = args['chunk-rows'] === undefined ? undefined : Number(args['chunk-rows']);
+    if (chunkRows !== undefined && !(Number.isInteger(chunkRows) && chunkRows > 0)) {
+      throw new Error(`--chunk-rows must be a positive integer, got ${args['chunk-rows']}`);
+    }
+    await rebuildState(args.data ?? configFromEnv().dataDir, undefined, { chunkRows });
   },
 });

@@ -62,9 +62,10 @@ const STEPS: Record<StagedKind, string[]> = {
 };
 
 /** Runs the derive steps of one staged kind (inside the caller's transaction); with `phases`,
- * times each step (debug logs). */
-export async function applyKind(w: Writer, kind: StagedKind, phases?: PhaseTimer): Promise<void> {
+ * times each step (debug logs). `skip`: steps a rebuild defers (see catch-up.ts). */
+export async function applyKind(w: Writer, kind: StagedKind, phases?: PhaseTimer, skip?: ReadonlySet<string>): Promise<void> {
   for (const step of STEPS[kind]) {
+    if (skip?.has(step)) continue;
     await w.run(`derive/${step}`);
     phases?.lap(step);
   }

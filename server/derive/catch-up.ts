@@ -1,57 +1,200 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Writer } from '../db/database.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { log } from '../log.ts';
+import { PhaseTimer } from '../phase-timer.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
-import { journalDir, kindGlob, parseFileName } from '../journal/layout.ts';
 import type { JournalKind } from '../journal/rows.ts';
 import { resetStaging } from '../journal/stage.ts';
 import { applyKind, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
+import { deriveVersion } from './version.ts';
+import { fileList, listJournalFiles, parquetRowCounts, planFillChunks, planSnapshotChunks, type Chunk } from './chunks.ts';
 
-/** True when at least one committed file of `kind` exists (read_parquet throws on an empty glob). */
-function hasFiles(dataDir: string, kind: JournalKind): boolean {
-  const root = join(journalDir(dataDir), kind);
-  if (!existsSync(root)) return false;
-  return readdirSync(root, { recursive: true }).some((f) => parseFileName(String(f).split('/').pop() ?? '') !== undefined);
+/**
+ * Rows per catch-up chunk (fills: seqs; snapshots: about this many rows of whole commits). Memory
+ * grows with it (the staged chunk and the steps' hash tables), the per-chunk cost of the steps
+ * that scan a whole derived table shrinks with it; see README "Rebuild" for the measurements.
+ */
+export const DEFAULT_CHUNK_ROWS = 1_000_000;
+
+export interface CatchUpOptions {
+  /** rows per chunk (tests use tiny ones); default {@link DEFAULT_CHUNK_ROWS} or $PERPS_CATCHUP_CHUNK_ROWS */
+  chunkRows?: number;
+  /** what the log lines call the work ("catch-up", "rebuild") */
+  label?: string;
+  /** called after each chunk's commit (tests: throw here to cut a catch-up short) */
+  afterChunk?: (chunk: Chunk, index: number) => void | Promise<void>;
 }
 
-async function stage(w: Writer, dataDir: string, kind: JournalKind, file: string, params: Record<string, number>): Promise<number> {
-  if (!hasFiles(dataDir, kind)) return 0;
-  const glob = `'${kindGlob(dataDir, kind).replaceAll("'", "''")}'`;
-  const rows = await w.rows(sqlFile(`journal/${file}`).replace('__GLOB__', glob), params);
-  return Number(rows[0]?.Count ?? 0);
+const STAGED: Record<JournalKind, StagedKind> = {
+  fills: 'fills',
+  market_snapshots: 'marketSnapshots',
+  position_snapshots: 'positionSnapshots',
+};
+const SNAPSHOT_KINDS = ['market_snapshots', 'position_snapshots'] as const;
+type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
+const progressKey = (kind: SnapshotKind) => `catchup_${kind}_commit`;
+/** Steps a rebuild runs once after its fill chunks instead of in each (they rescan `lifecycles`). */
+const ACCOUNT_STEPS: ReadonlySet<string> = new Set(['accounts-delete', 'accounts-insert']);
+/** The fill steps skipped per chunk: insert-fills is done by the stage (see stageChunk). */
+const STAGED_STEPS: ReadonlySet<string> = new Set(['insert-fills']);
+const STAGED_AND_ACCOUNT_STEPS: ReadonlySet<string> = new Set([...STAGED_STEPS, ...ACCOUNT_STEPS]);
+
+/** Where a catch-up resumes: fills after `seq`, each snapshot kind after its commit. */
+export interface ResumePoint {
+  seq: number;
+  commit: number;
+  snapshots: Record<SnapshotKind, number>;
+  /** a rebuild skipped the account steps of its fill chunks so far (see {@link catchUp}) */
+  accountsPending: boolean;
+}
+
+/** Reads the resume point: the watermark, and per snapshot kind the commit an interrupted chunked
+ * catch-up had reached (the watermark's commit when none is under way). */
+export async function readResumePoint(w: Writer): Promise<ResumePoint> {
+  const mark = await readWatermark(w);
+  const rows = await w.run('catchup/progress-get');
+  const get = (k: SnapshotKind) => Number(rows.find((r) => r.key === progressKey(k))?.value ?? mark.commit);
+  return {
+    ...mark,
+    snapshots: { market_snapshots: get('market_snapshots'), position_snapshots: get('position_snapshots') },
+    accountsPending: rows.some((r) => r.key === 'catchup_accounts_pending' && r.value === '1'),
+  };
+}
+
+/** The chunks that bring the derived state from `at` to `checkpoint`, in fold order: fills by
+ * seq, then market snapshots, then position snapshots by commit (the order of the one-batch fold). */
+export async function planCatchUp(w: Writer, dataDir: string, checkpoint: Checkpoint, at: ResumePoint, chunkRows: number): Promise<Chunk[]> {
+  const chunks = planFillChunks(listJournalFiles(dataDir, 'fills'), at.seq, checkpoint.lastSeq, chunkRows);
+  for (const kind of SNAPSHOT_KINDS) {
+    const files = listJournalFiles(dataDir, kind).filter((f) => f.last > at.snapshots[kind] && f.first <= checkpoint.commit);
+    const rows = await parquetRowCounts(w.connection, files.map((f) => f.path));
+    chunks.push(...planSnapshotChunks(kind, files, rows, at.snapshots[kind], checkpoint.commit, chunkRows));
+  }
+  return chunks;
 }
 
 /**
- * Brings the derived state up to the journal's checkpoint: stages every fill after the derived
- * seq and every snapshot file of a later commit, then applies them as one batch. On an empty
+ * Stages one chunk into its staging table; returns the number of rows staged. Fills go from the
+ * files straight into `fills` (the insert-fills step, which the caller then skips) and are staged
+ * for the other steps from there: reading the Parquet files once and copying every column once
+ * less costs less than staging them and copying the staged rows (issue 7).
+ */
+async function stageChunk(w: Writer, chunk: Chunk): Promise<number> {
+  if (chunk.files.length === 0) return 0;
+  const sql = sqlFile(`journal/stage-${chunk.kind.replace('_', '-')}`).replaceAll('__FILES__', fileList(chunk.files));
+  const params = chunk.kind === 'fills' ? { from_seq: chunk.from, to_seq: chunk.to } : {};
+  const rows = await w.rows(sql, params);
+  if (chunk.kind === 'fills') await w.run('catchup/batch-fills', params);
+  return Number(rows[0]?.Count ?? 0);
+}
+
+/** Step times of one chunk (its debug line), also added to totals over all chunks. */
+class ChunkSteps extends PhaseTimer {
+  private prev = performance.now();
+
+  constructor(private readonly totals: Map<string, number>) {
+    super();
+  }
+
+  override lap(name: string): void {
+    super.lap(name);
+    const now = performance.now();
+    this.totals.set(name, (this.totals.get(name) ?? 0) + now - this.prev);
+    this.prev = now;
+  }
+}
+
+/** The summed step times, slowest first. */
+function summary(totals: Map<string, number>): string {
+  return [...totals].sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ');
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/**
+ * Brings the derived state up to the journal's checkpoint, in chunks: the fills after the
+ * derived seq by seq range, then the snapshot files of later commits by commit range. Each chunk
+ * is staged from its own files only, folded by the same derive steps as an append
+ * (server/derive/apply.ts) and recorded in one transaction, so memory is bounded by the chunk size
+ * and an interrupted catch-up resumes after its last chunk. Any split gives the same tables: every
+ * step recomputes or merges what a batch touches from all it has seen (the append path relies on
+ * that for its one-commit batches; test/catch-up-chunks.test.ts checks it for chunks). On an empty
  * derived database this *is* the full rebuild. Returns the new watermark.
  */
-export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint): Promise<Watermark> {
-  const from = await readWatermark(w);
-  if (from.commit >= checkpoint.commit) return from;
+export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint, opts: CatchUpOptions = {}): Promise<Watermark> {
+  const at = await readResumePoint(w);
+  if (at.commit >= checkpoint.commit) return at;
+  const label = opts.label ?? 'catch-up';
+  const chunkRows = Math.max(1, opts.chunkRows ?? Number(process.env.PERPS_CATCHUP_CHUNK_ROWS ?? DEFAULT_CHUNK_ROWS));
+  const chunks = await planCatchUp(w, dataDir, checkpoint, at, chunkRows);
+  const total = chunks.reduce((s, c) => s + c.rows, 0);
+  const snaps = SNAPSHOT_KINDS.map((k) => `${k} after commit ${at.snapshots[k]}`).join(', ');
+  log.start(`${label}: folding in the journal up to commit ${checkpoint.commit} (fills after seq ${at.seq}, ${snaps}): ` +
+    `${fmt(total)} rows in ${chunks.length} chunks of ≤ ${fmt(chunkRows)}`);
+  const fresh = at.seq === 0 && at.commit === 0 && SNAPSHOT_KINDS.every((k) => at.snapshots[k] === 0);
+  // From an empty state, every account is recomputed anyway: once over all lifecycles after the
+  // last fill chunk costs less than once per chunk over a growing table, and gives the same rows
+  // (an account is a function of its lifecycles alone).
+  let lastFill = -1;
+  chunks.forEach((c, i) => { if (c.kind === 'fills') lastFill = i; });
+  const deferAccounts = at.accountsPending || (fresh && lastFill > 0);
+  if (at.accountsPending && lastFill < 0) await inTransaction(w, () => recomputeAccounts(w));
   const started = performance.now();
-  log.start(`derived state: folding in journal commits ${from.commit + 1}..${checkpoint.commit}`);
-  // one kind at a time, so only one kind's rows are staged in memory at once
-  const counts: Record<StagedKind, number> = { fills: 0, marketSnapshots: 0, positionSnapshots: 0 };
-  const sources: [StagedKind, JournalKind, string, Record<string, number>][] = [
-    ['fills', 'fills', 'stage-fills', { after_seq: from.seq }],
-    ['marketSnapshots', 'market_snapshots', 'stage-market-snapshots', { after_commit: from.commit }],
-    ['positionSnapshots', 'position_snapshots', 'stage-position-snapshots', { after_commit: from.commit }],
-  ];
+  const totals = new Map<string, number>();
   const mark = { seq: checkpoint.lastSeq, commit: checkpoint.commit };
-  await inTransaction(w, async () => {
-    for (const [i, [kind, journalKind, file, params]] of sources.entries()) {
+  let done = 0;
+  for (const [i, chunk] of chunks.entries()) {
+    const t0 = performance.now();
+    const steps = new ChunkSteps(totals);
+    await inTransaction(w, async () => {
       await resetStaging(w.connection);
-      counts[kind] = await stage(w, dataDir, journalKind, file, params);
-      if (counts[kind]) await applyKind(w, kind);
-      const seconds = (performance.now() - started) / 1000;
-      log.info(`derived state: ${i + 1}/3 ${journalKind} (${counts[kind].toLocaleString('en-US')} rows) folded · ${seconds.toFixed(1)} s elapsed`);
-    }
-    await setWatermark(w, mark);
-  });
+      const staged = await stageChunk(w, chunk);
+      steps.lap('stage');
+      if (chunk.kind === 'fills' && staged !== chunk.rows) {
+        log.warn(`${label}: fills ${chunk.from}..${chunk.to}: the journal has ${staged} of ${chunk.rows} seqs`);
+      }
+      const fills = chunk.kind === 'fills';
+      const skip = fills ? (deferAccounts ? STAGED_AND_ACCOUNT_STEPS : STAGED_STEPS) : undefined;
+      if (staged) await applyKind(w, STAGED[chunk.kind], steps, skip);
+      if (fills && deferAccounts && i === 0 && !at.accountsPending) await w.run('derive/meta-set', { key: 'catchup_accounts_pending', value: '1' });
+      if (deferAccounts && i === lastFill) {
+        await recomputeAccounts(w);
+        steps.lap('accounts (all)');
+      }
+      if (fills) await w.run('derive/meta-set', { key: 'derived_seq', value: String(chunk.to) });
+      else await w.run('derive/meta-set', { key: progressKey(chunk.kind as SnapshotKind), value: String(chunk.to) });
+      // a state cut short before its first full watermark must still say which SQL built it
+      if (i === 0 && fresh) await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
+      if (i === chunks.length - 1) await finish(w, mark);
+    });
+    steps.lap('commit');
+    await opts.afterChunk?.(chunk, i);
+    done += chunk.rows;
+    const now = performance.now();
+    const elapsed = (now - started) / 1000;
+    const rate = done / elapsed;
+    log.info(`${label}: ${chunk.kind} ${chunk.from}..${chunk.to} (${fmt(chunk.rows)} rows, ${fmt(chunk.rows / ((now - t0) / 1000))}/s) · ` +
+      `chunk ${i + 1}/${chunks.length} · ${((done / total) * 100).toFixed(0)}% · ${elapsed.toFixed(0)} s elapsed · ETA ${((total - done) / rate).toFixed(0)} s`);
+    log.debug(`${label}: chunk ${i + 1} steps: ${steps}`);
+  }
+  if (chunks.length === 0) await inTransaction(w, () => finish(w, mark));
   await resetStaging(w.connection);
-  log.success(`derived state: caught up to seq ${mark.seq} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = (performance.now() - started) / 1000;
+  log.debug(`${label}: derive steps over all chunks: ${summary(totals)}`);
+  log.success(`${label}: derived state caught up to seq ${mark.seq} (commit ${mark.commit}): ${fmt(total)} rows in ${seconds.toFixed(1)} s (${fmt(total / seconds)}/s)`);
   return mark;
+}
+
+/** Recomputes every account from the lifecycles (the account steps over a batch of every address). */
+async function recomputeAccounts(w: Writer): Promise<void> {
+  await resetStaging(w.connection);
+  await w.run('catchup/stage-all-accounts');
+  for (const step of ACCOUNT_STEPS) await w.run(`derive/${step}`);
+  await w.run('derive/meta-set', { key: 'catchup_accounts_pending', value: '0' });
+}
+
+/** Records the full watermark and drops the per-kind progress (inside the last chunk's transaction). */
+async function finish(w: Writer, mark: Watermark): Promise<void> {
+  await setWatermark(w, mark);
+  await w.run('catchup/progress-clear');
 }

@@ -2,7 +2,15 @@
 -- Sums first (one hash aggregate), then the first and last fill's attributes by joining on their
 -- seq. Price averages use exact decimal sums (price as DECIMAL(38,12)), so results do not depend
 -- on the order DuckDB's threads combine rows: a rebuild gives the same bits as incremental
--- updates. No parameters.
+-- updates. Neither join reads `fills` (a catch-up chunk probed every fill twice, issue 7): the
+-- last fill is in the batch (its seqs are the newest); so is the first one of a lifecycle the
+-- batch starts, and any other touched lifecycle was open before the batch (a fill joins the open
+-- lifecycle of its position or starts a new one, server/ingest/lifecycle-index.ts), so its
+-- open_lifecycles row, still the state before the batch (open-lifecycles-*.sql run next), has
+-- the first fill's attributes. The first fill's own entry price (the entry fallback below) is
+-- used only when no fill of the lifecycle has increased it, and then it is also the open row's
+-- entry price. A lifecycle found in neither would fail the NOT NULL constraints, not vanish.
+-- No parameters.
 INSERT INTO lifecycles
 WITH touched AS (
   SELECT position_id,
@@ -21,6 +29,14 @@ WITH touched AS (
   FROM fills
   WHERE position_id IN (SELECT DISTINCT position_id FROM batch_fills)
   GROUP BY position_id
+),
+first_fill AS (
+  SELECT seq, protocol, position_key, address, market, market_variant, side, time, tx, entry_price
+  FROM batch_fills
+  UNION ALL
+  SELECT first_seq, protocol, position_key, address, market, market_variant, side, opened_at, open_tx, entry_price
+  FROM open_lifecycles
+  WHERE first_seq < (SELECT min(seq) FROM batch_fills)
 )
 SELECT
   t.position_id, f.protocol, f.position_key, f.address, f.market, f.market_variant, f.side,
@@ -39,7 +55,7 @@ SELECT
   t.realized - t.fees - t.borrowing_fees - t.funding_fees - t.liq_fees + t.earned,
   t.fill_count, t.first_seq, t.last_seq
 FROM touched t
-JOIN fills f ON f.seq = t.first_seq
-JOIN fills l ON l.seq = t.last_seq
+LEFT JOIN first_fill f ON f.seq = t.first_seq
+JOIN batch_fills l ON l.seq = t.last_seq
 -- by address, so zone maps let an address's reads (endpoints 15, 18, 19) skip most row groups
 ORDER BY f.address, t.position_id;

@@ -1,12 +1,16 @@
--- Stages journal fills with seq > $after_seq from the Parquet files into batch_fills (catch-up
--- and rebuild). The glob is spliced in by server/derive/catch-up.ts (a file pattern cannot be a
--- bound parameter). Parameters: $after_seq BIGINT.
-INSERT INTO batch_fills
+-- Folds the journal fills with seq in [$from_seq, $to_seq] straight into the derived `fills`
+-- table, in seq order: the insert-fills derive step (sql/derive/insert-fills.sql), done from the
+-- files for a catch-up chunk instead of from a staged copy (one copy of every column less;
+-- sql/catchup/batch-fills.sql then stages the chunk for the other steps). __FILES__ is replaced by
+-- server/derive/catch-up.ts with the list of the files that hold those seqs (a file list cannot be
+-- a bound parameter); row-group statistics on seq skip the rest of a file that straddles the range.
+-- Parameters: $from_seq BIGINT, $to_seq BIGINT.
+INSERT INTO fills
 SELECT seq, protocol, time, slot, tx, event_index, position_key, position_id, address, market,
        market_variant, side, type, size_delta_usd, position_size_usd, collateral_delta_usd,
        position_collateral_usd, price, entry_price, pnl_delta_usd, fee_usd, borrowing_fee_usd,
        funding_fee_usd, liquidation_fee_usd, funding_earned_usd, fee_total_usd, index_price,
-       collateral_token,
-       0 AS ord_row
-FROM read_parquet(__GLOB__, hive_partitioning = true)
-WHERE seq > $after_seq;
+       collateral_token
+FROM read_parquet(__FILES__, hive_partitioning = true)
+WHERE seq BETWEEN $from_seq AND $to_seq
+ORDER BY seq;

@@ -1,6 +1,7 @@
--- Stages market snapshots of commits after $after_commit into batch_msnap, with journal order
--- (first commit of the file, row in the file). Glob spliced in by server/derive/catch-up.ts.
--- Parameters: $after_commit BIGINT.
+-- Stages every market snapshot of the files in __FILES__ (one catch-up chunk: whole commits, see
+-- server/derive/chunks.ts) into batch_msnap, with journal order (first commit of the file, row
+-- in the file). __FILES__ is replaced by server/derive/catch-up.ts with a list of file paths.
+-- No parameters.
 INSERT INTO batch_msnap
 SELECT time, protocol, market, market_variant, index_price, oi_long_usd, oi_short_usd,
        funding_rate_long, funding_rate_short, borrowing_rate_long, borrowing_rate_short,
@@ -8,5 +9,4 @@ SELECT time, protocol, market, market_variant, index_price, oi_long_usd, oi_shor
        cum_funding_paid_short, cum_funding_earned_long, cum_funding_earned_short,
        regexp_extract(filename, '(\d{12})-\d{12}\.parquet$', 1)::BIGINT AS ord_commit,
        file_row_number::INTEGER AS ord_row
-FROM read_parquet(__GLOB__, hive_partitioning = true, filename = true, file_row_number = true)
-WHERE regexp_extract(filename, '\d{12}-(\d{12})\.parquet$', 1)::BIGINT > $after_commit;
+FROM read_parquet(__FILES__, hive_partitioning = true, filename = true, file_row_number = true);
