@@ -37,9 +37,9 @@ export const TOURISTS = {
   maxLifeDays: 240,
   /** kinds: share, typical holding time (minutes), typical leverage */
   kinds: [
-    { share: 0.55, hold: 45, lev: 9 }, // flippers
-    { share: 0.27, hold: 1_440, lev: 4 }, // swing traders
-    { share: 0.18, hold: 14 * 1_440, lev: 2 }, // holders: kept for weeks
+    { share: 0.47, hold: 45, lev: 9 }, // flippers
+    { share: 0.25, hold: 1_440, lev: 4 }, // swing traders
+    { share: 0.28, hold: 25 * 1_440, lev: 2 }, // holders: kept for weeks
   ],
 };
 
