@@ -31,7 +31,7 @@ describe('simulator scale 1 is pinned', () => {
   it('a version-1 state is read at scale <= 1 and refused above (older population model)', () => {
     const sim = new Simulator({ seed: 5, scale: 1 });
     sim.advance(START + DAY);
-    const v1 = { ...(sim.saveState() as Record<string, unknown>), version: 1 };
+    const v1: Record<string, unknown> = { ...(sim.saveState() as Record<string, unknown>), version: 1 };
     delete v1.tourists;
     const a = Simulator.restore(v1).advance(START + 2 * DAY);
     const b = sim.advance(START + 2 * DAY);
