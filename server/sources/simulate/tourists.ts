@@ -24,7 +24,8 @@ import type { Trader } from './traders.ts';
 
 /** (sim) tourist calibration; see the module comment */
 export const TOURISTS = {
-  /** share of the volume above scale 1 that goes to tourists' visits instead of more regulars' */
+  /** above scale 1 the regulars' arrivals grow by (1 − this) × (scale − 1) instead of (scale − 1),
+   *  leaving room for the tourists' visits (whose own volume is set by joins × visits) */
   volumeShare: 0.2,
   /** joins per day per protocol per unit of (scale − 1) at full activity */
   joinsPerDay: { alpha: 15, beta: 30 } as Record<Protocol, number>,
