@@ -32,6 +32,8 @@ export class PositionBook {
     private readonly addressOf: (owner: number) => string,
     /** next lifecycle id (part of the saved state) */
     public nextId: number,
+    /** keys are cached for owners below this (the regulars, who come back); tourists' are not */
+    private readonly cacheBelow = Infinity,
   ) {}
 
   /** The open lifecycle on the on-chain position, if any. */
@@ -85,7 +87,7 @@ export class PositionBook {
     let key = this.keyCache.get(combo);
     if (key === undefined) {
       key = positionKey(this.seed, this.addressOf(owner), def.variant ?? def.market, coll.token, long ? 'long' : 'short');
-      this.keyCache.set(combo, key);
+      if (owner < this.cacheBelow) this.keyCache.set(combo, key);
     }
     return key;
   }

@@ -15,6 +15,8 @@ export const EventKind = {
   Close: 2,
   /** a trader's arrival (ref = trader index × 2 + protocol: 0 alpha, 1 beta) */
   Arrival: 3,
+  /** a tourist's visit (ref = see tourists.ts visitRef) */
+  Visit: 4,
 } as const;
 export type EventKind = (typeof EventKind)[keyof typeof EventKind];
 

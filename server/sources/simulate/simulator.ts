@@ -25,6 +25,7 @@ import { EventKind, EventQueue } from './queue.ts';
 import { Rng } from './rng.ts';
 import { isPollMinute, pushMarketSnapshots } from './snapshots.ts';
 import { cloneState, parseState, STATE_VERSION, type SimulatorState } from './state.ts';
+import { joinsPerMinute, parseVisitRef, regularScale, TouristCache, visitRef } from './tourists.ts';
 import { activityMultiplier, AliasTable, BEHAVIOUR, arrivalsPerMinute, makePopulation, planAdjust, planOpen, type Trader } from './traders.ts';
 import type { Position } from './types.ts';
 
@@ -35,7 +36,7 @@ export interface SimulatorOptions {
   start: number;
   /** epoch ms, default Date.UTC(2026,4,1): market snapshots and poll snapshots only from here */
   snapshotsFrom: number;
-  /** default 1: multiplies trader count and activity (10 → ~10x fills) */
+  /** default 1: multiplies regular traders and activity (10 → ~10x fills); above 1 adds tourists (tourists.ts) */
   scale: number;
   /**
    * From this minute on (null = never) the market is "live": arrivals × `liveBoost` and planned
@@ -80,10 +81,14 @@ export class Simulator {
   private ledger: Ledger;
   private readonly traders: Trader[];
   private readonly pickers: Record<Protocol, AliasTable>;
+  private readonly touristCache: TouristCache;
+  /** tourists joined so far (the next one's index) */
+  private tourists = 0;
   private marketOut: MarketSnapshot[] = [];
   /** index price per variant at the current minute */
   private readonly variantPrice = new Float64Array(VARIANTS.length);
-  private readonly addressOf = (owner: number): string => this.traders[owner]!.address;
+  private readonly traderOf = (owner: number): Trader => (owner < this.traders.length ? this.traders[owner]! : this.touristCache.get(owner));
+  private readonly addressOf = (owner: number): string => this.traderOf(owner).address;
   private readonly imbalanceOf = (v: number): number => {
     const rt = this.pools.variants[v]!;
     const total = rt.oiLong + rt.oiShort;
@@ -103,7 +108,8 @@ export class Simulator {
     this.pools.updateRates(this.prices.price);
     this.queue = new EventQueue();
     ({ traders: this.traders, pickers: this.pickers } = makePopulation(seed, scale));
-    this.book = new PositionBook(seed, this.addressOf, 1);
+    this.touristCache = new TouristCache(seed, this.traders.length);
+    this.book = new PositionBook(seed, this.addressOf, 1, this.traders.length);
     this.keeper = new Keeper(this.pools, this.book.lists, this.t);
     this.ledger = new Ledger(seed, this.pools, this.prices, this.addressOf, 0);
   }
@@ -206,6 +212,7 @@ export class Simulator {
 
   private handle(t: number, kind: EventKind, ref: number): void {
     if (kind === EventKind.Arrival) return this.arrival(ref >> 1, ref & 1 ? 'beta' : 'alpha', t);
+    if (kind === EventKind.Visit) return this.visit(ref, t);
     const pos = this.book.open.get(ref);
     if (pos === undefined) return; // the lifecycle already ended (closed or liquidated)
     if (kind === EventKind.Close) {
@@ -217,17 +224,33 @@ export class Simulator {
   /** Draws this minute's arrivals on a protocol (a Poisson count) and queues them at random seconds. */
   private scheduleArrivals(m: number, protocol: Protocol, activity: number): void {
     const rng = this.traderRng;
-    const count = rng.poisson(arrivalsPerMinute(protocol, this.opts.scale, activity));
+    const count = rng.poisson(arrivalsPerMinute(protocol, regularScale(this.opts.scale), activity));
     for (let k = 0; k < count; k++) {
       const trader = this.pickers[protocol].draw(rng);
       this.queue.push(m + (2 + rng.int(58)) * 1_000, EventKind.Arrival, trader * 2 + (protocol === 'beta' ? 1 : 0));
     }
+    if (this.opts.scale <= 1) return; // no tourists, and no draws: scale 1's output is fixed
+    const joins = rng.poisson(joinsPerMinute(protocol, this.opts.scale, activity));
+    for (let k = 0; k < joins; k++) {
+      this.queue.push(m + (2 + rng.int(58)) * 1_000, EventKind.Visit, visitRef(this.tourists++, 0, protocol));
+    }
+  }
+
+  /** A tourist's visit: an arrival, then the next visit (if any) after an exponential gap. */
+  private visit(ref: number, t: number): void {
+    const { tourist, visit, protocol } = parseVisitRef(ref);
+    const owner = this.traders.length + tourist;
+    this.arrival(owner, protocol, t);
+    const traits = this.touristCache.get(owner);
+    if (visit + 1 >= traits.visits) return;
+    const next = t + (this.traderRng.exponential(traits.gap) / this.boostAt(t)) * MINUTE_MS;
+    this.queue.push(eventTime(Math.max(next, t + 1_000)), EventKind.Visit, visitRef(tourist, visit + 1, protocol));
   }
 
   /** A trader arrives: opens a position, or adds to it if that on-chain position is open. */
   private arrival(owner: number, protocol: Protocol, t: number): void {
     const rng = this.traderRng;
-    const plan = planOpen(rng, this.traders[owner]!, protocol, this.imbalanceOf);
+    const plan = planOpen(rng, this.traderOf(owner), protocol, this.imbalanceOf);
     const existing = this.book.find(owner, plan.variant.idx, plan.coll, plan.long);
     const feeEstimate = protocol === 'alpha' ? plan.size * ALPHA.orderFeeWorsen : betaFee(plan.size);
     if (existing !== undefined) {
@@ -258,7 +281,7 @@ export class Simulator {
       equity: view.equity,
       threshold: view.threshold,
       lev: pos.lev,
-      wealth: this.traders[pos.owner]!.wealth,
+      wealth: this.traderOf(pos.owner).wealth,
     });
     if (op === null) return;
     // a partial decrease pays its fees and its share of the loss from collateral first
@@ -282,6 +305,7 @@ export class Simulator {
       nextPositionId: this.book.nextId,
       nextTx: this.ledger.nextTx,
       nextFullPass: this.keeper.nextFullPass,
+      tourists: this.tourists,
     };
     return cloneState(state);
   }
@@ -310,12 +334,13 @@ export class Simulator {
 
   private load(st: SimulatorState): void {
     this.t = st.time;
+    this.tourists = st.tourists;
     this.priceRng = Rng.fromState(st.rng.prices);
     this.traderRng = Rng.fromState(st.rng.traders);
     this.prices = new PricePaths(st.prices);
     this.pools = new Pools(this.opts.scale, st.pools);
     this.queue = new EventQueue(st.queue);
-    this.book = new PositionBook(this.opts.seed, this.addressOf, st.nextPositionId);
+    this.book = new PositionBook(this.opts.seed, this.addressOf, st.nextPositionId, this.traders.length);
     this.keeper = new Keeper(this.pools, this.book.lists, st.nextFullPass);
     this.ledger = new Ledger(this.opts.seed, this.pools, this.prices, this.addressOf, st.nextTx);
     for (const pos of [...st.positions].sort((a, b) => a.id - b.id)) this.book.insert(pos);

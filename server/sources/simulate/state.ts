@@ -10,7 +10,12 @@ import type { RngState } from './rng.ts';
 import type { SimulatorOptions } from './simulator.ts';
 import type { Position } from './types.ts';
 
-export const STATE_VERSION = 1;
+/**
+ * 2 added tourists (scale > 1). A version-1 state of scale <= 1 is the same thing with no
+ * tourists and is read as such; one of a larger scale came from the older population model,
+ * which this code does not reproduce, so it is refused rather than continued differently.
+ */
+export const STATE_VERSION = 2;
 
 /** Options as stored in the state: exactly the simulator's options. */
 export type StoredOptions = SimulatorOptions;
@@ -30,6 +35,8 @@ export interface SimulatorState {
   nextPositionId: number;
   nextTx: number;
   nextFullPass: number;
+  /** tourists joined so far (always 0 at scale <= 1) */
+  tourists: number;
 }
 
 /** A deep copy, so the caller's object and the live simulator never share mutable parts. */
@@ -45,11 +52,17 @@ const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFin
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Checks the shape of an untrusted state (e.g. parsed from a checkpoint file) and copies it. */
-export function parseState(raw: unknown): SimulatorState {
-  if (!isObj(raw)) fail('not an object');
-  if (raw.version !== STATE_VERSION) fail(`version ${String(raw.version)}, expected ${STATE_VERSION}`);
+export function parseState(input: unknown): SimulatorState {
+  if (!isObj(input)) fail('not an object');
+  let raw: Record<string, unknown> = input;
+  if (raw.version !== STATE_VERSION && raw.version !== 1) fail(`version ${String(raw.version)}, expected ${STATE_VERSION}`);
   const o = raw.options;
   if (!isObj(o) || !isNum(o.seed) || !isNum(o.start) || !isNum(o.snapshotsFrom) || !isNum(o.scale)) fail('options');
+  if (raw.version === 1) {
+    if (o.scale > 1) fail(`version 1 at scale ${o.scale}: made by the population model before tourists; simulate into a new data directory`);
+    raw = { ...raw, version: STATE_VERSION, tourists: 0 };
+  }
+  if (!isNum(raw.tourists)) fail('tourists');
   if (!(o.liveFrom === null || isNum(o.liveFrom)) || !isNum(o.liveBoost)) fail('live options');
   if (!isNum(raw.time) || !isNum(raw.nextPositionId) || !isNum(raw.nextTx) || !isNum(raw.nextFullPass)) fail('counters');
   const rng = raw.rng;
