@@ -56,7 +56,8 @@ for (const kind of KINDS) {
   const read = (dir: string) => `SELECT * FROM read_parquet(${literal(kindGlob(dir, kind))}, hive_partitioning = false)`;
   await compare(`journal ${kind}`, read(a), read(b));
 }
-const [fa, fb] = [files(join(a, 'journal')), files(join(b, 'journal'))].map((l) => l.filter((f) => f.endsWith('.parquet')));
+const parquet = (dir: string) => files(join(dir, 'journal')).filter((f) => f.endsWith('.parquet'));
+const [fa, fb] = [parquet(a), parquet(b)];
 const sameNames = fa.length === fb.length && fa.every((f, i) => f === fb[i]);
 if (!sameNames) differences++;
 console.log(`${sameNames ? 'same' : 'DIFFERENT'}  journal file names: ${fa.length} vs ${fb.length} files`);
