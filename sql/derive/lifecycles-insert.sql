@@ -40,8 +40,6 @@ SELECT
   t.fill_count, t.first_seq, t.last_seq
 FROM touched t
 JOIN fills f ON f.seq = t.first_seq
--- the last fill of a touched lifecycle is in the batch (its seqs are the newest): a join with
--- the staged batch instead of the whole, growing `fills` table
-JOIN batch_fills l ON l.seq = t.last_seq
+JOIN fills l ON l.seq = t.last_seq
 -- by address, so zone maps let an address's reads (endpoints 15, 18, 19) skip most row groups
 ORDER BY f.address, t.position_id;
