@@ -29,7 +29,7 @@ describe('validation of batches with column mirrors', () => {
     ['an empty tx', { tx: '' }, 'tx is empty'],
     ['an unknown type', { type: 'flip' as IncomingFill['type'] }, 'unknown type flip'],
     ['an empty variant', { market_variant: '' }, 'market_variant is empty'],
-  ])('rejects a fill with %s, naming the row and the problem', (_, over, problem) => {
+  ] as [string, Partial<IncomingFill>, string][])('rejects a fill with %s, naming the row and the problem', (_, over, problem) => {
     const fills = [...good(), fill({ tx: 'c', ...over })];
     expect(() => validateBatch(mirrored(fills, []))).toThrow(new InvalidBatchError(`fill 2 (${over.tx ?? 'c'}#0): ${problem}`));
   });
