@@ -127,7 +127,14 @@ export async function stageBlock(conn: DuckDBConnection, table: StagingTable, bl
   } finally {
     dictAp.closeSync();
   }
-  const joins = [...remaps.keys()].map((name) => `LEFT JOIN raw_dict d_${name} ON d_${name}.code = r."${name}"::INTEGER`).join(' ');
+  // each join builds its hash table from its column's codes only (a range of the dictionary:
+  // codes are given column by column), not from every column's (thousands of keys per batch)
+  const joins = [...remaps].map(([name, remap]) => {
+    let [lo, hi] = [Infinity, -Infinity];
+    for (const k of remap) [lo, hi] = [Math.min(lo, k), Math.max(hi, k)];
+    const codes = remap.length ? `WHERE code BETWEEN ${lo} AND ${hi}` : 'WHERE false';
+    return `LEFT JOIN (SELECT code, value FROM raw_dict ${codes}) d_${name} ON d_${name}.code = r."${name}"::INTEGER`;
+  }).join(' ');
   await conn.run(`INSERT INTO ${table} SELECT ${cols.map(([name, type]) => castOf(name, type, block.columns[name])).join(', ')} FROM raw_stage r ${joins}`);
   await conn.run('DROP TABLE raw_stage; DROP TABLE raw_dict');
 }
