@@ -8,6 +8,7 @@ import type { ColumnBlock } from './columns.ts';
 import { resetStaging, stageBlock, stageRows } from '../journal/stage.ts';
 import { log } from '../log.ts';
 import { PhaseTimer } from '../phase-timer.ts';
+import { PhaseCpu } from './phase-cpu.ts';
 import { assignSnapshots } from './assign-snapshots.ts';
 import { FillDedup } from './dedup.ts';
 import type { LifecycleIndex } from './lifecycle-index.ts';
@@ -98,7 +99,7 @@ export class AppendPath {
   }
 
   private async appendLocked(w: Writer, batch: IncomingBatch, opts: AppendOptions): Promise<AppendResult> {
-    const phases = new PhaseTimer();
+    const phases = new PhaseCpu();
     await resetStaging(w.connection);
     const { fresh, duplicates } = await this.dedup.filter(w, batch.fills);
     phases.lap('dedup');
@@ -119,16 +120,19 @@ export class AppendPath {
 
     const commit = this.checkpoint.commit + 1;
     await stageKept(w, 'batch_fills', fills, batch.fills, batch.mirrors?.fills, commit);
+    phases.lap('stage-fills');
     await stageRows(w.connection, 'batch_msnap', batch.marketSnapshots, commit);
     if (batch.marketSnapshotColumns) await stageBlock(w.connection, 'batch_msnap', batch.marketSnapshotColumns, commit);
+    phases.lap('stage-msnap');
     await stageKept(w, 'batch_psnap', positionSnapshots, batch.positionSnapshots, batch.mirrors?.positionSnapshots, commit);
+    phases.lap('stage-psnap');
     // snapshots have no natural key: a resuming source re-emits its last ones, which go here
     await w.run('ingest/drop-stale-market-snapshots');
     await w.run('ingest/drop-stale-position-snapshots');
     await w.run('ingest/collapse-same-instant-position-snapshots');
     const [staged] = await w.run('ingest/staged-counts');
     const counts = { fills: fills.length, marketSnapshots: staged!.market as number, positionSnapshots: staged!.position as number };
-    phases.lap('stage');
+    phases.lap('stage-drop');
 
     const source = opts.source ?? 'default';
     const next: Checkpoint = {

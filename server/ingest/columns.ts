@@ -22,7 +22,7 @@ export interface ColumnBlock {
 export const isCoded = (c: Column): c is CodedStrings => (c as CodedStrings).codes instanceof Int32Array;
 
 /** Strings nearly unique per row: a dictionary would only add work, so they stay as they are. */
-export const DIRECT_STRINGS: ReadonlySet<string> = new Set(['tx', 'position_key']);
+export const DIRECT_STRINGS: ReadonlySet<string> = new Set(['tx']);
 
 type Encoder = (chunks: readonly (readonly object[])[], n: number) => Record<string, Column>;
 const encoders = new Map<string, Encoder>();

@@ -1,4 +1,4 @@
-import { isCoded, type ColumnBlock } from './columns.ts';
+import { isCoded, type Column, type ColumnBlock } from './columns.ts';
 import { FILL_TYPES, MARKET_SNAPSHOT_COLUMNS, PROTOCOLS, type IncomingBatch, type IncomingFill, type MarketSnapshot } from '../journal/rows.ts';
 
 /** A batch a source produced that the journal must not take. */
@@ -38,8 +38,12 @@ function fillProblem(f: IncomingFill): string | undefined {
  * of putting NaN, a wrong enum or a missing key into the journal (which is append-only).
  */
 export function validateBatch(batch: IncomingBatch): void {
+  // rows decoded from column mirrors: checking the columns (tight loops over typed arrays and
+  // small dictionaries) proves the rows valid; on any doubt the row checks below name the problem
+  const fillsOk = batch.mirrors !== undefined && columnsPass(batch.mirrors.fills, batch.fills.length, FILL_SPEC);
+  const snapshotsOk = batch.mirrors !== undefined && columnsPass(batch.mirrors.positionSnapshots, batch.positionSnapshots.length, POSITION_SNAPSHOT_SPEC);
   // plain loops, no closure per row: this runs over every row of a backfill
-  for (let i = 0; i < batch.fills.length; i++) {
+  for (let i = 0; !fillsOk && i < batch.fills.length; i++) {
     const problem = fillProblem(batch.fills[i]!);
     if (problem) {
       const f = batch.fills[i]!;
@@ -52,7 +56,7 @@ export function validateBatch(batch: IncomingBatch): void {
     for (const k of SNAPSHOT_NUMBERS) if (!finite(s[k])) throw new InvalidBatchError(`market snapshot ${i}: ${k} is not a finite number`);
   });
   if (batch.marketSnapshotColumns) validateMarketSnapshotColumns(batch.marketSnapshotColumns, batch.marketSnapshots.length);
-  for (let i = 0; i < batch.positionSnapshots.length; i++) {
+  for (let i = 0; !snapshotsOk && i < batch.positionSnapshots.length; i++) {
     const s = batch.positionSnapshots[i]!;
     if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`position snapshot ${i}: unknown protocol`);
     if (s.source !== 'event' && s.source !== 'poll') throw new InvalidBatchError(`position snapshot ${i}: unknown source`);
@@ -81,4 +85,60 @@ function validateMarketSnapshotColumns(b: ColumnBlock, rows: number): void {
     if (!(c instanceof Float64Array) || c.length !== b.length) throw bad(`${k} is not a number column of ${b.length} rows`);
     for (let i = 0; i < c.length; i++) if (!Number.isFinite(c[i])) throw bad(`row ${i}: ${k} is not a finite number`);
   }
+}
+
+/** What {@link columnsPass} checks: the same as the row checks, column by column. */
+interface ColumnSpec {
+  numbers: readonly string[];
+  nullableNumbers: readonly string[];
+  /** non-empty strings, or null where `nullableText` */
+  text: readonly string[];
+  nullableText: readonly string[];
+  /** strings from a fixed list */
+  enums: Readonly<Record<string, readonly string[]>>;
+}
+const FILL_SPEC: ColumnSpec = {
+  numbers: FILL_NUMBERS, nullableNumbers: FILL_NULLABLE, text: FILL_TEXT, nullableText: ['market_variant', 'collateral_token'],
+  enums: { protocol: PROTOCOLS, type: FILL_TYPES, side: ['long', 'short'] },
+};
+const POSITION_SNAPSHOT_SPEC: ColumnSpec = {
+  numbers: [], nullableNumbers: ['liquidation_price'], text: ['position_key'], nullableText: [],
+  enums: { protocol: PROTOCOLS, source: ['event', 'poll'] },
+};
+
+/** Every value of a string column passes `ok` (null included, as `ok(null)`). */
+function stringsPass(c: Column | undefined, n: number, ok: (s: string | null) => boolean): boolean {
+  if (c === undefined || c instanceof Float64Array) return false;
+  if (!isCoded(c)) {
+    if (c.length !== n) return false;
+    for (let i = 0; i < n; i++) if (!ok(c[i] ?? null)) return false;
+    return true;
+  }
+  const { codes, dict } = c;
+  if (codes.length !== n || !dict.every((d) => ok(d))) return false;
+  const min = ok(null) ? -1 : 0;
+  for (let i = 0; i < n; i++) if (codes[i]! < min || codes[i]! >= dict.length) return false;
+  return true;
+}
+
+/** True when a mirror block of `n` rows passes every check of `spec` (false: let the row checks decide). */
+function columnsPass(b: ColumnBlock, n: number, spec: ColumnSpec): boolean {
+  if (b.length !== n) return false;
+  for (const name of spec.numbers) {
+    const c = b.columns[name];
+    if (!(c instanceof Float64Array) || c.length !== n) return false;
+    for (let i = 0; i < n; i++) if (!Number.isFinite(c[i])) return false;
+  }
+  for (const name of spec.nullableNumbers) {
+    const c = b.columns[name];
+    if (!(c instanceof Float64Array) || c.length !== n) return false;
+    for (let i = 0; i < n; i++) if (c[i] === Infinity || c[i] === -Infinity) return false; // NaN is null
+  }
+  const nonEmpty = (s: string | null) => typeof s === 'string' && s.length > 0;
+  for (const name of spec.text) if (!stringsPass(b.columns[name], n, nonEmpty)) return false;
+  for (const name of spec.nullableText) if (!stringsPass(b.columns[name], n, (s) => s === null || nonEmpty(s))) return false;
+  for (const [name, allowed] of Object.entries(spec.enums)) {
+    if (!stringsPass(b.columns[name], n, (s) => s !== null && allowed.includes(s))) return false;
+  }
+  return true;
 }

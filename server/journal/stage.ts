@@ -1,4 +1,6 @@
-import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBVector } from '@duckdb/node-api';
+import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+// the C API under @duckdb/node-api (its pinned dependency): one memcpy per column and chunk
+import duckdb from '@duckdb/node-bindings';
 import { isCoded, toColumns, type Column, type ColumnBlock } from '../ingest/columns.ts';
 import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS } from './rows.ts';
 
@@ -50,21 +52,11 @@ async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof V
   ap.flushSync();
 }
 
-/** Writes `n` doubles into a DOUBLE vector: straight into its Float64Array when the (internal)
- * field is there — setItem keeps the validity mask with BigInt arithmetic, ~10x the cost per
- * value; the field is internal to @duckdb/node-api (pinned by the lock file). */
-function writeDoubles(vec: DuckDBVector, n: number, valueAt: (i: number) => number): void {
-  const items = (vec as unknown as { items?: unknown }).items;
-  if (items instanceof Float64Array) for (let i = 0; i < n; i++) items[i] = valueAt(i);
-  else for (let i = 0; i < n; i++) vec.setItem(i, valueAt(i));
-  vec.flush();
-}
-
 /**
  * Appends a column block (times as epoch ms) into a staging table, fast: numbers go through
  * DuckDB data chunks (a typed-array copy per column and chunk) into a raw table of DOUBLEs,
  * coded strings as their codes into one per-batch dictionary (one native call per *distinct*
- * string), near-unique ones (tx, position key) as they are; one INSERT … SELECT then casts and
+ * string), near-unique ones (tx) as they are; one INSERT … SELECT then casts and
  * decodes into the staging table. Money becomes DECIMAL(18,6) by DuckDB's exact cast of the
  * double. The order columns are filled here: `ord_row` = the block's `ord_row` or else the row
  * index, `ord_commit` = `commit`. Every other column of the table must be in the block.
@@ -87,27 +79,32 @@ export async function stageBlock(conn: DuckDBConnection, table: StagingTable, bl
   const rawTypes = cols.map(([name]) => (isDirect(name) ? VARCHAR : DOUBLE));
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_stage (${cols.map(([name], c) => `"${name}" ${rawTypes[c] === VARCHAR ? 'VARCHAR' : 'DOUBLE'}`).join(', ')})`);
   const raw = await conn.createAppender('raw_stage', 'main', 'temp');
+  const scratch = new Float64Array(CHUNK);
   try {
     await appendChunks(raw, rawTypes, n, (chunk, from, count) => {
       cols.forEach(([name], c) => {
-        const vec = chunk.getColumnVector(c);
         const col = block.columns[name];
-        if (name === 'ord_commit') return writeDoubles(vec, count, () => commit);
-        if (col === undefined) return writeDoubles(vec, count, (i) => from + i); // ord_row
-        if (col instanceof Float64Array) {
-          const items = (vec as unknown as { items?: unknown }).items;
-          if (items instanceof Float64Array) {
-            items.set(col.subarray(from, from + count));
-            return vec.flush();
+        if (Array.isArray(col)) {
+          const vec = chunk.getColumnVector(c);
+          for (let i = 0; i < count; i++) vec.setItem(i, col[from + i] ?? null);
+          return vec.flush();
+        }
+        // DOUBLE columns, never null (NaN is cast to null later): straight into the chunk's
+        // vector, whose validity a fresh chunk has as all valid — no wrapper, which would first
+        // copy the vector's data out and then its data and validity back in
+        const vector = duckdb.data_chunk_get_vector(chunk.chunk, c);
+        let src: Float64Array;
+        if (col instanceof Float64Array) src = col.subarray(from, from + count);
+        else {
+          src = scratch.subarray(0, count);
+          if (name === 'ord_commit') src.fill(commit);
+          else if (col === undefined) for (let i = 0; i < count; i++) src[i] = from + i; // ord_row
+          else {
+            const remap = remaps.get(name)!;
+            for (let i = 0; i < count; i++) { const k = col.codes[from + i]!; src[i] = k < 0 ? -1 : remap[k]!; }
           }
-          return writeDoubles(vec, count, (i) => col[from + i]!);
         }
-        if (isCoded(col)) {
-          const remap = remaps.get(name)!;
-          return writeDoubles(vec, count, (i) => { const k = col.codes[from + i]!; return k < 0 ? -1 : remap[k]!; });
-        }
-        for (let i = 0; i < count; i++) vec.setItem(i, col[from + i] ?? null);
-        vec.flush();
+        duckdb.copy_data_to_vector(vector, 0, src.buffer as ArrayBuffer, src.byteOffset, src.byteLength);
       });
     });
   } finally {
@@ -130,7 +127,14 @@ export async function stageBlock(conn: DuckDBConnection, table: StagingTable, bl
   } finally {
     dictAp.closeSync();
   }
-  const joins = [...remaps.keys()].map((name) => `LEFT JOIN raw_dict d_${name} ON d_${name}.code = r."${name}"::INTEGER`).join(' ');
+  // each join builds its hash table from its column's codes only (a range of the dictionary:
+  // codes are given column by column), not from every column's (thousands of keys per batch)
+  const joins = [...remaps].map(([name, remap]) => {
+    let [lo, hi] = [Infinity, -Infinity];
+    for (const k of remap) [lo, hi] = [Math.min(lo, k), Math.max(hi, k)];
+    const codes = remap.length ? `WHERE code BETWEEN ${lo} AND ${hi}` : 'WHERE false';
+    return `LEFT JOIN (SELECT code, value FROM raw_dict ${codes}) d_${name} ON d_${name}.code = r."${name}"::INTEGER`;
+  }).join(' ');
   await conn.run(`INSERT INTO ${table} SELECT ${cols.map(([name, type]) => castOf(name, type, block.columns[name])).join(', ')} FROM raw_stage r ${joins}`);
   await conn.run('DROP TABLE raw_stage; DROP TABLE raw_dict');
 }
