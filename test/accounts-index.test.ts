@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountsIndex } from '../server/http/accounts-index.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
+import { fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 
 /**
@@ -49,4 +51,27 @@ describe('13 / 14 from the in-memory accounts', () => {
       for (const batch of sim.advance(day)) await t.service.append(batch);
     }
   }, 60_000);
+
+  it('keeps the loaded snapshot across appends without alpha fills, drops it on an alpha fill', async () => {
+    const index = new AccountsIndex(t.service);
+    const { rows } = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: null, offset: 0, limit: 1 });
+    const address = rows[0]!.address as string;
+    expect(index.peek(address)).toEqual(rows[0]);
+    const at = NOW - 60_000;
+    const beta = 'Beta1111111111111111111111111111111111111111';
+    await t.service.append({
+      fills: [fill({ protocol: 'beta', time: at, tx: 'idx-beta-1', position_key: 'IDXB', address: beta, market: 'SOL-PERP', market_variant: null })],
+      marketSnapshots: [marketSnapshot({ time: at })],
+      positionSnapshots: [positionSnapshot({ time: at, position_key: 'IDXB', protocol: 'beta', market_variant: null })],
+    });
+    expect(index.peek(address), 'beta fills and snapshots do not touch alpha accounts').toEqual(rows[0]);
+    await t.service.append({ fills: [fill({ time: at, tx: 'idx-alpha-1', position_key: 'IDXA', address })], marketSnapshots: [], positionSnapshots: [] });
+    expect(index.peek(address), 'an alpha fill drops it').toBeUndefined();
+    const [sql] = await t.service.db.query('api/alpha-account', { address });
+    const again = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: address, offset: 0, limit: 1 });
+    expect(again.rows[0]).toEqual(sql);
+    // the fill opened a new position of that address
+    expect(sql!.positions).toBe((rows[0]!.positions as number) + 1);
+    expect(sql!.open_positions).toBe((rows[0]!.open_positions as number) + 1);
+  });
 });

@@ -5,7 +5,8 @@
  * filters, instead of a DuckDB query that sorted every account and then read the page's rows back
  * from storage (tens of ms, most of it decompressing scattered rows).
  *
- * Never stale: every append (the append path's listener, after its commit) drops the snapshot, and a
+ * Never stale: every append with alpha fills (the append path's listener, after its commit) drops
+ * the snapshot (nothing else changes the `accounts` table), and a
  * snapshot whose load started before an append is used by the requests that were waiting for it
  * (an answer as of the moment they asked) but not kept. The order is exactly the SQL's: the sort
  * value (a double, as served) ascending or descending, then address ascending (addresses are
@@ -72,7 +73,10 @@ export class AccountsIndex {
   private ready: Snapshot | null = null;
 
   constructor(private readonly service: Service) {
-    service.onAppend(() => {
+    // accounts change only through fill steps, and alpha accounts only through alpha fills:
+    // snapshot-only appends (every minute) and beta fills leave the snapshot current
+    service.onAppend((fills) => {
+      if (!fills.some((f) => f.protocol === 'alpha')) return;
       this.generation += 1;
       this.current = null;
       this.ready = null;
