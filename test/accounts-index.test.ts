@@ -62,7 +62,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     await t.service.append({
       fills: [fill({ protocol: 'beta', time: at, tx: 'idx-beta-1', position_key: 'IDXB', address: beta, market: 'SOL-PERP', market_variant: null })],
       marketSnapshots: [marketSnapshot({ time: at })],
-      positionSnapshots: [positionSnapshot({ time: at, position_key: 'IDXB', protocol: 'beta', market_variant: null })],
+      positionSnapshots: [positionSnapshot({ time: at, position_key: 'IDXB', protocol: 'beta' })],
     });
     expect(index.peek(address), 'beta fills and snapshots do not touch alpha accounts').toEqual(rows[0]);
     await t.service.append({ fills: [fill({ time: at, tx: 'idx-alpha-1', position_key: 'IDXA', address })], marketSnapshots: [], positionSnapshots: [] });
