@@ -23,11 +23,11 @@ afterAll(() => t.close());
 
 type Account = Record<string, unknown> & { address: string; volume_usd: number; trades: number };
 
-/** The expected page: every account from DuckDB now, volume desc then address asc. */
-async function expected(minTrades: number, limit: number): Promise<{ data: Account[]; total: number }> {
+/** The expected page: every account from DuckDB now, by `field` (desc: volume desc) then address asc. */
+async function expected(minTrades: number, limit: number, field: 'volume_usd' | 'positions' = 'volume_usd', dir = -1): Promise<{ data: Account[]; total: number }> {
   const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
   const matched = all.filter((a) => a.trades >= minTrades)
-    .sort((a, b) => b.volume_usd - a.volume_usd || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    .sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return { data: matched.slice(0, limit), total: matched.length };
 }
 
@@ -46,6 +46,11 @@ describe('13 / 14 from the in-memory accounts', () => {
       const one = (await (await t.get(`/v1/alpha/accounts/${top.address}`, 'internal')).json()) as { data: Account };
       const [sql] = await t.service.db.query('api/alpha-account', { address: top.address });
       expect(one.data).toEqual(sql);
+      // a second sorted order, patched alongside the first after each append
+      const byPositions = (await (await t.get('/v1/alpha/accounts/search?sort_by=positions&order=asc&limit=100', 'internal')).json()) as { data: Account[]; pagination: { total: number } };
+      const wantPositions = await expected(0, 100, 'positions', 1);
+      expect(byPositions.data, `round ${round} positions asc`).toEqual(wantPositions.data);
+      expect(byPositions.pagination.total).toBe(wantPositions.total);
       // more fills: volumes, trades and new accounts change
       day += 86_400_000;
       for (const batch of sim.advance(day)) await t.service.append(batch);
@@ -66,12 +71,22 @@ describe('13 / 14 from the in-memory accounts', () => {
     });
     expect(index.peek(address), 'beta fills and snapshots do not touch alpha accounts').toEqual(rows[0]);
     await t.service.append({ fills: [fill({ time: at, tx: 'idx-alpha-1', position_key: 'IDXA', address })], marketSnapshots: [], positionSnapshots: [] });
-    expect(index.peek(address), 'an alpha fill drops it').toBeUndefined();
+    expect(index.peek(address), 'an alpha fill makes it wait for the patch').toBeUndefined();
     const [sql] = await t.service.db.query('api/alpha-account', { address });
     const again = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: address, offset: 0, limit: 1 });
     expect(again.rows[0]).toEqual(sql);
     // the fill opened a new position of that address
     expect(sql!.positions).toBe((rows[0]!.positions as number) + 1);
     expect(sql!.open_positions).toBe((rows[0]!.open_positions as number) + 1);
+    expect(index.peek(address), 'the patched snapshot is current').toEqual(sql);
+    // a new address appears in the patched snapshot
+    const newcomer = 'NewAcct111111111111111111111111111111111111';
+    await t.service.append({ fills: [fill({ time: at + 1000, tx: 'idx-alpha-2', position_key: 'IDXN', address: newcomer })], marketSnapshots: [], positionSnapshots: [] });
+    const found = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: 'newacct', offset: 0, limit: 5 });
+    expect(found.rows.map((r) => r.address)).toEqual([newcomer]);
+    const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+    const whole = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: null, offset: 0, limit: 1e6 });
+    expect(whole.total).toBe(all.length);
+    expect(whole.rows).toEqual([...all].sort((a, b) => b.volume_usd - a.volume_usd || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)));
   });
 });

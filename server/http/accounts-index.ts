@@ -5,10 +5,14 @@
  * filters, instead of a DuckDB query that sorted every account and then read the page's rows back
  * from storage (tens of ms, most of it decompressing scattered rows).
  *
- * Never stale: every append with alpha fills (the append path's listener, after its commit) drops
- * the snapshot (nothing else changes the `accounts` table), and a
- * snapshot whose load started before an append is used by the requests that were waiting for it
- * (an answer as of the moment they asked) but not kept. The order is exactly the SQL's: the sort
+ * Never stale: only fill steps change the `accounts` table, and an append's alpha fills name every
+ * alpha account it changed. So after an append with alpha fills (the append path's listener,
+ * after its commit) the snapshot is patched: those addresses' rows are read again and replace
+ * theirs in the rows and in every sorted order (a binary-search insert, no re-sort). Requests wait
+ * for the patch. An append touching more than {@link MAX_PATCH} addresses (a backfill) drops the
+ * snapshot instead; the next search loads it whole. A snapshot whose load or patch started before
+ * a later append is used by the requests that were waiting for it (an answer as of the moment they
+ * asked) and is patched in turn. The order is exactly the SQL's: the sort
  * value (a double, as served) ascending or descending, then address ascending (addresses are
  * ASCII base58, so JS string order is DuckDB's byte order); values are never NULL or NaN.
  */
@@ -34,10 +38,53 @@ export interface AccountSearch {
   limit: number;
 }
 
+/** Above this many touched addresses an append reloads the snapshot rather than patching it. */
+export const MAX_PATCH = 2000;
+
+/** (value, address asc) comparator of one sort key and direction: the SQL's order. */
+function comparator(sortBy: AccountSort, order: 'asc' | 'desc'): (a: Row, b: Row) => number {
+  const f = SORT_FIELD[sortBy];
+  const dir = order === 'asc' ? 1 : -1;
+  return (a, b) => {
+    const d = ((a[f] as number) - (b[f] as number)) * dir;
+    if (d !== 0) return d;
+    const x = a.address as string;
+    const y = b.address as string;
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+}
+
 class Snapshot {
-  private readonly orders = new Map<string, Row[]>();
   private byAddress: Map<string, Row> | undefined;
-  constructor(private readonly rows: Row[]) {}
+  constructor(private readonly rows: Row[], private readonly orders = new Map<string, Row[]>()) {}
+
+  /**
+   * A new snapshot where the accounts of `touched` are `fresh` (their rows read after the append;
+   * an address may be new), every sorted order kept sorted by removing the old rows and inserting
+   * the new ones at their place.
+   */
+  patched(touched: ReadonlySet<string>, fresh: readonly Row[]): Snapshot {
+    const keep = (r: Row) => !touched.has(r.address as string);
+    const rows = this.rows.filter(keep).concat(fresh);
+    const orders = new Map<string, Row[]>();
+    for (const [key, order] of this.orders) {
+      const [sortBy, dir] = key.split(' ') as [AccountSort, 'asc' | 'desc'];
+      const cmp = comparator(sortBy, dir);
+      const out = order.filter(keep);
+      for (const r of fresh) {
+        let lo = 0;
+        let hi = out.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (cmp(out[mid]!, r) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        out.splice(lo, 0, r);
+      }
+      orders.set(key, out);
+    }
+    return new Snapshot(rows, orders);
+  }
 
   /** The account of an address (undefined: none), the map built on first use. */
   get(address: string): Row | undefined {
@@ -50,15 +97,7 @@ class Snapshot {
     const key = `${sortBy} ${order}`;
     let out = this.orders.get(key);
     if (!out) {
-      const f = SORT_FIELD[sortBy];
-      const dir = order === 'asc' ? 1 : -1;
-      out = [...this.rows].sort((a, b) => {
-        const d = ((a[f] as number) - (b[f] as number)) * dir;
-        if (d !== 0) return d;
-        const x = a.address as string;
-        const y = b.address as string;
-        return x < y ? -1 : x > y ? 1 : 0;
-      });
+      out = [...this.rows].sort(comparator(sortBy, order));
       this.orders.set(key, out);
     }
     return out;
@@ -73,30 +112,39 @@ export class AccountsIndex {
   private ready: Snapshot | null = null;
 
   constructor(private readonly service: Service) {
-    // accounts change only through fill steps, and alpha accounts only through alpha fills:
-    // snapshot-only appends (every minute) and beta fills leave the snapshot current
     service.onAppend((fills) => {
-      if (!fills.some((f) => f.protocol === 'alpha')) return;
+      const touched = new Set<string>();
+      for (const f of fills) if (f.protocol === 'alpha') touched.add(f.address);
+      if (touched.size === 0) return; // snapshot-only appends and beta fills change no alpha account
       this.generation += 1;
-      this.current = null;
       this.ready = null;
+      const base = this.current;
+      this.current = null;
+      if (base && touched.size <= MAX_PATCH) this.track(this.patch(base, touched));
     });
   }
 
-  private snapshot(): Promise<Snapshot> {
-    if (this.current) return this.current;
+  /** `base` (a loaded or loading snapshot) with the accounts of `touched` read again. */
+  private async patch(base: Promise<Snapshot>, touched: ReadonlySet<string>): Promise<Snapshot> {
+    const [snap, fresh] = await Promise.all([base, this.service.db.query('api/alpha-accounts-of', { addresses: [...touched].join(',') })]);
+    return snap.patched(touched, fresh);
+  }
+
+  /** Makes `load` the current generation's snapshot: kept (and `ready`) unless an append came meanwhile. */
+  private track(load: Promise<Snapshot>): Promise<Snapshot> {
     const generation = this.generation;
-    const load = this.service.db.query('api/alpha-accounts-all').then((rows) => new Snapshot(rows));
     this.current = load;
-    // an append during the load: this snapshot serves its waiters but is not kept
     void load.then((snap) => {
-      if (this.generation !== generation) {
-        if (this.current === load) this.current = null;
-      } else this.ready = snap;
+      if (this.generation === generation) this.ready = snap;
     }, () => {
       if (this.current === load) this.current = null;
     });
     return load;
+  }
+
+  private snapshot(): Promise<Snapshot> {
+    // an append during the load: this snapshot serves its waiters, and the append patches it
+    return this.current ?? this.track(this.service.db.query('api/alpha-accounts-all').then((rows) => new Snapshot(rows)));
   }
 
   /**
