@@ -84,8 +84,7 @@ function chunksOf(days: readonly string[]): string[][] {
 
 /** The append path's rollup steps (sql/derive/), run on the re-staged fills of the touched buckets. */
 const ROLLUP_STEPS = [
-  'rollup-stage', 'rollup-insert', 'rollup-1d-delete', 'rollup-1d-insert',
-  'rollup-1h-delete', 'rollup-1h-insert', 'rollup-1d-all-delete', 'rollup-1d-all-insert',
+  'rollup-stage', 'rollup-insert', 'rollup-1h-delete', 'rollup-1h-insert', 'rollup-1d-delete', 'rollup-1d-insert',
 ];
 
 const pick = (m: Watermark) => ({ seq: m.seq, commit: m.commit });

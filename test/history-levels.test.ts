@@ -3,7 +3,7 @@ import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 
 /**
- * The history endpoints read whole days and hours from the coarser derived tables (rollup_1d_all,
+ * The history endpoints read whole days and hours from the coarser derived tables (rollup_1d,
  * rollup_1h, oi_snapshot_1h, oi_snapshot_1d) and only the rest from the 5-minute ones (issue 7).
  * Their answers at 1h / 4h / 1d must be exactly those of the 5-minute series of the same window,
  * re-bucketed: Σ of the 5-minute rows per bucket for volume and liquidations, the 5-minute row

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fillsOf, positionSnapshotsOf, toColumns } from '../ingest/columns.ts';
-import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS, type IncomingBatch } from '../journal/rows.ts';
+import { batchOfGroup, packBatches, type ColumnGroup } from '../ingest/column-groups.ts';
+import type { IncomingBatch } from '../journal/rows.ts';
 import { openService } from '../service.ts';
 import { Simulator } from '../sources/simulate/simulator.ts';
 
@@ -27,19 +27,13 @@ const rowsPerAppend = Number(values.rows);
 const sim = new Simulator({ seed: 42, scale: Number(values.scale) });
 if (Date.parse(values.from) > sim.time) for (const _ of sim.batches(Date.parse(values.from)));
 
-const FILL_IN = FILL_COLUMNS.filter(([n]) => n !== 'seq' && n !== 'position_id');
-const PSNAP_IN = POSITION_SNAPSHOT_COLUMNS.filter(([n]) => n !== 'position_id');
-const groups: IncomingBatch[] = [];
+// the backfill's hand-over (worker → main thread): column groups, rows decoded from them
+const groups: ColumnGroup[] = [];
 let parts: IncomingBatch[] = [];
 let rows = 0;
 let fills = 0;
 const flush = () => {
-  // the same hand-over as the backfill's worker thread: column blocks, rows decoded from them
-  const f = toColumns(parts.map((b) => b.fills), FILL_IN, true);
-  const p = toColumns(parts.map((b) => b.positionSnapshots), PSNAP_IN, true);
-  groups.push({
-    fills: f, positionSnapshots: p, marketSnapshotColumns: toColumns(parts.map((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS, true),
-  } as unknown as IncomingBatch);
+  groups.push(packBatches(parts));
   parts = [];
   rows = 0;
 };
@@ -58,15 +52,8 @@ const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 let total = 0;
 for (const g of groups) {
-  const blocks = g as unknown as { fills: ReturnType<typeof toColumns>; positionSnapshots: ReturnType<typeof toColumns> };
-  const batch: IncomingBatch = {
-    fills: fillsOf(blocks.fills),
-    marketSnapshots: [],
-    marketSnapshotColumns: g.marketSnapshotColumns,
-    positionSnapshots: positionSnapshotsOf(blocks.positionSnapshots),
-    mirrors: { fills: blocks.fills, positionSnapshots: blocks.positionSnapshots },
-  };
-  total += batch.fills.length + batch.positionSnapshots.length + (g.marketSnapshotColumns?.length ?? 0);
+  const batch = batchOfGroup(g);
+  total += batch.fills.length + batch.positionSnapshots.length + g.marketSnapshots.length;
   await service.append(batch);
 }
 const seconds = (performance.now() - t0) / 1000;

@@ -17,12 +17,10 @@ const FILL_STEPS = [
   'rollup-stage',
   'rollup-update',
   'rollup-insert',
-  'rollup-1d-delete',
-  'rollup-1d-insert',
   'rollup-1h-delete',
   'rollup-1h-insert',
-  'rollup-1d-all-delete',
-  'rollup-1d-all-insert',
+  'rollup-1d-delete',
+  'rollup-1d-insert',
   'markets-insert',
 ];
 const MARKET_SNAPSHOT_STEPS = [

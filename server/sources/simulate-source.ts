@@ -7,7 +7,7 @@ import { progress } from '../progress.ts';
 import type { Service } from '../service.ts';
 import { Simulator } from './simulate/simulator.ts';
 import { simulateInThread } from './simulate-thread.ts';
-import { fillsOf, positionSnapshotsOf } from '../ingest/columns.ts';
+import { batchOfGroup } from '../ingest/column-groups.ts';
 
 /** The checkpoint slot of this source in the journal. */
 export const SIMULATE_SOURCE = 'simulate';
@@ -113,14 +113,7 @@ export async function simulateUntil(
   if (sim.time < end) {
     for await (const group of simulateInThread({ state: sim.saveState(), until: end, rowsPerAppend })) {
       if (signal?.aborted) break; // stops at a group boundary; what was appended stays consistent
-      const batch: IncomingBatch = {
-        fills: fillsOf(group.fills),
-        marketSnapshots: [],
-        marketSnapshotColumns: group.marketSnapshots,
-        positionSnapshots: positionSnapshotsOf(group.positionSnapshots),
-        mirrors: { fills: group.fills, positionSnapshots: group.positionSnapshots },
-        checkpoint: checkpointOf(sim, opts, group.time),
-      };
+      const batch = batchOfGroup(group, checkpointOf(sim, opts, group.time));
       await pending; // one append at a time; the next group is decoded meanwhile
       fills += batch.fills.length;
       pending = service.append(batch, { source: SIMULATE_SOURCE }).then((r) => {

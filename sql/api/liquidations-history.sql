@@ -5,14 +5,14 @@
 -- $d_lo.., $h1_lo.., $m1_lo.., $f1_lo.. (BIGINT epoch ms): the pieces of the window, each read from
 -- the coarsest table that covers it whole (issue 7: a year of 1-day buckets reads ~365 daily rows
 -- per variant, not ~100k 5-minute rows), computed by the route (server/http/history-pieces.ts
--- sumPieces): d = whole days (rollup_1d_all), h1/h2 = whole hours before/after them (rollup_1h),
+-- sumPieces): d = whole days (rollup_1d), h1/h2 = whole hours before/after them (rollup_1h),
 -- m1/m2 = whole 5-minute buckets before/after those (rollup_5m), f1/f2 = the partial 5-minute
 -- pieces at either edge (raw fills). They partition [from, to); each is one bound range, which
 -- DuckDB folds into a table filter (zone maps on `bucket` / `time` skip the rest).
 -- USD rounded to 6 decimals.
 WITH pieces AS (
   SELECT epoch_ms(r.bucket) AS t_ms, r.liq_count AS n, r.liq_long_usd AS long_usd, r.liq_short_usd AS short_usd, r.liq_fees_usd AS fees_usd
-  FROM rollup_1d_all r
+  FROM rollup_1d r
   WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
     AND r.bucket >= epoch_ms($d_lo::BIGINT) AND r.bucket < epoch_ms($d_hi::BIGINT)
   UNION ALL

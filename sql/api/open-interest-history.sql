@@ -27,7 +27,7 @@
 -- Plan (issue 7): each piece is one bound range, which DuckDB folds into a table filter (zone maps
 -- on `bucket` skip the rest), and is read from the coarsest table that covers it whole and ends by
 -- w_end (a coarse row never straddles an output bucket, and holds the last snapshot / the Σ deltas
--- of its finer rows): in the window, wd = whole days (oi_snapshot_1d / rollup_1d_all) when the
+-- of its finer rows): in the window, wd = whole days (oi_snapshot_1d / rollup_1d) when the
 -- bucket is whole days, wh = whole hours (oi_snapshot_1h / rollup_1h) when it is whole hours, wm =
 -- the 5-minute rows of the rest up to the end of w_end's bucket. What lies before lo is folded
 -- into one row per variant: its last snapshot before lo (a "seed": bd days, bh hours, bm 5-minute
@@ -53,7 +53,7 @@ WITH wsnaps AS (
 wdeltas AS (
   SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, epoch_ms(r.bucket) AS bucket_ms,
          r.oi_long_delta_usd, r.oi_short_delta_usd
-  FROM rollup_1d_all r
+  FROM rollup_1d r
   WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wd_lo::BIGINT) AND r.bucket < epoch_ms($wd_hi::BIGINT)
   UNION ALL
   SELECT r.market || '|' || coalesce(r.market_variant, ''), epoch_ms(r.bucket), r.oi_long_delta_usd, r.oi_short_delta_usd

@@ -5,7 +5,7 @@
 -- $d_lo.., $h1_lo.., $m1_lo.., $f1_lo.. (BIGINT epoch ms): the pieces of the window, each read from
 -- the coarsest table that covers it whole (issue 7: a year of 1-day buckets reads ~365 daily rows
 -- per variant, not ~100k 5-minute rows), computed by the route (server/http/history-pieces.ts
--- sumPieces): d = whole days (rollup_1d_all), h1/h2 = whole hours before/after them (rollup_1h),
+-- sumPieces): d = whole days (rollup_1d), h1/h2 = whole hours before/after them (rollup_1h),
 -- m1/m2 = whole 5-minute buckets before/after those (rollup_5m), f1/f2 = the partial 5-minute
 -- pieces at either edge (raw fills). They partition [from, to); each is one bound range, which
 -- DuckDB folds into a table filter (zone maps on `bucket` / `time` skip the rest).
@@ -13,7 +13,7 @@
 -- all fills, liquidation fills included (their liquidation fee is not). USD rounded to 6 decimals.
 WITH pieces AS (
   SELECT epoch_ms(r.bucket) AS t_ms, r.fill_count AS n, r.volume_usd, r.fees_usd
-  FROM rollup_1d_all r
+  FROM rollup_1d r
   WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
     AND r.bucket >= epoch_ms($d_lo::BIGINT) AND r.bucket < epoch_ms($d_hi::BIGINT)
   UNION ALL

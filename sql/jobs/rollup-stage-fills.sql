@@ -1,6 +1,6 @@
 -- Stages every fill of the touched 5-minute buckets (job_touched_5m) as the writer's batch_fills, so
 -- the refresh recomputes those buckets with the append path's own steps (sql/derive/rollup-stage,
--- rollup-insert, rollup-1d-delete, rollup-1d-insert) after jobs/rollup-delete removed them.
+-- rollup-insert, rollup-1h-*, rollup-1d-*) after jobs/rollup-delete removed them.
 -- No parameters.
 INSERT INTO batch_fills BY NAME
 SELECT f.*, 0 AS ord_row

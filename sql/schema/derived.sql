@@ -104,37 +104,20 @@ CREATE TABLE IF NOT EXISTS oi_snapshot_5m (
   time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL
 );
 
--- Daily roll-ups of the two tables above, so that history endpoints fold everything before a
--- window into one row per variant instead of reading every 5-minute row (issue 7). Each day's row
--- is recomputed from the 5-minute rows of that day whenever a batch touches the day
--- (sql/derive/rollup-1d-*.sql, oi-snapshot-1d-*.sql), so it always equals their aggregate.
--- rollup_1d: Σ OI deltas per side; oi_snapshot_1d: the day's last snapshot and whether any
--- snapshot of the day had OI > 0.
-CREATE TABLE IF NOT EXISTS rollup_1d (
-  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
-  oi_long_delta_usd DECIMAL(38,6) NOT NULL, oi_short_delta_usd DECIMAL(38,6) NOT NULL
-);
+-- Coarser levels of the two 5-minute tables (issue 7), so that a history window reads whole days
+-- and hours instead of every 5-minute row, and folds everything before the window into one row per
+-- variant: rollup_1h / rollup_1d carry every rollup_5m column summed per hour / day (the daily rows
+-- from the hourly ones); oi_snapshot_1h / oi_snapshot_1d are the hour's / day's last snapshot and
+-- whether any snapshot in it had OI > 0. Each row is recomputed from the finer rows whenever a
+-- batch touches its hour or day (sql/derive/rollup-1h-*.sql, rollup-1d-*.sql, oi-snapshot-1h-*.sql,
+-- oi-snapshot-1d-*.sql), so it always equals their aggregate.
+CREATE TABLE IF NOT EXISTS rollup_1h AS SELECT * FROM rollup_5m LIMIT 0;
+CREATE TABLE IF NOT EXISTS rollup_1d AS SELECT * FROM rollup_5m LIMIT 0;
 CREATE TABLE IF NOT EXISTS oi_snapshot_1d (
   protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
   time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL,
   has_oi BOOLEAN NOT NULL
 );
-
--- Coarser levels of the two 5-minute tables (issue 7), so a long window of the history endpoints
--- reads whole hours or days instead of every 5-minute row: rollup_1h / rollup_1d_all carry every
--- rollup_5m column summed per hour / day; oi_snapshot_1h is the hour's last snapshot and whether
--- any snapshot of the hour had OI > 0 (as oi_snapshot_1d per day). Each row is recomputed from the
--- finer rows whenever a batch touches its hour or day (sql/derive/rollup-1h-*.sql,
--- rollup-1d-all-*.sql, oi-snapshot-1h-*.sql), so it always equals their aggregate.
-CREATE TABLE IF NOT EXISTS rollup_1h (
-  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR, bucket TIMESTAMP NOT NULL,
-  fill_count INTEGER NOT NULL,
-  volume_usd DECIMAL(38,6) NOT NULL, fees_usd DECIMAL(38,6) NOT NULL,
-  oi_long_delta_usd DECIMAL(38,6) NOT NULL, oi_short_delta_usd DECIMAL(38,6) NOT NULL,
-  liq_count INTEGER NOT NULL, liq_long_usd DECIMAL(38,6) NOT NULL, liq_short_usd DECIMAL(38,6) NOT NULL,
-  liq_fees_usd DECIMAL(38,6) NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rollup_1d_all AS SELECT * FROM rollup_1h LIMIT 0;
 CREATE TABLE IF NOT EXISTS oi_snapshot_1h AS SELECT * FROM oi_snapshot_1d LIMIT 0;
 
 -- Hourly funding: count of the snapshots in each hour and the sums of their served net rates,

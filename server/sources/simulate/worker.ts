@@ -6,8 +6,9 @@
  * state after it. It stays at most one unacknowledged group ahead of the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { toColumns, transferList, type ColumnBlock } from '../../ingest/columns.ts';
-import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS, type IncomingBatch } from '../../journal/rows.ts';
+import { packBatches, type ColumnGroup } from '../../ingest/column-groups.ts';
+import { transferList } from '../../ingest/columns.ts';
+import type { IncomingBatch } from '../../journal/rows.ts';
 import { Simulator } from './simulator.ts';
 
 /** What the worker is started with. */
@@ -18,21 +19,14 @@ export interface WorkerStart {
 }
 
 /** A group of days, posted to the main thread. */
-export interface WorkerGroup {
+export interface WorkerGroup extends ColumnGroup {
   type: 'group';
-  fills: ColumnBlock;
-  marketSnapshots: ColumnBlock;
-  positionSnapshots: ColumnBlock;
   /** simulated time after the group: every row before it is in this or an earlier group */
   time: number;
   /** the simulator's state at `time` */
   state: unknown;
 }
 export type WorkerMessage = WorkerGroup | { type: 'done' } | { type: 'error'; message: string };
-
-// the append path assigns these, so a source's rows do not have them
-const FILL_IN = FILL_COLUMNS.filter(([n]) => n !== 'seq' && n !== 'position_id');
-const POSITION_SNAPSHOT_IN = POSITION_SNAPSHOT_COLUMNS.filter(([n]) => n !== 'position_id');
 
 const port = parentPort!;
 let acks = 0;
@@ -51,9 +45,7 @@ async function run({ state, until, rowsPerAppend }: WorkerStart): Promise<void> 
   const post = async () => {
     const group: WorkerGroup = {
       type: 'group',
-      fills: toColumns(parts.map((b) => b.fills), FILL_IN, true),
-      marketSnapshots: toColumns(parts.map((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS, true),
-      positionSnapshots: toColumns(parts.map((b) => b.positionSnapshots), POSITION_SNAPSHOT_IN, true),
+      ...packBatches(parts),
       time: sim.time,
       state: sim.saveState(),
     };
