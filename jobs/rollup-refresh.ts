@@ -1,7 +1,7 @@
 import type { Writer } from '../server/db/database.ts';
 import { sqlFile } from '../server/db/sql-files.ts';
 import { inTransaction, readWatermark, type Watermark } from '../server/derive/apply.ts';
-import { resetStaging } from '../server/journal/stage.ts';
+import { dropTempStaging, resetStaging } from '../server/journal/stage.ts';
 import { log } from '../server/log.ts';
 import type { Service } from '../server/service.ts';
 import { dataPartitions, withFiles } from './journal-files.ts';
@@ -101,10 +101,11 @@ async function refreshChunk(w: Writer, dataDir: string, days: string[], afterSeq
       await w.rows(sqlFile('jobs/rollup-delete'));
       // the touched buckets' fills go through the append path's own rollup steps (5-minute and
       // daily rows), so the refresh cannot compute them differently from an append or a rebuild
-      await resetStaging(w.connection);
+      // temp staging: written in this transaction with the derived tables (server/journal/stage.ts)
+      await resetStaging(w, 'temp');
       await w.rows(sqlFile('jobs/rollup-stage-fills'));
       for (const step of ROLLUP_STEPS) await w.run(`derive/${step}`);
-      await resetStaging(w.connection);
+      await dropTempStaging(w);
     }
     // listed under the lock, so the files are exactly the commits the derived state holds
     const files = dataPartitions(dataDir, 'market_snapshots', new Set(days))

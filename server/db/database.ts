@@ -8,6 +8,8 @@ export type Row = Record<string, Plain>;
 interface PooledConnection {
   conn: DuckDBConnection;
   statements: Map<string, DuckDBPreparedStatement>;
+  /** the writer's: where unqualified staging names resolve now (server/journal/stage.ts) */
+  staging?: 'shared' | 'temp';
 }
 
 /** Names of the `$params` a SQL text uses, so we bind exactly those (DuckDB rejects extras). */
@@ -48,6 +50,8 @@ export class Database {
   private readonly idle: PooledConnection[] = [];
   private readonly waiters: ((c: PooledConnection) => void)[] = [];
   private writer!: PooledConnection;
+  /** writes the journal's Parquet files under the write lock, beside the writer (see Writer.journal) */
+  private journal!: DuckDBConnection;
   private writeChain: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -63,9 +67,16 @@ export class Database {
     });
     const db = new Database(instance, path);
     db.writer = { conn: await instance.connect(), statements: new Map() };
+    db.journal = await instance.connect();
     // A journal commit writes one file per (protocol, day) in one partitioned COPY; past this
     // many open files DuckDB would split a partition into several files.
-    await db.writer.conn.run('SET partitioned_write_max_open_files = 10000');
+    for (const c of [db.writer.conn, db.journal]) await c.run('SET partitioned_write_max_open_files = 10000');
+    // The append path stages a batch in an in-memory database every connection of the instance
+    // sees (server/journal/stage.ts), so the journal connection can write it to Parquet while the
+    // writer folds it into the derived state; the writer finds its tables by unqualified name.
+    await db.writer.conn.run("ATTACH ':memory:' AS stage");
+    const current = (await db.writer.conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0] as string;
+    await db.writer.conn.run(`SET search_path = '"${current.replaceAll('"', '""')}".main,stage.main'`);
     // Each append is durable through the WAL; checkpointing every 16 MB (the default) rewrote
     // the derived tables over and over during a backfill (16 of 98 s). Checkpoint less often.
     await db.writer.conn.run("SET checkpoint_threshold = '1GB'");
@@ -118,7 +129,7 @@ export class Database {
    * concurrently; readers keep reading the last committed state meanwhile (DuckDB MVCC).
    */
   write<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
-    const run = this.writeChain.then(() => fn(new Writer(this.writer)));
+    const run = this.writeChain.then(() => fn(new Writer(this.writer, this.journal)));
     this.writeChain = run.catch(() => undefined);
     return run;
   }
@@ -128,16 +139,40 @@ export class Database {
     this.closed = true;
     await this.writeChain;
     for (const pc of [...this.idle, this.writer]) pc.conn.closeSync();
+    this.journal.closeSync();
     this.instance.closeSync();
   }
 }
 
 /** The writer connection as handed to {@link Database.write}. */
 export class Writer {
-  constructor(private readonly pc: PooledConnection) {}
+  constructor(private readonly pc: PooledConnection, private readonly journalConnection: DuckDBConnection) {}
+
+  /** A second connection, for the journal commit of the batch the writer is deriving meanwhile:
+   * it reads the shared staging tables by their qualified names (server/journal/commit.ts). */
+  get journal(): DuckDBConnection {
+    return this.journalConnection;
+  }
 
   get connection(): DuckDBConnection {
     return this.pc.conn;
+  }
+
+  /** Where the staging tables the writer's SQL names resolve to (server/journal/stage.ts). */
+  get staging(): 'shared' | 'temp' {
+    return this.pc.staging ?? 'shared';
+  }
+
+  /**
+   * Records a switch of the staging tables' place and drops the cached prepared statements:
+   * DuckDB 1.5 re-binds a cached statement whose tables changed, but a re-bound CREATE TABLE …
+   * AS SELECT over a name that now resolves to another table created a table with no columns.
+   */
+  set staging(place: 'shared' | 'temp') {
+    if (this.staging === place) return;
+    for (const stmt of this.pc.statements.values()) stmt.destroySync();
+    this.pc.statements.clear();
+    this.pc.staging = place;
   }
 
   /** Runs `sql/<name>.sql` (one statement) with bound parameters. */

@@ -88,17 +88,15 @@ export async function inTransaction(w: Writer, fn: () => Promise<void>): Promise
 }
 
 /**
- * Folds the staged batch into the derived state and records the watermark, in one transaction.
- * The same steps serve incremental appends (the batch is one commit) and catch-up or rebuild
- * (the batch is every commit after the watermark, see catch-up.ts), so both give the same
- * tables by construction — a test checks it.
+ * Folds the staged batch into the derived state and records the watermark, inside the caller's
+ * transaction (the append path commits it once the batch's journal commit is durable). The same
+ * steps serve incremental appends (the batch is one commit) and catch-up or rebuild (the batch is
+ * every commit of a chunk, see catch-up.ts), so both give the same tables by construction — a
+ * test checks it.
  */
 export async function applyStaged(w: Writer, counts: StagedCounts, mark: Watermark, phases?: PhaseTimer): Promise<void> {
-  await inTransaction(w, async () => {
-    for (const kind of Object.keys(STEPS) as StagedKind[]) if (counts[kind]) await applyKind(w, kind, phases);
-    await setWatermark(w, mark);
-  });
-  phases?.lap('commit');
+  for (const kind of Object.keys(STEPS) as StagedKind[]) if (counts[kind]) await applyKind(w, kind, phases);
+  await setWatermark(w, mark);
 }
 
 /** Reads the watermark of the derived state ({0, 0} when empty). */

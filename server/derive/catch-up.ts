@@ -4,7 +4,7 @@ import { log } from '../log.ts';
 import { PhaseTimer } from '../phase-timer.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
 import type { JournalKind } from '../journal/rows.ts';
-import { resetStaging } from '../journal/stage.ts';
+import { dropTempStaging, resetStaging } from '../journal/stage.ts';
 import { applyKind, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
 import { deriveVersion } from './version.ts';
 import { fileList, listJournalFiles, parquetRowCounts, planFillChunks, planSnapshotChunks, type Chunk } from './chunks.ts';
@@ -114,7 +114,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 /**
  * Brings the derived state up to the journal's checkpoint, in chunks: the fills after the
  * derived seq by seq range, then the snapshot files of later commits by commit range. Each chunk
- * is staged from its own files only, folded by the same derive steps as an append
+ * is staged (in temp staging tables, see server/journal/stage.ts) from its own files only, folded by the same derive steps as an append
  * (server/derive/apply.ts) and recorded in one transaction, so memory is bounded by the chunk size
  * and an interrupted catch-up resumes after its last chunk. Any split gives the same tables: every
  * step recomputes or merges what a batch touches from all it has seen (the append path relies on
@@ -122,6 +122,14 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
  * derived database this *is* the full rebuild. Returns the new watermark.
  */
 export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint, opts: CatchUpOptions = {}): Promise<Watermark> {
+  try {
+    return await foldChunks(w, dataDir, checkpoint, opts);
+  } finally {
+    await dropTempStaging(w); // the append path's shared staging is visible again
+  }
+}
+
+async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, opts: CatchUpOptions): Promise<Watermark> {
   const at = await readResumePoint(w);
   if (at.commit >= checkpoint.commit) return at;
   const label = opts.label ?? 'catch-up';
@@ -147,7 +155,7 @@ export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint
     const t0 = performance.now();
     const steps = new ChunkSteps(totals);
     await inTransaction(w, async () => {
-      await resetStaging(w.connection);
+      await resetStaging(w, 'temp');
       const staged = await stageChunk(w, chunk);
       steps.lap('stage');
       if (chunk.kind === 'fills' && staged !== chunk.rows) {
@@ -178,7 +186,6 @@ export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint
     log.debug(`${label}: chunk ${i + 1} steps: ${steps}`);
   }
   if (chunks.length === 0) await inTransaction(w, () => finish(w, mark));
-  await resetStaging(w.connection);
   const seconds = (performance.now() - started) / 1000;
   log.debug(`${label}: derive steps over all chunks: ${summary(totals)}`);
   log.success(`${label}: derived state caught up to seq ${mark.seq} (commit ${mark.commit}): ${fmt(total)} rows in ${seconds.toFixed(1)} s (${fmt(total / seconds)}/s)`);
@@ -187,7 +194,7 @@ export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint
 
 /** Recomputes every account from the lifecycles (the account steps over a batch of every address). */
 async function recomputeAccounts(w: Writer): Promise<void> {
-  await resetStaging(w.connection);
+  await resetStaging(w, 'temp');
   await w.run('catchup/stage-all-accounts');
   for (const step of ACCOUNT_STEPS) await w.run(`derive/${step}`);
   await w.run('derive/meta-set', { key: 'catchup_accounts_pending', value: '0' });

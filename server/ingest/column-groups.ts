@@ -5,7 +5,7 @@
  * benchmark uses the same two steps, so it measures exactly the backfill's path.
  */
 import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS, type IncomingBatch } from '../journal/rows.ts';
-import { fillsOf, positionSnapshotsOf, toColumns, type ColumnBlock } from './columns.ts';
+import { concatBlocks, fillsOf, positionSnapshotsOf, toColumns, type ColumnBlock } from './columns.ts';
 
 /** The columns a source's rows carry: the append path assigns `seq` and `position_id`. */
 const FILL_IN = FILL_COLUMNS.filter(([n]) => n !== 'seq' && n !== 'position_id');
@@ -24,6 +24,15 @@ export function packBatches(parts: readonly IncomingBatch[]): ColumnGroup {
     fills: toColumns(parts.map((b) => b.fills), FILL_IN, true),
     marketSnapshots: toColumns(parts.map((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS, true),
     positionSnapshots: toColumns(parts.map((b) => b.positionSnapshots), POSITION_SNAPSHOT_IN, true),
+  };
+}
+
+/** Joins consecutive groups (e.g. days packed one by one) into one, in order. */
+export function concatGroups(groups: readonly ColumnGroup[]): ColumnGroup {
+  return {
+    fills: concatBlocks(groups.map((g) => g.fills)),
+    marketSnapshots: concatBlocks(groups.map((g) => g.marketSnapshots)),
+    positionSnapshots: concatBlocks(groups.map((g) => g.positionSnapshots)),
   };
 }
 

@@ -80,6 +80,43 @@ export function toColumns(rows: readonly object[] | readonly (readonly object[])
   return { length: n, columns: encoderOf(cols)(chunks, n) };
 }
 
+/**
+ * Concatenates blocks of the same columns (e.g. one per simulated day) into one: number columns
+ * are copied, coded columns re-coded onto one merged dictionary. Packing each day as soon as it
+ * is made lets its row objects die young (cheap for V8's scavenger), where holding a whole group
+ * of objects until it is packed promoted them all to the old generation first.
+ */
+export function concatBlocks(blocks: readonly ColumnBlock[]): ColumnBlock {
+  if (blocks.length === 1) return blocks[0]!;
+  let n = 0;
+  for (const b of blocks) n += b.length;
+  const columns: Record<string, Column> = {};
+  for (const name of Object.keys(blocks[0]?.columns ?? {})) {
+    const parts = blocks.map((b) => b.columns[name]!);
+    const first = parts[0]!;
+    if (first instanceof Float64Array) {
+      const out = new Float64Array(n);
+      let at = 0;
+      for (const [i, p] of parts.entries()) { out.set(p as Float64Array, at); at += blocks[i]!.length; }
+      columns[name] = out;
+    } else if (isCoded(first)) {
+      const codes = new Int32Array(n);
+      const dict: string[] = [];
+      const index = new Map<string, number>();
+      let at = 0;
+      for (const p of parts as CodedStrings[]) {
+        const remap = Int32Array.from(p.dict, (s) => index.get(s) ?? (index.set(s, dict.push(s) - 1), dict.length - 1));
+        for (let i = 0; i < p.codes.length; i++) { const k = p.codes[i]!; codes[at + i] = k < 0 ? -1 : remap[k]!; }
+        at += p.codes.length;
+      }
+      columns[name] = { codes, dict };
+    } else {
+      columns[name] = ([] as (string | null)[]).concat(...(parts as (string | null)[][]));
+    }
+  }
+  return { length: n, columns };
+}
+
 /** The buffers of a block, to transfer (not copy) it to another thread. */
 export function transferList(block: ColumnBlock): ArrayBuffer[] {
   return Object.values(block.columns).flatMap((c) =>

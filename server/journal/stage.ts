@@ -2,6 +2,7 @@ import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type Du
 // the C API under @duckdb/node-api (its pinned dependency): one memcpy per column and chunk
 import duckdb from '@duckdb/node-bindings';
 import { isCoded, toColumns, type Column, type ColumnBlock } from '../ingest/columns.ts';
+import type { Writer } from '../db/database.ts';
 import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS } from './rows.ts';
 
 type ColumnDef = readonly [string, string];
@@ -25,11 +26,33 @@ const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
   'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price',
 ]);
 
-/** (Re)creates the empty staging tables on the writer connection. */
-export async function resetStaging(conn: DuckDBConnection): Promise<void> {
+/**
+ * Where the staging tables live.
+ * - `shared` (the append path): in the in-memory database `stage` that every connection of the
+ *   instance sees (server/db/database.ts), so the journal connection can COPY a batch while the
+ *   writer derives from it. Written only outside transactions: a DuckDB transaction may write to
+ *   one attached database only, and the derive transaction writes the derived one.
+ * - `temp` (catch-up, the rollup refresh): the writer's temp tables, written inside a transaction
+ *   with the derived tables. They shadow the shared ones (temp comes first in name resolution)
+ *   until {@link dropTempStaging}.
+ */
+export type StagingPlace = 'shared' | 'temp';
+
+/** (Re)creates the empty staging tables on the writer connection, in `place` (default shared,
+ * which also drops any temp ones left: they would shadow it). */
+export async function resetStaging(w: Writer, place: StagingPlace = 'shared'): Promise<void> {
+  if (place === 'shared') await dropTempStaging(w);
   for (const [table, cols] of Object.entries(STAGING)) {
-    await conn.run(`CREATE OR REPLACE TEMP TABLE ${table} (${cols.map(([n, t]) => `"${n}" ${t}`).join(', ')})`);
+    const columns = cols.map(([n, t]) => `"${n}" ${t}`).join(', ');
+    await w.exec(place === 'temp' ? `CREATE OR REPLACE TEMP TABLE ${table} (${columns})` : `CREATE OR REPLACE TABLE stage.main.${table} (${columns})`);
   }
+  w.staging = place;
+}
+
+/** Drops the temp staging tables, so unqualified names reach the shared ones again. */
+export async function dropTempStaging(w: Writer): Promise<void> {
+  await w.exec(Object.keys(STAGING).map((t) => `DROP TABLE IF EXISTS temp.main.${t}`).join('; '));
+  w.staging = 'shared';
 }
 
 /** SQL turning a raw staged column (DOUBLE with NaN for null, a dictionary code, or a string) into its type. */

@@ -2,13 +2,12 @@
  * The simulator in a worker thread, so a backfill simulates the next stretch while the main
  * thread appends the last one (see `../simulate-thread.ts`, which starts it). It restores the
  * state it is given, runs to `until`, and posts groups of whole days of about `rowsPerAppend`
- * rows as column blocks (their buffers are transferred, not copied), each with the simulator's
+ * rows (smaller ones first) as column blocks (their buffers are transferred, not copied), each with the simulator's
  * state after it. It stays at most one unacknowledged group ahead of the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { packBatches, type ColumnGroup } from '../../ingest/column-groups.ts';
+import { concatGroups, packBatches, type ColumnGroup } from '../../ingest/column-groups.ts';
 import { transferList } from '../../ingest/columns.ts';
-import type { IncomingBatch } from '../../journal/rows.ts';
 import { Simulator } from './simulator.ts';
 
 /** What the worker is started with. */
@@ -37,31 +36,38 @@ port.on('message', (m: { type: 'ack' }) => {
   waiting?.();
 });
 
+/** The first group is this fraction of `rowsPerAppend`, each next one twice the last, up to it:
+ * the main thread, idle until the first group arrives, starts appending within a second. */
+const FIRST_GROUP_SHARE = 1 / 8;
+
 async function run({ state, until, rowsPerAppend }: WorkerStart): Promise<void> {
   const sim = Simulator.restore(state);
   let sent = 0;
-  let parts: IncomingBatch[] = [];
+  let days: ColumnGroup[] = [];
   let rows = 0;
+  let target = Math.max(1, Math.floor(rowsPerAppend * FIRST_GROUP_SHARE));
   const post = async () => {
     const group: WorkerGroup = {
       type: 'group',
-      ...packBatches(parts),
+      ...concatGroups(days),
       time: sim.time,
       state: sim.saveState(),
     };
-    parts = [];
+    days = [];
     rows = 0;
+    target = Math.min(rowsPerAppend, target * 2);
     // at most one group waits on the main thread: memory stays bounded whatever the speeds
     while (sent - acks >= 1) await new Promise<void>((resolve) => (waiting = resolve));
     port.postMessage(group, [...transferList(group.fills), ...transferList(group.marketSnapshots), ...transferList(group.positionSnapshots)]);
     sent++;
   };
   for (const day of sim.batches(until)) {
-    parts.push(day);
+    // packed at once: the day's row objects die young (see concatBlocks)
+    days.push(packBatches([day]));
     rows += day.fills.length + day.marketSnapshots.length + day.positionSnapshots.length;
-    if (rows >= rowsPerAppend) await post();
+    if (rows >= target) await post();
   }
-  if (parts.length) await post();
+  if (days.length) await post();
   port.postMessage({ type: 'done' } satisfies WorkerMessage);
 }
 
