@@ -69,7 +69,8 @@ export async function spawnServer(opts: {
 }): Promise<ServerChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', opts.script, ...opts.args], {
     cwd: ROOT,
-    env: { ...process.env, PERPS_LOG_LEVEL: '1', ...opts.env },
+    // glibc's malloc arenas as `npm start` sets them (package.json): 2 instead of 8 per core
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, PERPS_LOG_LEVEL: '1', ...opts.env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${opts.port}`;

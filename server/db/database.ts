@@ -62,7 +62,8 @@ export class Database {
     const instance = await DuckDBInstance.create(path, {
       // PERPS_DUCKDB_THREADS: DuckDB's worker threads (default 2)
       threads: String(opts.threads ?? process.env.PERPS_DUCKDB_THREADS ?? 2),
-      // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit (default 2GB); a rebuild of a 10M-fill journal needs more
+      // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit for bulk work (catch-up, rebuild, backfill;
+      // default 2GB); a serving process lowers it once that is done (PERPS_DUCKDB_SERVE_MEMORY)
       memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
     });
     const db = new Database(instance, path);
@@ -117,6 +118,42 @@ export class Database {
     } finally {
       this.release(pc);
     }
+  }
+
+  /**
+   * Runs `sql/<name>.sql` on a pooled reader and hands its rows to `onChunk` one DuckDB chunk
+   * (≤ 2048 rows) at a time, as they are read: a large result never exists as one array of row
+   * objects (tens of thousands of them cost hundreds of MB of JS heap at their peak).
+   */
+  async queryChunks(name: string, params: Params, onChunk: (rows: Row[]) => void): Promise<void> {
+    const pc = await this.acquire();
+    try {
+      const sql = sqlFile(name);
+      const stmt = await pc.conn.prepare(sql);
+      try {
+        const values = bindValues(sql, params);
+        if (Object.keys(values).length) stmt.bind(values);
+        const result = await stmt.stream();
+        const names = result.columnNames();
+        for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+          onChunk(chunk.getRowObjects(names).map(plainRow));
+        }
+      } finally {
+        stmt.destroySync();
+      }
+    } finally {
+      this.release(pc);
+    }
+  }
+
+  /**
+   * Sets DuckDB's memory limit (e.g. `1GB`) for the whole instance, at once: lowering it evicts
+   * cached blocks down to it. The serving process builds with a larger limit than it serves with
+   * (see `start`).
+   */
+  async setMemoryLimit(limit: string): Promise<void> {
+    if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(limit)) throw new Error(`memory limit "${limit}": expected e.g. 1GB or 512MiB`);
+    await this.write((w) => w.exec(`SET memory_limit = '${limit}'`));
   }
 
   /** Runs `sql/<name>.sql` and returns its first row (or undefined). */

@@ -17,6 +17,7 @@
  * ASCII base58, so JS string order is DuckDB's byte order); values are never NULL or NaN.
  */
 import type { Row } from '../db/database.ts';
+import { AccountTableBuilder, type AccountTable } from './account-table.ts';
 import type { Service } from '../service.ts';
 
 /** `sort_by` of endpoint 13 → the Account field it sorts by. */
@@ -41,37 +42,51 @@ export interface AccountSearch {
 /** Above this many touched addresses an append reloads the snapshot rather than patching it. */
 export const MAX_PATCH = 2000;
 
-/** (value, address asc) comparator of one sort key and direction: the SQL's order. */
-function comparator(sortBy: AccountSort, order: 'asc' | 'desc'): (a: Row, b: Row) => number {
-  const f = SORT_FIELD[sortBy];
+/** (value, address asc) comparator over row indices of `table`, one sort key and direction: the SQL's order. */
+function comparator(table: AccountTable, sortBy: AccountSort, order: 'asc' | 'desc'): (a: number, b: number) => number {
+  const values = table.numbers(SORT_FIELD[sortBy]);
+  const addresses = table.strings('address');
   const dir = order === 'asc' ? 1 : -1;
   return (a, b) => {
-    const d = ((a[f] as number) - (b[f] as number)) * dir;
+    const d = (values[a]! - values[b]!) * dir;
     if (d !== 0) return d;
-    const x = a.address as string;
-    const y = b.address as string;
+    const x = addresses[a]!;
+    const y = addresses[b]!;
     return x < y ? -1 : x > y ? 1 : 0;
   };
 }
 
 class Snapshot {
-  private byAddress: Map<string, Row> | undefined;
-  constructor(private readonly rows: Row[], private readonly orders = new Map<string, Row[]>()) {}
+  private byAddress: Map<string, number> | undefined;
+  /** row indices in each (sort key, direction) order built so far */
+  constructor(readonly table: AccountTable, private readonly orders = new Map<string, number[]>()) {}
 
   /**
    * A new snapshot where the accounts of `touched` are `fresh` (their rows read after the append;
-   * an address may be new), every sorted order kept sorted by removing the old rows and inserting
-   * the new ones at their place.
+   * an address may be new): the kept rows first, in their old index order, then the fresh ones;
+   * every sorted order kept sorted by dropping the old rows and inserting the new ones at their
+   * place.
    */
   patched(touched: ReadonlySet<string>, fresh: readonly Row[]): Snapshot {
-    const keep = (r: Row) => !touched.has(r.address as string);
-    const rows = this.rows.filter(keep).concat(fresh);
-    const orders = new Map<string, Row[]>();
+    const addresses = this.table.strings('address');
+    const newIndex = new Int32Array(this.table.length).fill(-1);
+    const keep: number[] = [];
+    for (let i = 0; i < this.table.length; i++) {
+      if (touched.has(addresses[i]!)) continue;
+      newIndex[i] = keep.length;
+      keep.push(i);
+    }
+    const added = new AccountTableBuilder();
+    added.addRows(fresh);
+    const table = this.table.concat(Int32Array.from(keep), added.build());
+    const firstFresh = keep.length;
+    const orders = new Map<string, number[]>();
     for (const [key, order] of this.orders) {
       const [sortBy, dir] = key.split(' ') as [AccountSort, 'asc' | 'desc'];
-      const cmp = comparator(sortBy, dir);
-      const out = order.filter(keep);
-      for (const r of fresh) {
+      const cmp = comparator(table, sortBy, dir);
+      const out: number[] = [];
+      for (const i of order) if (newIndex[i]! >= 0) out.push(newIndex[i]!);
+      for (let r = firstFresh; r < table.length; r++) {
         let lo = 0;
         let hi = out.length;
         while (lo < hi) {
@@ -83,25 +98,33 @@ class Snapshot {
       }
       orders.set(key, out);
     }
-    return new Snapshot(rows, orders);
+    return new Snapshot(table, orders);
   }
 
   /** The account of an address (undefined: none), the map built on first use. */
   get(address: string): Row | undefined {
-    this.byAddress ??= new Map(this.rows.map((r) => [r.address as string, r]));
-    return this.byAddress.get(address);
+    this.byAddress ??= new Map(this.table.strings('address').map((a, i) => [a, i]));
+    const i = this.byAddress.get(address);
+    return i === undefined ? undefined : this.table.row(i);
   }
 
-  /** The rows in (value, address asc) order for one key and direction, built once. */
-  ordered(sortBy: AccountSort, order: 'asc' | 'desc'): Row[] {
+  /** The row indices in (value, address asc) order for one key and direction, built once. */
+  ordered(sortBy: AccountSort, order: 'asc' | 'desc'): number[] {
     const key = `${sortBy} ${order}`;
     let out = this.orders.get(key);
     if (!out) {
-      out = [...this.rows].sort(comparator(sortBy, order));
+      out = Array.from({ length: this.table.length }, (_, i) => i).sort(comparator(this.table, sortBy, order));
       this.orders.set(key, out);
     }
     return out;
   }
+}
+
+/** Loads every alpha account into a table, chunk by chunk. */
+async function loadTable(service: Service): Promise<AccountTable> {
+  const builder = new AccountTableBuilder();
+  await service.db.queryChunks('api/alpha-accounts-all', {}, (rows) => builder.addRows(rows));
+  return builder.build();
 }
 
 /** See the file comment. One per route list. */
@@ -144,7 +167,7 @@ export class AccountsIndex {
 
   private snapshot(): Promise<Snapshot> {
     // an append during the load: this snapshot serves its waiters, and the append patches it
-    return this.current ?? this.track(this.service.db.query('api/alpha-accounts-all').then((rows) => new Snapshot(rows)));
+    return this.current ?? this.track(loadTable(this.service).then((table) => new Snapshot(table)));
   }
 
   /**
@@ -159,14 +182,18 @@ export class AccountsIndex {
   /** One page of matching accounts (in order) and the number of matches. */
   async search(q: AccountSearch): Promise<{ rows: Row[]; total: number }> {
     const snap = await this.snapshot();
+    const { table } = snap;
     const search = q.search?.toLowerCase() ?? null;
+    const trades = table.numbers('trades');
+    const open = table.numbers('open_positions');
+    const addresses = table.strings('address');
     const rows: Row[] = [];
     let total = 0;
-    for (const r of snap.ordered(q.sortBy, q.order)) {
-      if (q.minTrades !== null && (r.trades as number) < q.minTrades) continue;
-      if (q.hasActive !== null && ((r.open_positions as number) > 0) !== q.hasActive) continue;
-      if (search !== null && !(r.address as string).toLowerCase().startsWith(search)) continue;
-      if (total >= q.offset && rows.length < q.limit) rows.push(r);
+    for (const i of snap.ordered(q.sortBy, q.order)) {
+      if (q.minTrades !== null && trades[i]! < q.minTrades) continue;
+      if (q.hasActive !== null && open[i]! > 0 !== q.hasActive) continue;
+      if (search !== null && !addresses[i]!.toLowerCase().startsWith(search)) continue;
+      if (total >= q.offset && rows.length < q.limit) rows.push(table.row(i));
       total += 1;
     }
     return { rows, total };

@@ -1,0 +1,150 @@
+/**
+ * Rows of one shape (endpoint 13's accounts) held in columns: a column whose values are all
+ * numbers or null is a `Float64Array` (plus a null mask when it has nulls), any other column a
+ * plain array. 90,722 accounts as row objects held ~205 MB of JS heap (every double a boxed
+ * heap number, every row its own property store) and peaked at ~440 MB while loading; as columns
+ * they take a tenth of that (issue 7's RSS target). A row object is rebuilt, identical to the
+ * one the SQL gave (same keys in the same order, same values), only for the rows a page returns.
+ */
+import type { Row } from '../db/database.ts';
+import type { Plain } from '../db/values.ts';
+
+type Column =
+  | { kind: 'number'; values: Float64Array; nulls: Uint8Array | null }
+  | { kind: 'plain'; values: Plain[] };
+
+/** A column under construction: numbers until a value is neither a number nor null. */
+class ColumnBuilder {
+  private numbers: Float64Array = new Float64Array(1024);
+  private nulls: Uint8Array | null = null;
+  private plain: Plain[] | null = null;
+  length = 0;
+
+  push(v: Plain): void {
+    const i = this.length++;
+    if (this.plain) {
+      this.plain.push(v);
+      return;
+    }
+    if (typeof v === 'number' || v === null) {
+      if (i === this.numbers.length) {
+        const grown = new Float64Array(this.numbers.length * 2);
+        grown.set(this.numbers);
+        this.numbers = grown;
+        if (this.nulls) {
+          const n = new Uint8Array(grown.length);
+          n.set(this.nulls);
+          this.nulls = n;
+        }
+      }
+      if (v === null) (this.nulls ??= new Uint8Array(this.numbers.length))[i] = 1;
+      else this.numbers[i] = v;
+      return;
+    }
+    // first non-number: this column is plain from now on
+    this.plain = [];
+    for (let j = 0; j < i; j++) this.plain.push(this.nulls?.[j] ? null : this.numbers[j]!);
+    this.plain.push(v);
+  }
+
+  build(): Column {
+    if (this.plain) return { kind: 'plain', values: this.plain };
+    return { kind: 'number', values: this.numbers.slice(0, this.length), nulls: this.nulls?.slice(0, this.length) ?? null };
+  }
+}
+
+/** Collects rows (e.g. chunk by chunk as DuckDB reads them) into an {@link AccountTable}. */
+export class AccountTableBuilder {
+  private names: string[] | null = null;
+  private columns: ColumnBuilder[] = [];
+  private count = 0;
+
+  /** Rows added so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds rows; every row must have the keys of the first, in the same order. */
+  addRows(rows: readonly Row[]): void {
+    for (const row of rows) {
+      if (!this.names) {
+        this.names = Object.keys(row);
+        this.columns = this.names.map(() => new ColumnBuilder());
+      }
+      const names = this.names;
+      for (let c = 0; c < names.length; c++) this.columns[c]!.push(row[names[c]!] ?? null);
+      this.count++;
+    }
+  }
+
+  build(): AccountTable {
+    return new AccountTable(this.names ?? [], this.columns.map((c) => c.build()), this.count);
+  }
+}
+
+/** See the file comment. Immutable once built. */
+export class AccountTable {
+  constructor(private readonly names: string[], private readonly columns: Column[], readonly length: number) {}
+
+  private columnOf(name: string): Column {
+    const c = this.names.indexOf(name);
+    if (c < 0) throw new Error(`account table: no column ${name}`);
+    return this.columns[c]!;
+  }
+
+  /** A number column's values (NaN where null), for sorting and filtering. */
+  numbers(name: string): Float64Array {
+    const col = this.columnOf(name);
+    if (col.kind !== 'number') throw new Error(`account table: column ${name} is not numeric`);
+    if (!col.nulls) return col.values;
+    return col.values.map((v, i) => (col.nulls![i] ? NaN : v));
+  }
+
+  /** A column's values as strings (e.g. the addresses). */
+  strings(name: string): string[] {
+    const col = this.columnOf(name);
+    if (col.kind !== 'plain') throw new Error(`account table: column ${name} is not a string column`);
+    return col.values as string[];
+  }
+
+  /** The value of column `c` in row `i`. */
+  private valueAt(c: number, i: number): Plain {
+    const col = this.columns[c]!;
+    return col.kind === 'plain' ? col.values[i]! : col.nulls?.[i] ? null : col.values[i]!;
+  }
+
+  /**
+   * A table of this one's rows at `keep` (in that order) followed by the rows of `more` (same
+   * columns), copied column by column: how an append's patch replaces a few accounts without
+   * rebuilding tens of thousands of row objects.
+   */
+  concat(keep: Int32Array, more: AccountTable): AccountTable {
+    const n = keep.length + more.length;
+    const columns = this.columns.map((col, c): Column => {
+      const other = more.length ? more.columns[c]! : col;
+      if (col.kind === 'number' && other.kind === 'number') {
+        const values = new Float64Array(n);
+        const nulls = col.nulls || (more.length && other.nulls) ? new Uint8Array(n) : null;
+        keep.forEach((i, j) => {
+          values[j] = col.values[i]!;
+          if (nulls && col.nulls) nulls[j] = col.nulls[i]!;
+        });
+        values.set(other.values.subarray(0, more.length), keep.length);
+        if (nulls && other.nulls) nulls.set(other.nulls.subarray(0, more.length), keep.length);
+        return { kind: 'number', values, nulls };
+      }
+      const values: Plain[] = new Array(n);
+      keep.forEach((i, j) => (values[j] = this.valueAt(c, i)));
+      for (let r = 0; r < more.length; r++) values[keep.length + r] = more.valueAt(c, r);
+      return { kind: 'plain', values };
+    });
+    return new AccountTable(this.names, columns, n);
+  }
+
+  /** Row `i` as the SQL gave it. */
+  row(i: number): Row {
+    const out: Row = {};
+    for (let c = 0; c < this.names.length; c++) out[this.names[c]!] = this.valueAt(c, i);
+    return out;
+  }
+}

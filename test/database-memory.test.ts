@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { Database } from '../server/db/database.ts';
+
+describe('DuckDB memory limit', () => {
+  it('is lowered at run time for serving and refuses anything but a size', async () => {
+    const db = await Database.open(':memory:', { memoryLimit: '2GB' });
+    try {
+      const limit = async () => String((await db.querySql(`SELECT current_setting('memory_limit') AS v`))[0]!.v);
+      const before = await limit();
+      await db.setMemoryLimit('768MB');
+      const after = await limit();
+      expect(after).not.toBe(before);
+      expect(after).toBe('732.4 MiB'); // 768 MB
+      await expect(db.setMemoryLimit("1GB'; DROP TABLE meta; --")).rejects.toThrow(/expected e\.g\. 1GB/);
+      await expect(db.setMemoryLimit('lots')).rejects.toThrow(/expected e\.g\. 1GB/);
+      expect(await limit()).toBe(after);
+    } finally {
+      await db.close();
+    }
+  });
+});
