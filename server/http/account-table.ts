@@ -92,12 +92,16 @@ export class AccountTable {
     return this.columns[c]!;
   }
 
+  private readonly withNaN = new Map<string, Float64Array>();
+
   /** A number column's values (NaN where null), for sorting and filtering. */
   numbers(name: string): Float64Array {
     const col = this.columnOf(name);
     if (col.kind !== 'number') throw new Error(`account table: column ${name} is not numeric`);
     if (!col.nulls) return col.values;
-    return col.values.map((v, i) => (col.nulls![i] ? NaN : v));
+    let out = this.withNaN.get(name);
+    if (!out) this.withNaN.set(name, (out = col.values.map((v, i) => (col.nulls![i] ? NaN : v))));
+    return out;
   }
 
   /** A column's values as strings (e.g. the addresses). */

@@ -8,9 +8,10 @@ import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS } from
 type ColumnDef = readonly [string, string];
 
 /**
- * The writer connection's temp tables that hold one batch on its way into the journal and the
- * derived state. The extra `ord_*` columns record journal order: `ord_commit` is the batch's
- * commit number (or a file's first commit during a rebuild) and `ord_row` the row's position in it.
+ * The tables that hold one batch on its way into the journal and the derived state (where they
+ * live: {@link StagingPlace}). The extra `ord_*` columns record journal order: `ord_commit` is
+ * the batch's commit number (or a file's first commit during a rebuild) and `ord_row` the row's
+ * position in it.
  */
 export const STAGING = {
   batch_fills: [...FILL_COLUMNS, ['ord_row', 'INTEGER']] as ColumnDef[],
