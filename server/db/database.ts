@@ -55,18 +55,32 @@ export class Database {
   private writeChain: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  private constructor(readonly instance: DuckDBInstance, readonly path: string) {}
+  private constructor(readonly instance: DuckDBInstance, readonly path: string, private threadCount: number) {}
+
+  /** DuckDB's worker threads now. */
+  get threads(): number {
+    return this.threadCount;
+  }
+
+  /** Sets DuckDB's worker threads for the whole instance (e.g. fewer while a simulator thread
+   * takes a core, see simulate-source.ts). */
+  async setThreads(n: number): Promise<void> {
+    if (!Number.isInteger(n) || n < 1) throw new Error(`threads ${n}: expected a positive integer`);
+    await this.write((w) => w.exec(`SET threads = ${n}`));
+    this.threadCount = n;
+  }
 
   /** Opens (or creates) the database file at `path` (`:memory:` for tests). */
   static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {
+    const threads = Math.max(1, Math.floor(Number(opts.threads ?? process.env.PERPS_DUCKDB_THREADS ?? 2)) || 2);
     const instance = await DuckDBInstance.create(path, {
       // PERPS_DUCKDB_THREADS: DuckDB's worker threads (default 2)
-      threads: String(opts.threads ?? process.env.PERPS_DUCKDB_THREADS ?? 2),
+      threads: String(threads),
       // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit for bulk work (catch-up, rebuild, backfill;
       // default 2GB); a serving process lowers it once that is done (PERPS_DUCKDB_SERVE_MEMORY)
       memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
     });
-    const db = new Database(instance, path);
+    const db = new Database(instance, path, threads);
     db.writer = { conn: await instance.connect(), statements: new Map() };
     db.journal = await instance.connect();
     // A journal commit writes one file per (protocol, day) in one partitioned COPY; past this

@@ -136,7 +136,17 @@ export async function simulateUntil(
  */
 export async function backfillSimulator(service: Service, opts: SimulateSourceOptions, until: number, signal?: AbortSignal): Promise<Simulator> {
   const sim = openSimulator(service, opts);
-  const r = await simulateUntil(service, sim, opts, until, { signal });
+  // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile. On the default
+  // set (2 cores) 1 thread instead of 2 took the backfill from 67.1 to 62.7 s on average over
+  // four back-to-back pairs, with ~14 CPU-s less (parallel scans cost more than they gained).
+  const threads = service.db.threads;
+  if (threads > 1) await service.db.setThreads(threads - 1);
+  let r: Awaited<ReturnType<typeof simulateUntil>>;
+  try {
+    r = await simulateUntil(service, sim, opts, until, { signal });
+  } finally {
+    if (threads > 1) await service.db.setThreads(threads);
+  }
   saveSimulatorState(service.dataDir, sim, opts);
   log.success(
     `simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; ` +

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Database } from '../server/db/database.ts';
 
-describe('DuckDB memory limit', () => {
-  it('is lowered at run time for serving and refuses anything but a size', async () => {
+describe('DuckDB settings at run time', () => {
+  it('lowers the memory limit for serving and refuses anything but a size', async () => {
     const db = await Database.open(':memory:', { memoryLimit: '2GB' });
     try {
       const limit = async () => String((await db.querySql(`SELECT current_setting('memory_limit') AS v`))[0]!.v);
@@ -14,6 +14,22 @@ describe('DuckDB memory limit', () => {
       await expect(db.setMemoryLimit("1GB'; DROP TABLE meta; --")).rejects.toThrow(/expected e\.g\. 1GB/);
       await expect(db.setMemoryLimit('lots')).rejects.toThrow(/expected e\.g\. 1GB/);
       expect(await limit()).toBe(after);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('changes its worker threads at run time', async () => {
+    const db = await Database.open(':memory:', { threads: 2 });
+    try {
+      const threads = async () => Number((await db.querySql(`SELECT current_setting('threads') AS v`))[0]!.v);
+      expect(db.threads).toBe(2);
+      expect(await threads()).toBe(2);
+      await db.setThreads(1);
+      expect(db.threads).toBe(1);
+      expect(await threads()).toBe(1);
+      await expect(db.setThreads(0)).rejects.toThrow(/positive integer/);
+      expect(await threads()).toBe(1);
     } finally {
       await db.close();
     }
