@@ -39,15 +39,26 @@ const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
  */
 export type StagingPlace = 'shared' | 'temp';
 
-/** (Re)creates the empty staging tables on the writer connection, in `place` (default shared,
- * which also drops any temp ones left: they would shadow it). */
+/** The statements (re)creating every staging table empty in `place`. */
+const CREATE_STAGING: Record<StagingPlace, string> = {
+  shared: createStaging((table) => `CREATE OR REPLACE TABLE stage.main.${table}`),
+  temp: createStaging((table) => `CREATE OR REPLACE TEMP TABLE ${table}`),
+};
+
+function createStaging(head: (table: string) => string): string {
+  return Object.entries(STAGING).map(([table, cols]) => `${head(table)} (${cols.map(([n, t]) => `"${n}" ${t}`).join(', ')})`).join('; ');
+}
+
+/**
+ * (Re)creates the empty staging tables on the writer connection, in `place` (default shared).
+ * Going back to shared drops the temp ones first: they would shadow it. The place is recorded
+ * before the temp tables exist, so it never claims shared while temp ones might be there (one
+ * created in a transaction that then rolled back is gone with it; dropping it again is harmless).
+ */
 export async function resetStaging(w: Writer, place: StagingPlace = 'shared'): Promise<void> {
-  if (place === 'shared') await dropTempStaging(w);
-  for (const [table, cols] of Object.entries(STAGING)) {
-    const columns = cols.map(([n, t]) => `"${n}" ${t}`).join(', ');
-    await w.exec(place === 'temp' ? `CREATE OR REPLACE TEMP TABLE ${table} (${columns})` : `CREATE OR REPLACE TABLE stage.main.${table} (${columns})`);
-  }
+  if (place === 'shared' && w.staging === 'temp') await dropTempStaging(w);
   w.staging = place;
+  await w.exec(CREATE_STAGING[place]);
 }
 
 /** Drops the temp staging tables, so unqualified names reach the shared ones again. */
