@@ -48,6 +48,7 @@ async function openDerivedState(dataDir: string): Promise<Database> {
   let db = await Database.open(path);
   const stale = await db.write(async (w) => {
     await w.exec(sqlFile('schema/derived'));
+    await w.exec(sqlFile('schema/read-macros'));
     const [row] = await w.run('ingest/derive-version');
     const mark = await readWatermark(w); // a chunked catch-up cut short may have fills but commit 0
     const hasData = mark.commit > 0 || mark.seq > 0;
@@ -59,7 +60,10 @@ async function openDerivedState(dataDir: string): Promise<Database> {
   rmSync(path, { force: true });
   rmSync(`${path}.wal`, { force: true });
   db = await Database.open(path);
-  await db.write((w) => w.exec(sqlFile('schema/derived')));
+  await db.write(async (w) => {
+    await w.exec(sqlFile('schema/derived'));
+    await w.exec(sqlFile('schema/read-macros'));
+  });
   return db;
 }
 

@@ -124,6 +124,40 @@ describe('simulated journal through the append path', () => {
     expect(r!.early).toBe(0);
   });
 
+  it('every lifecycle equals the aggregate of all its fills, over many appends', async () => {
+    // The derive steps recompute a lifecycle per batch from the batch and what came before it
+    // (open_lifecycles for its first fill); here every lifecycle is recomputed from `fills` at
+    // once, by other SQL (an independent oracle), and must match exactly.
+    const [r] = await q(`
+      WITH a AS (
+        SELECT position_id, min(seq) AS first_seq, max(seq) AS last_seq, count(*) AS fill_count,
+          arg_min(time, seq) AS opened_at, arg_min(tx, seq) AS open_tx, arg_max(type, seq) AS last_type,
+          coalesce((sum(size_delta_usd * price::DECIMAL(38,12)) FILTER (size_delta_usd > 0)
+                    / sum(size_delta_usd) FILTER (size_delta_usd > 0))::DOUBLE, arg_min(entry_price, seq)) AS entry_price,
+          (sum(-size_delta_usd * price::DECIMAL(38,12)) FILTER (size_delta_usd < 0)
+             / sum(-size_delta_usd) FILTER (size_delta_usd < 0))::DOUBLE AS exit_price,
+          max(position_size_usd) AS max_size_usd, max(position_collateral_usd) AS max_collateral_usd,
+          coalesce(max(position_size_usd::DOUBLE / position_collateral_usd::DOUBLE)
+                     FILTER (position_collateral_usd > 0 AND position_size_usd > 0), 0) AS max_leverage,
+          coalesce(sum(abs(size_delta_usd)) FILTER (type <> 'liquidation'), 0) AS volume_usd,
+          sum(pnl_delta_usd) AS realized, sum(fee_usd) AS fees, coalesce(sum(funding_earned_usd), 0) AS earned
+        FROM fills GROUP BY position_id)
+      SELECT count(*) AS lifecycles,
+        count(*) FILTER (l.last_fill_at - l.opened_at > INTERVAL 7 DAY) AS spanning,  -- over many appends
+        count(*) FILTER (
+          l.first_seq <> a.first_seq OR l.last_seq <> a.last_seq OR l.fill_count <> a.fill_count
+          OR l.opened_at <> a.opened_at OR l.open_tx <> a.open_tx
+          OR l.entry_price <> a.entry_price
+          OR l.exit_price IS DISTINCT FROM CASE WHEN a.last_type IN ('close', 'liquidation') THEN a.exit_price END
+          OR l.max_size_usd <> a.max_size_usd OR l.max_collateral_usd <> a.max_collateral_usd
+          OR l.max_leverage <> a.max_leverage OR l.volume_usd <> a.volume_usd
+          OR l.realized_pnl_usd <> a.realized OR l.fees_usd <> a.fees OR l.funding_earned_usd <> a.earned) AS mismatched
+      FROM lifecycles l JOIN a USING (position_id)`);
+    expect(r!.lifecycles).toBeGreaterThan(1000);
+    expect(r!.spanning).toBeGreaterThan(100);
+    expect(r!.mismatched).toBe(0);
+  });
+
   it('incrementally maintained state equals a full rebuild from the journal', async () => {
     const rebuilt = join(dir, 'rebuilt.duckdb');
     await rebuildState(dir, rebuilt);

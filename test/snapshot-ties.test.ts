@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rebuildState } from '../server/derive/rebuild.ts';
 import { statePath } from '../server/service.ts';
-import { at, fill, positionSnapshot, tempService } from './helpers/fixtures.ts';
+import { at, fill, marketSnapshot, positionSnapshot, tempService } from './helpers/fixtures.ts';
 import { diffStates } from './helpers/state-diff.ts';
 
 // Two fills of one transaction each leave a position snapshot at the same instant. DuckDB's
@@ -41,6 +41,27 @@ describe('same-instant position snapshots', () => {
     // the same instant again in a later commit: that one is the newer state
     await service.append({ fills: [], marketSnapshots: [], positionSnapshots: [positionSnapshot({ time: t, size_usd: 1500 })] });
     expect(await latest()).toBe(1500);
+
+    await rebuildState(dir, join(dir, 'rebuilt.duckdb'));
+    const diff = await diffStates(statePath(dir), join(dir, 'rebuilt.duckdb'));
+    for (const [table, d] of Object.entries(diff)) expect({ table, onlyA: d.onlyA, onlyB: d.onlyB }).toEqual({ table, onlyA: 0, onlyB: 0 });
+  });
+
+  it('market_latest takes the newest market snapshot, the later row at the same instant, live and on rebuild', async () => {
+    const { service, dir, cleanup } = await tempService();
+    done = cleanup;
+    const t = at('2026-06-01T00:00:00Z');
+    const next = t + 60_000;
+    const latest = async () => (await service.db.querySql('SELECT index_price FROM market_latest'))[0]?.index_price;
+    const snapshots = (...s: [number, number][]) =>
+      service.append({ fills: [], marketSnapshots: s.map(([time, index_price]) => marketSnapshot({ time, index_price })), positionSnapshots: [] });
+    await snapshots([t, 99], [next, 100], [next, 101]); // a tie in one batch: journal order
+    expect(await latest()).toBe(101);
+    // not newer than the kept latest: dropped as a resuming source's re-emitted minutes
+    await snapshots([next, 102], [t, 98]);
+    expect(await latest()).toBe(101);
+    await snapshots([next + 60_000, 103]);
+    expect(await latest()).toBe(103);
 
     await rebuildState(dir, join(dir, 'rebuilt.duckdb'));
     const diff = await diffStates(statePath(dir), join(dir, 'rebuilt.duckdb'));

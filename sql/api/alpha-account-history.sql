@@ -44,6 +44,6 @@ SELECT EXISTS (SELECT 1 FROM accounts a WHERE a.protocol = 'alpha' AND a.address
        (SELECT count(*) FROM matched)::BIGINT AS total,
        l.*
 FROM (SELECT 1) one
-LEFT JOIN (page p JOIN alpha_lifecycle_records() l  -- the History-row shape, sql/schema/derived.sql
+LEFT JOIN (page p JOIN alpha_lifecycle_records() l  -- the History-row shape, sql/schema/read-macros.sql
            ON l.position_id = p.position_id AND l.address = $address::VARCHAR) ON true
 ORDER BY p.s ASC NULLS LAST, p.position_id DESC;

@@ -1,4 +1,4 @@
 -- Endpoint 14, GET /v1/alpha/accounts/{address}: one alpha Account (the alpha_accounts() macro,
--- sql/schema/derived.sql). Parameters: $address VARCHAR, exact (case-sensitive) base58 address.
+-- sql/schema/read-macros.sql). Parameters: $address VARCHAR, exact (case-sensitive) base58 address.
 -- No row = 404.
 SELECT * FROM alpha_accounts() WHERE address = $address::VARCHAR;

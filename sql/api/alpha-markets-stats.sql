@@ -3,7 +3,7 @@
 -- Parameters: $now BIGINT, epoch ms (service clock); the 24 h window is [now - 24 h, now).
 -- Price, OI and net funding rates are the latest snapshot's; volume (non-liquidation |size delta|),
 -- fees (trading fee of all fills) and liquidations (|size delta| of liquidation fills) come from
--- the variant's fills in the window (the activity_24h macro, sql/schema/derived.sql). USD amounts rounded to 6 decimals; price and rates are not.
+-- the variant's fills in the window (the activity_24h macro, sql/schema/read-macros.sql). USD amounts rounded to 6 decimals; price and rates are not.
 SELECT m.market_variant,
        m.market,
        m.index_price,

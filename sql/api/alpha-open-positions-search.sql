@@ -17,7 +17,7 @@
 -- Always returns at least one row: a page past the end gives one row with only total/meta set.
 -- Plan (issue 7): one sort value per row instead of twelve CASE terms, so the page is a top-N.
 WITH
-live AS (SELECT * FROM open_alpha_positions()),  -- sql/schema/derived.sql
+live AS (SELECT * FROM open_alpha_positions()),  -- sql/schema/read-macros.sql
 matched AS (
   SELECT r.*,
          -- the sort value: exact decimals for the USD keys, doubles (times as epoch µs, exact) for

@@ -7,7 +7,7 @@
 --   snapshot_ts = newest updated_at in the set (NULL when there is no open position).
 -- Returns one row.
 WITH
-live AS (SELECT * FROM open_alpha_positions()),  -- sql/schema/derived.sql
+live AS (SELECT * FROM open_alpha_positions()),  -- sql/schema/read-macros.sql
 matched AS (
   SELECT * FROM live r WHERE $market::VARCHAR IS NULL OR r.market = $market::VARCHAR
 )

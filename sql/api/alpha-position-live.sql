@@ -1,6 +1,6 @@
 -- Endpoint 18, the live fields of one open alpha lifecycle (current size and collateral, unsettled
 -- and claimable amounts, mark, unrealized PnL, liquidation price, updated_at), exactly as
--- endpoint 16 shows them (the open_alpha_positions() view, sql/schema/derived.sql). No row = not
+-- endpoint 16 shows them (the open_alpha_positions() view, sql/schema/read-macros.sql). No row = not
 -- open. Parameters: $id BIGINT (position_id).
 SELECT round(o.current_size_usd, 6)::DOUBLE AS current_size_usd,
        round(o.current_collateral_usd, 6)::DOUBLE AS current_collateral_usd,

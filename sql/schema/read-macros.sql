@@ -1,0 +1,126 @@
+-- Read-side table macros shared by endpoints (run at every open after derived.sql, with
+-- CREATE OR REPLACE). They shape answers, not the stored derived state, so they are not part of
+-- its fingerprint (server/derive/version.ts): changing one needs no rebuild. No parameters.
+
+-- Trailing-24 h activity per (protocol, market, market variant) over [now − 24 h, now), shared by
+-- the stats endpoints (1 protocol-wide, 4 alpha markets, 21 beta markets): volume = |size delta|
+-- of non-liquidation fills, fees = trading fees of all fills, liquidations = |size delta| of
+-- liquidation fills (the liquidated notional). Argument: now_ms, epoch ms.
+CREATE OR REPLACE MACRO activity_24h(now_ms) AS TABLE
+  SELECT protocol, market, market_variant,
+         coalesce(sum(abs(size_delta_usd)) FILTER (WHERE type <> 'liquidation'), 0) AS volume_usd,
+         coalesce(sum(fee_usd), 0) AS fees_usd,
+         coalesce(sum(abs(size_delta_usd)) FILTER (WHERE type = 'liquidation'), 0) AS liquidations_usd
+  FROM fills
+  WHERE time >= epoch_ms(now_ms - 86400000) AND time < epoch_ms(now_ms)
+  GROUP BY ALL;
+
+-- The live state of every open alpha lifecycle, shared by endpoints 16 and 17 (whose figures
+-- must agree; a test checks it): the latest position snapshot when it is at least as new as the
+-- lifecycle's last fill ("fresh"); otherwise (no snapshot yet, or a fill newer than it) the state
+-- after the last fill: size and collateral of the lifecycle, unsettled amounts 0 (fees settle on
+-- every fill), mark = the variant's latest index price when not older than that fill, else the
+-- fill's own index price, liquidation price null, updated_at = the fill's time, source null.
+-- unrealized_pnl_usd is rounded per row so that sums over rows are exact. No arguments.
+CREATE OR REPLACE MACRO open_alpha_positions() AS TABLE
+  WITH joined AS (
+  SELECT l.position_id, l.market_variant, l.market, l.address, l.side, l.opened_at, l.entry_price,
+         l.max_size_usd, l.max_collateral_usd, l.size_usd, l.collateral_usd, l.last_fill_at,
+         p.time AS p_time, p.size_usd AS p_size, p.collateral_usd AS p_collateral,
+         p.unsettled_borrowing_usd AS p_borrowing, p.unsettled_funding_usd AS p_funding,
+         p.claimable_funding_usd AS p_claimable, p.mark_price AS p_mark, p.liquidation_price AS p_liq,
+         p.source AS p_source, m.time AS m_time, m.index_price AS m_price, l.last_index_price AS f_price,
+         coalesce(p.time >= l.last_fill_at, false) AS fresh
+  FROM open_lifecycles l
+  LEFT JOIN open_position_latest p ON p.protocol = l.protocol AND p.position_id = l.position_id
+  LEFT JOIN market_latest m ON m.protocol = l.protocol AND m.market = l.market
+        AND m.market_variant IS NOT DISTINCT FROM l.market_variant
+  WHERE l.protocol = 'alpha' AND l.status = 'open'
+),
+state AS (
+  SELECT position_id, market_variant, market, address, side, opened_at, entry_price,
+         max_size_usd, max_collateral_usd,
+         CASE WHEN fresh THEN p_size ELSE size_usd END AS current_size_usd,
+         CASE WHEN fresh THEN p_collateral ELSE collateral_usd END AS current_collateral_usd,
+         CASE WHEN fresh THEN p_borrowing ELSE 0 END AS unsettled_borrowing_usd,
+         CASE WHEN fresh THEN p_funding ELSE 0 END AS unsettled_funding_usd,
+         CASE WHEN fresh THEN p_claimable ELSE 0 END AS claimable_funding_usd,
+         CASE WHEN fresh THEN p_mark WHEN m_time >= last_fill_at THEN m_price ELSE f_price END AS mark_price,
+         CASE WHEN fresh THEN p_liq END AS liquidation_price,
+         CASE WHEN fresh THEN p_time ELSE last_fill_at END AS updated_at,
+         CASE WHEN fresh THEN p_source END AS source
+  FROM joined
+),
+live AS (
+  SELECT s.*,
+         -- rounded per row, as an exact decimal, so that sums over rows equal the stats endpoint's
+         round(s.current_size_usd::DOUBLE * (s.mark_price / s.entry_price - 1)
+               * CASE WHEN s.side = 'short' THEN -1 ELSE 1 END, 6)::DECIMAL(38,6) AS unrealized_pnl_usd,
+         s.current_size_usd::DOUBLE / nullif(s.current_collateral_usd, 0)::DOUBLE AS leverage,
+         abs(s.mark_price - s.liquidation_price) / nullif(s.mark_price, 0) AS liq_proximity
+  FROM state s
+)
+  SELECT * FROM live;
+
+-- Alpha accounts in the API's Account shape (spec Account table, contract §6), shared by
+-- endpoints 13 and 14: USD amounts rounded to 6 decimals; leverage, win rate and duration not
+-- rounded; avg_position_duration_hours NULL while the account has no closed lifecycle. No arguments.
+CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
+  SELECT a.address,
+       a.trades,
+       a.wins,
+       a.losses,
+       a.win_rate,
+       round(a.volume_usd, 6)::DOUBLE AS volume_usd,
+       round(a.net_pnl_usd, 6)::DOUBLE AS net_pnl_usd,
+       a.positions,
+       a.open_positions,
+       a.first_trade_at,
+       a.last_trade_at,
+       round(a.realized_pnl_usd, 6)::DOUBLE AS realized_pnl_usd,
+       round(a.fees_usd, 6)::DOUBLE AS fees_usd,
+       round(a.funding_fees_usd, 6)::DOUBLE AS funding_fees_usd,
+       round(a.funding_earned_usd, 6)::DOUBLE AS funding_earned_usd,
+       round(a.borrowing_fees_usd, 6)::DOUBLE AS borrowing_fees_usd,
+       round(a.liquidation_fees_usd, 6)::DOUBLE AS liquidation_fees_usd,
+       a.avg_leverage,
+       a.max_leverage,
+       round(a.avg_position_size_usd, 6) AS avg_position_size_usd,
+       round(a.max_position_size_usd, 6)::DOUBLE AS max_position_size_usd,
+       a.avg_position_duration_hours,
+       round(a.open_notional_usd, 6)::DOUBLE AS open_notional_usd,
+       a.markets_traded,
+       a.market_variants_traded
+  FROM accounts a
+  WHERE a.protocol = 'alpha';
+
+-- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
+-- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not. No arguments.
+CREATE OR REPLACE MACRO alpha_lifecycle_records() AS TABLE
+  SELECT
+       l.protocol,
+       l.position_id,
+       l.market_variant,
+       l.market,
+       l.address,
+       l.side,
+       round(l.max_size_usd, 6)::DOUBLE AS max_size_usd,
+       round(l.max_collateral_usd, 6)::DOUBLE AS max_collateral_usd,
+       l.entry_price,
+       l.opened_at,
+       l.status,
+       l.closed_at,
+       l.exit_price,
+       l.max_leverage,
+       round(l.realized_pnl_usd, 6)::DOUBLE AS realized_pnl_usd,
+       round(l.fees_usd, 6)::DOUBLE AS fees_usd,
+       round(l.liquidation_fees_usd, 6)::DOUBLE AS liquidation_fees_usd,
+       round(l.funding_fees_usd, 6)::DOUBLE AS funding_fees_usd,
+       round(l.borrowing_fees_usd, 6)::DOUBLE AS borrowing_fees_usd,
+       round(l.funding_earned_usd, 6)::DOUBLE AS funding_earned_usd,
+       round(l.net_pnl_usd, 6)::DOUBLE AS net_pnl_usd,
+       l.fill_count,
+       l.open_tx,
+       l.close_tx
+  FROM lifecycles l
+  WHERE l.protocol = 'alpha';
