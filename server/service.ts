@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Database } from './db/database.ts';
+import { Database, type Writer } from './db/database.ts';
 import { sqlFile } from './db/sql-files.ts';
 import { catchUp } from './derive/catch-up.ts';
 import { readWatermark } from './derive/apply.ts';
@@ -47,8 +47,7 @@ async function openDerivedState(dataDir: string): Promise<Database> {
   const path = statePath(dataDir);
   let db = await Database.open(path);
   const stale = await db.write(async (w) => {
-    await w.exec(sqlFile('schema/derived'));
-    await w.exec(sqlFile('schema/read-macros'));
+    await applySchema(w);
     const [row] = await w.run('ingest/derive-version');
     const mark = await readWatermark(w); // a chunked catch-up cut short may have fills but commit 0
     const hasData = mark.commit > 0 || mark.seq > 0;
@@ -60,11 +59,14 @@ async function openDerivedState(dataDir: string): Promise<Database> {
   rmSync(path, { force: true });
   rmSync(`${path}.wal`, { force: true });
   db = await Database.open(path);
-  await db.write(async (w) => {
-    await w.exec(sqlFile('schema/derived'));
-    await w.exec(sqlFile('schema/read-macros'));
-  });
+  await db.write(applySchema);
   return db;
+}
+
+/** Creates the derived tables (if missing) and (re)defines the read-side macros. */
+async function applySchema(w: Writer): Promise<void> {
+  await w.exec(sqlFile('schema/derived'));
+  await w.exec(sqlFile('schema/read-macros'));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from './sql-files.ts';
 import { plainRow, type Plain } from './values.ts';
+import type { StagingPlace } from '../journal/stage.ts';
 
 export type Params = Record<string, string | number | boolean | bigint | null | undefined>;
 export type Row = Record<string, Plain>;
@@ -9,7 +10,7 @@ interface PooledConnection {
   conn: DuckDBConnection;
   statements: Map<string, DuckDBPreparedStatement>;
   /** the writer's: where unqualified staging names resolve now (server/journal/stage.ts) */
-  staging?: 'shared' | 'temp';
+  staging?: StagingPlace;
 }
 
 /** Names of the `$params` a SQL text uses, so we bind exactly those (DuckDB rejects extras). */
@@ -28,6 +29,13 @@ function bindValues(sql: string, params: Params): Record<string, DuckDBValue> {
   return out;
 }
 
+/** Binds the `$params` that `sql` (the statement's text) uses, replacing earlier bindings. */
+function bindParams(stmt: DuckDBPreparedStatement, sql: string, params: Params): void {
+  stmt.clearBindings();
+  const values = bindValues(sql, params);
+  if (Object.keys(values).length) stmt.bind(values);
+}
+
 /** Runs a (cached) prepared statement of `sql` on one connection and returns plain rows. */
 async function runOn(pc: PooledConnection, key: string, sql: string, params: Params): Promise<Row[]> {
   let stmt = pc.statements.get(key);
@@ -35,9 +43,7 @@ async function runOn(pc: PooledConnection, key: string, sql: string, params: Par
     stmt = await pc.conn.prepare(sql);
     pc.statements.set(key, stmt);
   }
-  stmt.clearBindings();
-  const values = bindValues(sql, params);
-  if (Object.keys(values).length) stmt.bind(values);
+  bindParams(stmt, sql, params);
   const reader = await stmt.runAndReadAll();
   return reader.getRowObjects().map(plainRow);
 }
@@ -145,8 +151,7 @@ export class Database {
       const sql = sqlFile(name);
       const stmt = await pc.conn.prepare(sql);
       try {
-        const values = bindValues(sql, params);
-        if (Object.keys(values).length) stmt.bind(values);
+        bindParams(stmt, sql, params);
         const result = await stmt.stream();
         const names = result.columnNames();
         for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
@@ -210,7 +215,7 @@ export class Writer {
   }
 
   /** Where the staging tables the writer's SQL names resolve to (server/journal/stage.ts). */
-  get staging(): 'shared' | 'temp' {
+  get staging(): StagingPlace {
     return this.pc.staging ?? 'shared';
   }
 
@@ -219,7 +224,7 @@ export class Writer {
    * DuckDB 1.5 re-binds a cached statement whose tables changed, but a re-bound CREATE TABLE …
    * AS SELECT over a name that now resolves to another table created a table with no columns.
    */
-  set staging(place: 'shared' | 'temp') {
+  set staging(place: StagingPlace) {
     if (this.staging === place) return;
     for (const stmt of this.pc.statements.values()) stmt.destroySync();
     this.pc.statements.clear();

@@ -1,6 +1,7 @@
 -- Read-side table macros shared by endpoints (run at every open after derived.sql, with
 -- CREATE OR REPLACE). They shape answers, not the stored derived state, so they are not part of
--- its fingerprint (server/derive/version.ts): changing one needs no rebuild. No parameters.
+-- its fingerprint (server/derive/version.ts): changing one needs no rebuild. The file binds no
+-- parameters; each macro names its own arguments.
 
 -- Trailing-24 h activity per (protocol, market, market variant) over [now − 24 h, now), shared by
 -- the stats endpoints (1 protocol-wide, 4 alpha markets, 21 beta markets): volume = |size delta|
