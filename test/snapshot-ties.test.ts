@@ -5,9 +5,10 @@ import { statePath } from '../server/service.ts';
 import { at, fill, marketSnapshot, positionSnapshot, tempService } from './helpers/fixtures.ts';
 import { diffStates } from './helpers/state-diff.ts';
 
-// Two fills of one transaction each leave a position snapshot at the same instant. DuckDB's
-// partitioned COPY may reorder rows inside a journal file, so the append path keeps only the last
-// of them per commit; (time, commit) then orders every kept snapshot, live and on rebuild.
+// Two fills of one transaction each leave a position snapshot at the same instant (and a source
+// may repeat a market's snapshot at one instant). DuckDB's partitioned COPY may reorder rows inside
+// a journal file, so the append path keeps only the last of them per commit; (time, commit) then
+// orders every kept snapshot, live and on rebuild.
 describe('same-instant snapshots', () => {
   let done: (() => Promise<void>) | undefined;
   afterEach(async () => {
@@ -47,22 +48,33 @@ describe('same-instant snapshots', () => {
     for (const [table, d] of Object.entries(diff)) expect({ table, onlyA: d.onlyA, onlyB: d.onlyB }).toEqual({ table, onlyA: 0, onlyB: 0 });
   });
 
-  // Market snapshots are not collapsed per instant (the simulator never repeats one; checking a
-  // month of them cost ~0.4 s), so only the live pick is asserted for a tie inside one batch.
-  it('market_latest takes the newest market snapshot, the later row at the same instant', async () => {
-    const { service, cleanup } = await tempService();
+  it('keeps the last market snapshot of a batch per market and instant, in the journal and market_latest, and rebuilds to the same state', async () => {
+    const { service, dir, cleanup } = await tempService();
     done = cleanup;
     const t = at('2026-06-01T00:00:00Z');
     const next = t + 60_000;
     const latest = async () => (await service.db.querySql('SELECT index_price FROM market_latest'))[0]?.index_price;
     const snapshots = (...s: [number, number][]) =>
       service.append({ fills: [], marketSnapshots: s.map(([time, index_price]) => marketSnapshot({ time, index_price })), positionSnapshots: [] });
+    const journal = async () =>
+      (await service.db.querySql(
+        `SELECT index_price FROM read_parquet('${join(dir, 'journal/market_snapshots/**/*.parquet')}', hive_partitioning = true) ORDER BY time, index_price`,
+      )).map((r) => r.index_price);
     await snapshots([t, 99], [next, 100], [next, 101]); // a tie in one batch: journal order
     expect(await latest()).toBe(101);
+    expect(await journal()).toEqual([99, 101]);
+    // out of time order, with a tie: the collapse runs on the SQL's word alone
+    await snapshots([next + 120_000, 104], [next + 60_000, 102], [next + 60_000, 103]);
+    expect(await journal()).toEqual([99, 101, 103, 104]);
+    expect(await latest()).toBe(104);
     // not newer than the kept latest: dropped as a resuming source's re-emitted minutes
-    await snapshots([next, 102], [t, 98]);
-    expect(await latest()).toBe(101);
-    await snapshots([next + 60_000, 103]);
-    expect(await latest()).toBe(103);
+    await snapshots([next + 120_000, 105], [t, 98]);
+    expect(await latest()).toBe(104);
+    await snapshots([next + 180_000, 106]);
+    expect(await latest()).toBe(106);
+
+    await rebuildState(dir, join(dir, 'rebuilt.duckdb'));
+    const diff = await diffStates(statePath(dir), join(dir, 'rebuilt.duckdb'));
+    for (const [table, d] of Object.entries(diff)) expect({ table, onlyA: d.onlyA, onlyB: d.onlyB }).toEqual({ table, onlyA: 0, onlyB: 0 });
   });
 });

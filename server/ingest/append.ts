@@ -11,6 +11,7 @@ import { PhaseTimer } from '../phase-timer.ts';
 import { PhaseCpu } from './phase-cpu.ts';
 import { assignSnapshots } from './assign-snapshots.ts';
 import { FillDedup } from './dedup.ts';
+import { mayHaveSameInstantTies } from './snapshot-ties.ts';
 import type { LifecycleIndex } from './lifecycle-index.ts';
 import { validateBatch } from './validate.ts';
 
@@ -129,6 +130,7 @@ export class AppendPath {
     phases.lap('stage-psnap');
     // snapshots have no natural key: a resuming source re-emits its last ones, which go here
     await w.run('ingest/drop-stale-market-snapshots');
+    if (mayHaveSameInstantTies(batch)) await w.run('ingest/collapse-same-instant-market-snapshots');
     await w.run('ingest/drop-stale-position-snapshots');
     await w.run('ingest/collapse-same-instant-position-snapshots');
     const [staged] = await w.run('ingest/staged-counts');
