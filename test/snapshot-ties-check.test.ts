@@ -35,3 +35,11 @@ describe.each([['rows', asRows], ['columns', asColumns]] as const)('mayHaveSameI
     expect(mayHaveSameInstantTies(batchOf([snap(1, 'SOL', null), snap(0, 'BTC', null)]))).toBe(true);
   });
 });
+
+it('mayHaveSameInstantTies reads a dictionary that repeats a string as one market', () => {
+  const block = toColumns([snap(0, 'SOL', null), snap(0, 'BTC', null)], MARKET_SNAPSHOT_COLUMNS);
+  const market = block.columns.market as { codes: Int32Array; dict: string[] };
+  // the second row's market spelled through another code of the same string
+  block.columns.market = { codes: Int32Array.from([0, 1]), dict: [market.dict[0]!, market.dict[0]!] };
+  expect(mayHaveSameInstantTies({ fills: [], marketSnapshots: [], positionSnapshots: [], marketSnapshotColumns: block })).toBe(true);
+});

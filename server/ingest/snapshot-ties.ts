@@ -30,11 +30,22 @@ export function mayHaveSameInstantTies(batch: IncomingBatch): boolean {
 }
 
 /** One number per market key of a coded block: the three codes as digits of mixed radix (a null
- * variant is code -1, hence the + 1). */
+ * variant is code -1, hence the + 1), each code first mapped to the first code of its string (a
+ * source's dictionary may repeat a string). */
 function codedKey(p: CodedStrings, m: CodedStrings, v: CodedStrings): (i: number) => number {
-  const markets = m.dict.length;
-  const variants = v.dict.length + 1;
-  return (i) => (p.codes[i]! * markets + m.codes[i]!) * variants + v.codes[i]! + 1;
+  const [pc, mc, vc] = [p, m, v].map(firstCodes) as [Int32Array, Int32Array, Int32Array];
+  const markets = mc.length;
+  const variants = vc.length + 1;
+  return (i) => {
+    const variant = v.codes[i]!;
+    return (pc[p.codes[i]!]! * markets + mc[m.codes[i]!]!) * variants + (variant < 0 ? 0 : vc[variant]! + 1);
+  };
+}
+
+/** For each code of a dictionary, the first code with the same string. */
+function firstCodes(c: CodedStrings): Int32Array {
+  const first = new Map<string, number>();
+  return Int32Array.from(c.dict, (s, i) => first.get(s) ?? (first.set(s, i), i));
 }
 
 /** True when two rows of one run of equal times share a key, or the times are not in order. */
