@@ -63,7 +63,7 @@ describe('same-instant snapshots', () => {
     await snapshots([t, 99], [next, 100], [next, 101]); // a tie in one batch: journal order
     expect(await latest()).toBe(101);
     expect(await journal()).toEqual([99, 101]);
-    // out of time order, with a tie: the collapse runs on the SQL's word alone
+    // out of time order, with a tie: the check cannot tell, so the collapse statement decides
     await snapshots([next + 120_000, 104], [next + 60_000, 102], [next + 60_000, 103]);
     expect(await journal()).toEqual([99, 101, 103, 104]);
     expect(await latest()).toBe(104);
