@@ -115,8 +115,9 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
  * Brings the derived state up to the journal's checkpoint, in chunks: the fills after the
  * derived seq by seq range, then the snapshot files of later commits by commit range. Each chunk
  * is staged (in temp staging tables, see server/journal/stage.ts) from its own files only,
- * folded by the same derive steps as an append (server/derive/apply.ts) and recorded in one transaction, so memory is bounded by the chunk size
- * and an interrupted catch-up resumes after its last chunk. Any split gives the same tables: every
+ * folded by the same derive steps as an append (server/derive/apply.ts) and recorded in one
+ * transaction, so memory is bounded by the chunk size and an interrupted catch-up resumes after
+ * its last chunk. Any split gives the same tables: every
  * step recomputes or merges what a batch touches from all it has seen (the append path relies on
  * that for its one-commit batches; test/catch-up-chunks.test.ts checks it for chunks). On an empty
  * derived database this *is* the full rebuild. Returns the new watermark.
