@@ -111,15 +111,19 @@ describe('response cache', () => {
     expect(cache.stats.hits).toBeGreaterThan(30);
   });
 
-  it('a repeated request with equivalent parameters is a hit; a default window (to = now) never is', async () => {
+  it('a repeated request with equivalent parameters is a hit; a default history window (to = now) never is', async () => {
     const hits = cache.stats.hits;
     await get(cached, '/v1/alpha/open-positions/stats?market=SOL-PERP');
     await get(cached, '/v1/alpha/open-positions/stats?market=sol-perp');
     expect(cache.stats.hits).toBe(hits + 2);
     await get(cached, '/v1/alpha/volume/history');
     await get(cached, '/v1/alpha/volume/history');
-    await get(cached, '/v1/alpha/markets/stats');
     expect(cache.stats.hits).toBe(hits + 2);
+    // the 24 h stats declare how long they hold (a fill leaving or entering their window)
+    await get(cached, '/v1/alpha/markets/stats');
+    const before = cache.stats.hits;
+    await get(cached, '/v1/alpha/markets/stats');
+    expect(cache.stats.hits).toBe(before + 1);
   });
 
   it('an append invalidates: the next answer includes the new fill and equals the uncached one', async () => {
@@ -151,6 +155,76 @@ describe('response cache', () => {
       now = NOW + 6 * D;
       for (const p of paths) expect((await get(cached, p, 'starter')).body, p).toBe((await get(plain, p, 'starter')).body);
       expect(JSON.parse((await get(cached, clamped, 'starter')).body).from).toBe(iso(now - 30 * D));
+    } finally {
+      now = NOW;
+    }
+  });
+
+  it('declared bounds: the 24 h stats hold until a fill leaves their window, not a millisecond longer', async () => {
+    // fills in [NOW - 24 h, NOW): the liquidation at NOW - D (the oldest), NOW - 3 h, and the
+    // append test's NOW - 30 min; so an answer computed just before NOW holds until NOW inclusive
+    const stats = ['/v1/protocols/stats', '/v1/alpha/markets/stats', '/v1/beta/markets/stats'];
+    const same = async (t: number): Promise<string[]> => {
+      now = t;
+      const bodies: string[] = [];
+      for (const p of stats) {
+        const body = (await get(cached, p)).body;
+        expect(body, `${p} at ${iso(t)}`).toBe((await get(plain, p)).body);
+        bodies.push(body);
+      }
+      return bodies;
+    };
+    try {
+      // the NOW - 30 min fill enters at NOW - 30 min + 1 ms
+      await same(NOW - 40 * 60_000);
+      let hits = cache.stats.hits;
+      const before = await same(NOW - 30 * 60_000);
+      expect(cache.stats.hits).toBe(hits + stats.length);
+      expect((await same(NOW - 30 * 60_000 + 1))[0]).not.toBe(before[0]);
+      await same(NOW - 1);
+      hits = cache.stats.hits;
+      const atBound = await same(NOW);
+      expect(cache.stats.hits).toBe(hits + stats.length);
+      const past = await same(NOW + 1); // the liquidation left: recomputed
+      expect(past[0]).not.toBe(atBound[0]);
+      expect(past[0]).toContain('"liquidations_24h_usd":0');
+      hits = cache.stats.hits;
+      await same(NOW + 21 * H); // the NOW - 3 h fill is still in: a hit
+      expect(cache.stats.hits).toBe(hits + stats.length);
+      const left = await same(NOW + 21 * H + 1); // the BTC fill left (alpha's volume; no BTC snapshot, so no BTC row in 4)
+      expect(left[0]).not.toBe(past[0]);
+      await same(NOW + 30 * D); // an empty window holds until an append
+      hits = cache.stats.hits;
+      await same(NOW + 300 * D);
+      expect(cache.stats.hits).toBe(hits + stats.length);
+    } finally {
+      now = NOW;
+    }
+  });
+
+  it('declared bounds: a liquidation search with a defaulted `to` holds until a liquidation enters or the plan floor passes a row', async () => {
+    const path = '/v1/alpha/liquidations/search';
+    const check = async (t: number): Promise<string> => {
+      now = t;
+      const body = (await get(cached, path, 'starter')).body;
+      expect(body, `at ${iso(t)}`).toBe((await get(plain, path, 'starter')).body);
+      return body;
+    };
+    try {
+      // before the liquidation at NOW - D, it lies in the future: nothing is cached
+      const misses = cache.stats.misses;
+      const empty = await check(NOW - D - 1);
+      await check(NOW - D - 1);
+      expect(cache.stats.misses).toBe(misses + 2);
+      expect(JSON.parse(empty).data).toEqual([]);
+      expect(JSON.parse(await check(NOW - D)).data).toEqual([]);
+      const one = await check(NOW - D + 1);
+      expect(JSON.parse(one).data).toHaveLength(1);
+      // the starter floor (30 days) passes it after NOW + 29 D
+      const hits = cache.stats.hits;
+      expect(await check(NOW + 29 * D)).toBe(one);
+      expect(cache.stats.hits).toBe(hits + 1);
+      expect(JSON.parse(await check(NOW + 29 * D + 1)).data).toEqual([]);
     } finally {
       now = NOW;
     }

@@ -13,8 +13,12 @@
  * - **Clock.** An answer that depends on the service clock is only cached while that dependence
  *   cannot change it: a window route (5, 6, 8, 9, 11) with an explicit `to` at or before now and,
  *   under a plan depth, a `from` at or after the floor, until the floor would pass `from`; account
- *   history (15) only without a depth. Any other route that reads the clock (the 24 h stats) is
- *   not cached: routes get a clock-tracking view of the service ({@link ResponseCache.service}).
+ *   history (15) only without a depth. A route whose answer moves with the clock in a way it can
+ *   bound declares how long its answer holds ({@link declareValidUntil}: the 24 h stats until a fill
+ *   leaves or enters their window; liquidation search with a defaulted `to` until a liquidation
+ *   enters it or the plan's floor passes a row); that bound replaces the rules above. Any other
+ *   answer that read the clock is not cached: routes get a clock-tracking view of the service
+ *   ({@link ResponseCache.service}).
  *   Routes read the clock before their first `await` (all do), which is where it is attributed to
  *   the request (no AsyncLocalStorage: on Node 20 its promise hooks slow every request); a read
  *   later than that cannot be attributed and turns the cache off, with a warning.
@@ -42,6 +46,23 @@ const CLAMPED: Readonly<Record<string, HistoryKind>> = {
 };
 
 type Query = Record<string, unknown>;
+
+/** Where a handler's declared validity is kept on its event (see {@link declareValidUntil}). */
+const VALID_UNTIL = 'perpsCacheValidUntil';
+
+/**
+ * Declares that the answer being computed for `event` stays exactly what it is, as the service
+ * clock moves on, until `until` (epoch ms, inclusive; null = until the next append). For routes
+ * that read the clock and can bound its effect from the data (e.g. the next time a fill enters
+ * or leaves a trailing window); the smallest of several declarations holds. The route owns the
+ * bound's correctness: test/cache.test.ts checks every declaring route against uncached answers
+ * as the clock passes each bound.
+ */
+export function declareValidUntil(event: H3Event, until: number | null): void {
+  const bound = until ?? Infinity;
+  const previous = event.context[VALID_UNTIL] as number | undefined;
+  event.context[VALID_UNTIL] = previous === undefined ? bound : Math.min(previous, bound);
+}
 
 /** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
 function windowOf(path: string, q: Query): { from: number | null; to: number | null } {
@@ -72,10 +93,15 @@ export function clockValidity(path: string, q: Query, plan: PlanName, now: numbe
   return from + days * DAY_MS;
 }
 
+/** A body and the clock span [validFrom, validUntil] (epoch ms, inclusive) over which it is the answer. */
 interface Entry {
   body: string;
+  /** -Infinity unless the answer read the clock: then the clock it was computed at (a clock set back must not see it) */
+  validFrom: number;
   validUntil: number;
 }
+
+const holds = (e: Entry, now: number): boolean => e.validFrom <= now && now <= e.validUntil;
 
 export interface CacheOptions {
   /** total body bytes kept (default 64 MiB); a body over 1/8 of it is not cached */
@@ -139,7 +165,7 @@ export class ResponseCache {
     const key = `${event.url.pathname}\n${canonical(query)}\n${clamp}`;
     const now = this.base.now();
     const hit = this.entries.get(key);
-    if (hit && now <= hit.validUntil) {
+    if (hit && holds(hit, now)) {
       this.stats.hits += 1;
       this.entries.delete(key); // LRU: most recent last
       this.entries.set(key, hit);
@@ -148,31 +174,32 @@ export class ResponseCache {
     const pending = this.inflight.get(key);
     if (pending) {
       const shared = await pending;
-      if (this.base.now() <= shared.validUntil) {
+      if (holds(shared, this.base.now())) {
         this.stats.hits += 1;
         return shared.body;
       }
     }
     this.stats.misses += 1;
     const generation = this.generation;
-    const run = this.compute(path, query, plan, compute);
+    const run = this.compute(event, path, query, plan, compute);
     this.inflight.set(key, run);
     try {
       const entry = await run;
-      if (this.enabled && generation === this.generation && entry.validUntil >= this.base.now()) this.store(key, entry);
+      if (this.enabled && generation === this.generation && holds(entry, this.base.now())) this.store(key, entry);
       return entry.body;
     } finally {
       if (this.inflight.get(key) === run) this.inflight.delete(key);
     }
   }
 
-  private async compute(path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Entry> {
+  private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Entry> {
     const clock = { read: false };
     const now = this.base.now();
     const body = JSON.stringify(await this.track(clock, compute));
-    let validUntil = Infinity;
-    if (clock.read) validUntil = plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity;
-    return { body, validUntil };
+    if (!clock.read) return { body, validFrom: -Infinity, validUntil: Infinity };
+    const declared = event.context[VALID_UNTIL] as number | undefined;
+    const validUntil = declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity);
+    return { body, validFrom: now, validUntil };
   }
 
   /** Runs `compute`, attributing clock reads of its synchronous part (up to its first await) to `clock`. */

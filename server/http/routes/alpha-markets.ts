@@ -4,6 +4,7 @@ import { defineRoute, type RestRoute } from './define.ts';
 import { Market, MarketRef, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
+import { withActivityValidity } from '../activity-validity.ts';
 
 /** GET /v1/alpha/markets, GET /v1/alpha/markets/stats. */
 export function alphaMarketRoutes(service: Service): RestRoute[] {
@@ -29,7 +30,9 @@ export function alphaMarketRoutes(service: Service): RestRoute[] {
       summary: 'Price, open interest, funding rates and 24h activity per active alpha variant.',
       response: listOf(Market),
       query: noQuery,
-      handle: async () => ({ data: await service.db.query('api/alpha-markets-stats', { now: service.now() }) }),
+      handle: async ({ event }) => ({
+        data: await withActivityValidity(service, event, service.now(), (now) => service.db.query('api/alpha-markets-stats', { now })),
+      }),
     }),
   ];
 }

@@ -3,6 +3,7 @@ import { defineRoute, type RestRoute } from './define.ts';
 import { BetaMarket, BetaMarketRef, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
+import { withActivityValidity } from '../activity-validity.ts';
 
 /** GET /v1/beta/markets, GET /v1/beta/markets/stats. */
 export function betaMarketRoutes(service: Service): RestRoute[] {
@@ -21,7 +22,9 @@ export function betaMarketRoutes(service: Service): RestRoute[] {
       summary: 'Price, open interest, borrow-based rates and 24h activity per beta market.',
       response: listOf(BetaMarket),
       query: noQuery,
-      handle: async () => ({ data: await service.db.query('api/beta-markets-stats', { now: service.now() }) }),
+      handle: async ({ event }) => ({
+        data: await withActivityValidity(service, event, service.now(), (now) => service.db.query('api/beta-markets-stats', { now })),
+      }),
     }),
   ];
 }

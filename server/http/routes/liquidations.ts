@@ -21,6 +21,7 @@ import { ApiError } from '../errors.ts';
 import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, timestampParam } from '../params.ts';
 import { getPlan } from '../../keys/plans.ts';
 import type { Service } from '../../service.ts';
+import { declareValidUntil } from '../cache.ts';
 
 const DAY_MS = 86_400_000;
 /** The windows tried before the unbounded search (see the file comment). */
@@ -44,6 +45,20 @@ function newestLiquidation(service: Service): () => Promise<number> {
     await loaded;
     return known;
   };
+}
+
+/**
+ * Until when (epoch ms, inclusive) a search with a defaulted `to` (= now) keeps its answer as the
+ * clock moves on (server/http/cache.ts): the rows are those with time < now and, under a plan
+ * lookback, >= now - lookback. A liquidation enters only if one exists at or after `now` (the
+ * newest one the service has, `newest`, tells whether any does: then no bound is claimed); a fetched row
+ * (the page plus the one that tells whether more exist) leaves when the floor passes its time,
+ * the oldest first.
+ */
+function defaultedWindowValidUntil(now: number, newest: number, days: number | null, fetched: readonly Record<string, unknown>[]): number {
+  if (newest >= now) return -Infinity;
+  if (days === null || fetched.length === 0) return Infinity;
+  return (fetched[fetched.length - 1]!.time_ms as number) + days * DAY_MS;
 }
 
 /** The filters a cursor binds. */
@@ -119,7 +134,7 @@ export function liquidationRoutes(service: Service): RestRoute[] {
       summary: 'Alpha liquidation events, newest first, cursor-paged; the walk stops at the plan\'s lookback.',
       response: cursorListOf(Liquidation),
       query,
-      handle: async ({ query: q, key }) => {
+      handle: async ({ event, query: q, key }) => {
         const given: LiquidationFilters = {
           market: q.market ?? null,
           market_variant: q.market_variant ?? null,
@@ -158,7 +173,8 @@ export function liquidationRoutes(service: Service): RestRoute[] {
           fetch: limit + 1,
         };
         // every match is older than `top` (exclusive)
-        const top = Math.min(to, after ? after.time + 1 : Infinity, (await newest()) + 1);
+        const latest = await newest();
+        const top = Math.min(to, after ? after.time + 1 : Infinity, latest + 1);
         let rows: Awaited<ReturnType<typeof service.db.query>> | undefined;
         for (const span of Number.isFinite(top) ? SEARCH_SPANS_MS : []) {
           const lower = top - span;
@@ -174,6 +190,7 @@ export function liquidationRoutes(service: Service): RestRoute[] {
         const next_cursor = more && last
           ? encodeCursor({ time: last.time_ms as number, seq: last.seq as number, filters })
           : null;
+        if (filters.to === null) declareValidUntil(event, defaultedWindowValidUntil(now, latest, days, rows));
         const data = page.map(({ time_ms: _t, seq: _s, ...row }) => row);
         return { data, next_cursor };
       },

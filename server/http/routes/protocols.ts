@@ -3,6 +3,7 @@ import { defineRoute, type RestRoute } from './define.ts';
 import { ProtocolInfo, ProtocolOverview, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
+import { withActivityValidity } from '../activity-validity.ts';
 
 /** Endpoint 1's fixed list (ProtocolInfo). */
 export const PROTOCOL_INFO = [
@@ -27,7 +28,9 @@ export function protocolRoutes(service: Service): RestRoute[] {
       summary: 'Open interest, 24h volume, fees, liquidations and market count per protocol.',
       response: listOf(ProtocolOverview),
       query: noQuery,
-      handle: async () => ({ data: await service.db.query('api/protocols-stats', { now: service.now() }) }),
+      handle: async ({ event }) => ({
+        data: await withActivityValidity(service, event, service.now(), (now) => service.db.query('api/protocols-stats', { now })),
+      }),
     }),
   ];
 }
