@@ -93,15 +93,51 @@ export function clockValidity(path: string, q: Query, plan: PlanName, now: numbe
   return from + days * DAY_MS;
 }
 
+/**
+ * An answer whose body moves with the clock while its data holds (a history window ending now):
+ * `render(t)` is the body at clock t, for t up to what `validUntil()` resolves to (epoch ms,
+ * inclusive; asked only when the answer is to be stored, since it may query).
+ */
+export interface MovingAnswer {
+  validUntil(): Promise<number>;
+  render(t: number): string;
+}
+
+/** Where a handler's moving answer is kept on its event (see {@link declareMovingAnswer}). */
+const MOVING = 'perpsCacheMovingAnswer';
+
+/**
+ * Declares that the answer being computed for `event` is `answer.render(t)` at every clock t from
+ * now up to `answer.validUntil`; the cache then stores the renderer and serves each hit rendered
+ * at its own clock (test/cache.test.ts compares them with uncached answers across the bounds).
+ */
+export function declareMovingAnswer(event: H3Event, answer: MovingAnswer): void {
+  event.context[MOVING] = answer;
+}
+
 /** A body and the clock span [validFrom, validUntil] (epoch ms, inclusive) over which it is the answer. */
 interface Entry {
   body: string;
+  /** for a moving answer: the body at another clock in the span */
+  render?: (t: number) => string;
   /** -Infinity unless the answer read the clock: then the clock it was computed at (a clock set back must not see it) */
   validFrom: number;
   validUntil: number;
 }
 
+/** Whether a computation read the service clock, and the latest value it read (epoch ms). */
+interface ClockRead {
+  read: boolean;
+  at: number;
+}
+
 const holds = (e: Entry, now: number): boolean => e.validFrom <= now && now <= e.validUntil;
+/** A bound that could not be computed: the answer is served but not kept. */
+const unbounded = (err: unknown): number => {
+  log.warn('response cache: an answer\'s validity bound failed; not cached', err);
+  return -Infinity;
+};
+const bodyAt = (e: Entry, now: number): string => (e.render ? e.render(now) : e.body);
 
 export interface CacheOptions {
   /** total body bytes kept (default 64 MiB); a body over 1/8 of it is not cached */
@@ -115,7 +151,7 @@ export class ResponseCache {
   /** the service as routes should see it: reading its clock marks the request clock-dependent */
   readonly service: Service;
   /** the clock-read flag of the handler whose synchronous part is running, if any */
-  private reading: { read: boolean } | null = null;
+  private reading: ClockRead | null = null;
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
   private readonly maxBytes: number;
@@ -132,14 +168,17 @@ export class ResponseCache {
     this.service = {
       ...base,
       now: () => {
-        if (this.reading) this.reading.read = true;
-        else if (this.enabled) {
+        const t = base.now();
+        if (this.reading) {
+          this.reading.read = true;
+          this.reading.at = Math.max(this.reading.at, t);
+        } else if (this.enabled) {
           // a route read the clock after an await: we cannot tell which answer depends on it
           this.enabled = false;
           this.invalidate();
           log.warn('response cache off: a route read the clock after its first await (see server/http/cache.ts)');
         }
-        return base.now();
+        return t;
       },
     };
     this.unsubscribe = base.onAppend(() => this.invalidate());
@@ -159,7 +198,7 @@ export class ResponseCache {
    */
   async respond(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<string> {
     event.res.headers.set('content-type', JSON_TYPE);
-    if (!this.enabled) return JSON.stringify(await this.track({ read: false }, compute));
+    if (!this.enabled) return JSON.stringify(await this.track({ read: false, at: -Infinity }, compute));
     const kind = CLAMPED[path];
     const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));
     const key = `${event.url.pathname}\n${canonical(query)}\n${clamp}`;
@@ -169,14 +208,15 @@ export class ResponseCache {
       this.stats.hits += 1;
       this.entries.delete(key); // LRU: most recent last
       this.entries.set(key, hit);
-      return hit.body;
+      return bodyAt(hit, now);
     }
     const pending = this.inflight.get(key);
     if (pending) {
       const shared = await pending;
-      if (holds(shared, this.base.now())) {
+      const at = this.base.now();
+      if (holds(shared, at)) {
         this.stats.hits += 1;
-        return shared.body;
+        return bodyAt(shared, at);
       }
     }
     this.stats.misses += 1;
@@ -193,17 +233,20 @@ export class ResponseCache {
   }
 
   private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Entry> {
-    const clock = { read: false };
-    const now = this.base.now();
-    const body = JSON.stringify(await this.track(clock, compute));
-    if (!clock.read) return { body, validFrom: -Infinity, validUntil: Infinity };
+    const clock: ClockRead = { read: false, at: -Infinity };
+    const result = await this.track(clock, compute);
+    if (!clock.read) return { body: JSON.stringify(result), validFrom: -Infinity, validUntil: Infinity };
+    // the answer is the one at the clock the route read (`at`): valid from there on, never before
+    const now = clock.at;
+    const moving = event.context[MOVING] as MovingAnswer | undefined;
+    if (moving) return { body: moving.render(now), render: moving.render, validFrom: now, validUntil: await moving.validUntil().catch(unbounded) };
     const declared = event.context[VALID_UNTIL] as number | undefined;
     const validUntil = declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity);
-    return { body, validFrom: now, validUntil };
+    return { body: JSON.stringify(result), validFrom: now, validUntil };
   }
 
   /** Runs `compute`, attributing clock reads of its synchronous part (up to its first await) to `clock`. */
-  private track(clock: { read: boolean }, compute: () => unknown): unknown {
+  private track(clock: ClockRead, compute: () => unknown): unknown {
     const outer = this.reading;
     this.reading = clock;
     try {

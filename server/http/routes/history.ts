@@ -16,6 +16,7 @@ import {
 import { historyEnvelope, resolveWindow, windowParams, type HistoryKind, type HistoryWindow } from '../history-window.ts';
 import { oiPieces, sumPieces } from '../history-pieces.ts';
 import { oiSeries } from '../oi-series.ts';
+import { declareHistoryValidity } from '../history-validity.ts';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../../keys/store.ts';
 import type { Service } from '../../service.ts';
@@ -60,12 +61,13 @@ export function historyRoutes(service: Service): RestRoute[] {
       summary: 'Liquidation count, liquidated notional by side and liquidation fees per bucket (omitted when none).',
       response: coarseHistoryOf(LiquidationBucket),
       query: coarseHistoryQuery,
-      handle: async ({ query, key }) => {
+      handle: async ({ event, query, key }) => {
         const w = windowOf(query, key, 'liquidations');
         await assertAlphaScopeKnown(service, query);
         const data = await service.db.query('api/liquidations-history', {
           ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: query.market ?? null,
         });
+        declareHistoryValidity(service, event, w, query, key!.plan, 'liquidations', 'fills', data);
         return historyEnvelope(w, data);
       },
     }),
@@ -75,12 +77,13 @@ export function historyRoutes(service: Service): RestRoute[] {
       summary: 'Open interest (long, short, total) at the end of each bucket, carried forward with no gaps.',
       response: historyOf(OpenInterestBucket),
       query: fineHistoryQuery,
-      handle: async ({ query, key }) => {
+      handle: async ({ event, query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
         const pieces = oiPieces(w);
         const rows = await service.db.query('api/open-interest-history', { ...pieces, market: query.market ?? null });
         const data = oiSeries(rows, pieces.lo!, pieces.w_end!, w.bucketMs);
+        declareHistoryValidity(service, event, w, query, key!.plan, 'history', 'fills+snapshots', data);
         return historyEnvelope(w, data);
       },
     }),
@@ -90,12 +93,13 @@ export function historyRoutes(service: Service): RestRoute[] {
       summary: 'Traded notional and trading fees per bucket (omitted when no fills).',
       response: historyOf(VolumeBucket),
       query: fineHistoryQuery,
-      handle: async ({ query, key }) => {
+      handle: async ({ event, query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
         const data = await service.db.query('api/volume-history', {
           ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: query.market ?? null,
         });
+        declareHistoryValidity(service, event, w, query, key!.plan, 'history', 'fills', data);
         return historyEnvelope(w, data);
       },
     }),
@@ -105,12 +109,13 @@ export function historyRoutes(service: Service): RestRoute[] {
       summary: 'Average net hourly funding rate per side per bucket for one market variant (omitted when no snapshot).',
       response: coarseHistoryOf(FundingRateBucket),
       query: fundingHistoryQuery,
-      handle: async ({ query, key }) => {
+      handle: async ({ event, query, key }) => {
         const w = windowOf(query, key, 'funding');
         await assertAlphaScopeKnown(service, query);
         const data = await service.db.query('api/funding-rates-history', {
           ...windowParams(w), market_variant: query.market_variant,
         });
+        declareHistoryValidity(service, event, w, query, key!.plan, 'funding', 'hours', data);
         return historyEnvelope(w, data);
       },
     }),
