@@ -1,9 +1,10 @@
 /**
- * The response cache on history answers whose window ends now (a defaulted `to`,
- * server/http/history-validity.ts): a hit is rendered at its own clock, and as the clock walks
- * across every edge that could change an answer (a fill or snapshot entering at `to` or leaving
- * at `from`, bucket and hour edges, the plan floor reaching a given `from`, the bucket cap), each
- * cached answer equals the uncached one, status included.
+ * The response cache on history answers whose window moves with the clock (a defaulted `to`, a
+ * `from` clamped to the plan floor: server/http/history-validity.ts): a hit is rendered at its own
+ * clock, and as the clock walks across every edge that could change an answer (a fill or snapshot
+ * entering at `to` or leaving at `from`, bucket and hour edges, the plan floor reaching a given
+ * `from` or a fixed `to`, the bucket cap), each cached answer equals the uncached one, status
+ * included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { H3 } from 'h3';
@@ -88,7 +89,7 @@ async function get(app: H3, path: string, plan: PlanName): Promise<string> {
   return `${res.status} ${await res.text()}`;
 }
 
-/** [path, plan]: every history endpoint with `to` defaulted, `from` defaulted, given, clamped. */
+/** [path, plan]: every history endpoint with `to` defaulted (`from` defaulted, given, clamped) or fixed with `from` clamped. */
 const CASES: [string, PlanName][] = [
   ['/v1/alpha/volume/history?interval=5m', 'internal'],
   ['/v1/alpha/volume/history?interval=1h&market=SOL-PERP', 'internal'],
@@ -103,6 +104,12 @@ const CASES: [string, PlanName][] = [
   // a given `from` that the starter floor (30 days) reaches a day later, and one near the 5m cap
   [`/v1/alpha/volume/history?interval=1d&from=${iso(NOW - 29 * D)}`, 'starter'],
   [`/v1/alpha/volume/history?interval=5m&from=${iso(NOW - 10_000 * 5 * M + 20 * M)}`, 'internal'],
+  // a fixed `to` with `from` clamped to a moving floor (funding: 30 days on every plan; starter: 30),
+  // one of which the floor reaches (then a 400)
+  [`/v1/alpha/funding-rates/history?market_variant=${V1}&interval=1d&from=${iso(NOW - 100 * D)}&to=${iso(NOW - 10 * M)}`, 'internal'],
+  [`/v1/alpha/volume/history?interval=1h&from=${iso(NOW - 40 * D)}&to=${iso(NOW - H + 7 * M)}`, 'starter'],
+  [`/v1/alpha/liquidations/history?interval=1d&from=${iso(NOW - 40 * D)}&to=${iso(NOW - 5 * M)}`, 'starter'],
+  [`/v1/alpha/open-interest/history?interval=1h&from=${iso(NOW - 40 * D)}&to=${iso(NOW - 5 * M)}`, 'starter'],
 ];
 
 /** Clock values around every edge: event times and their exits for each span, bucket and hour edges. */
@@ -110,7 +117,7 @@ function walk(): number[] {
   // an edge at e changes an answer from e + 1 on: e itself must still hit, e + 1 must not be stale
   const spans = [0, D, 3 * D, 7 * D, 30 * D];
   const edges = new Set<number>();
-  for (const e of [...FILLS, ...SNAPSHOTS, NOW - 29 * D, NOW - 2 * D - 1]) {
+  for (const e of [...FILLS, ...SNAPSHOTS, NOW - 29 * D, NOW - 2 * D - 1, NOW - H + 7 * M - 1]) {
     for (const s of spans) for (const d of [0, 1]) edges.add(e + s + d);
   }
   for (let t = NOW - 10 * M; t <= NOW + 25 * M; t += 5 * M) for (const d of [-1, 0, 1]) edges.add(t + d);

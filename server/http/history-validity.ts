@@ -1,15 +1,15 @@
 /**
- * The response-cache bound of the history endpoints (6, 8, 9, 11) when `to` is defaulted to now, so
- * the window moves with the clock (server/http/cache.ts): how long the answer keeps its data, and
- * how its envelope moves meanwhile (`to` = the clock; `from` moves with it unless it was given and
- * is not clamped). With the journal unchanged (an append drops the cache anyway), the data changes
- * only when
- *  - a bucket edge is crossed: the bucket of `to` (a new bucket, the 10,000-bucket cap) or of a
- *    moving `from` (the first bucket; endpoint 11 reads whole hours, so for it the hour of `from`
- *    and the hours that start before `to`);
- *  - a fill enters at the end or leaves at a moving start (6, 9: exact sums over [from, to); 8: the
- *    replay and the last bucket's state at now), or a market snapshot enters at the end (8);
- *  - the plan floor starts clamping a given `from` (it then moves).
+ * The response-cache bound of the history endpoints (6, 8, 9, 11) when their window moves with the
+ * clock (server/http/cache.ts): a defaulted `to` is the clock, and `from` moves with it when it is
+ * the plan floor (clamped) or was defaulted along with `to`. The cache keeps such an answer's data
+ * and renders its envelope at each hit's clock, as long as the data holds. With the journal
+ * unchanged (an append drops the cache anyway), the data changes only when
+ *  - a bucket edge is crossed: the bucket of a moving `to` (a new bucket, the 10,000-bucket cap)
+ *    or of a moving `from` (the first bucket; endpoint 11 reads whole hours, so for it the hour of
+ *    `from` and the hours that start before `to`);
+ *  - a fill enters at a moving end or leaves at a moving start (6, 9: exact sums over [from, to);
+ *    8: the replay and the last bucket's state at now), or a market snapshot enters at the end (8);
+ *  - the plan floor starts clamping a given `from` (it then moves), or reaches a fixed `to` (a 400).
  * Each bound is an inclusive epoch-ms instant; the earliest one is declared. A fill or snapshot
  * bound is only looked up within the span the bucket bounds leave, so the probes read little.
  */
@@ -31,34 +31,46 @@ const floorTo = (x: number, step: number): number => Math.floor(x / step) * step
 /** The last instant at which the bucket (of size `step`) holding `x` is still the one holding `x + (t - now)`. */
 const sameBucketThrough = (x: number, step: number, now: number): number => now + (floorTo(x, step) + step - 1 - x);
 
+/** Which edges of a window move with the clock. */
+interface Motion {
+  /** `to` was defaulted: it is the clock */
+  to: boolean;
+  /** `from` is the plan floor, or `to` minus the default span while `to` moves */
+  from: boolean;
+}
+
 /**
- * Until when (epoch ms, inclusive) the answer computed for window `w` keeps its data (`fromMoves`:
- * its `from` moves with the clock). Only for a defaulted `to` (w.to = w.now).
+ * Until when (epoch ms, inclusive) the answer computed for window `w` keeps its data while its
+ * moving edges (`moves`) follow the clock.
  */
-async function validity(service: Service, w: HistoryWindow, given: { market?: string }, fromMoves: boolean,
+async function validity(service: Service, w: HistoryWindow, market: string | null, moves: Motion,
   plan: PlanName, kind: HistoryKind, events: HistoryEvents): Promise<number> {
   const now = w.now;
-  const edge = events === 'hours' ? HOUR : w.bucketMs;
   const bounds: number[] = [];
-  // the bucket of `to`: bucketCount reads floor((to - 1) / b), the OI grid the bucket of `to` itself
-  bounds.push(Math.min(floorTo(now - 1, w.bucketMs) + w.bucketMs, floorTo(now, w.bucketMs) + w.bucketMs - 1));
-  if (events === 'hours') bounds.push(Math.ceil(now / HOUR) * HOUR); // an hour enters when `to` passes its start
-  if (fromMoves) bounds.push(sameBucketThrough(w.from, edge, now), sameBucketThrough(w.from, w.bucketMs, now));
+  if (moves.to) {
+    // the bucket of `to`: bucketCount reads floor((to - 1) / b), the OI grid the bucket of `to` itself
+    bounds.push(Math.min(floorTo(now - 1, w.bucketMs) + w.bucketMs, floorTo(now, w.bucketMs) + w.bucketMs - 1));
+    if (events === 'hours') bounds.push(Math.ceil(now / HOUR) * HOUR); // an hour enters when `to` passes its start
+  }
+  if (moves.from) bounds.push(sameBucketThrough(w.from, events === 'hours' ? HOUR : w.bucketMs, now), sameBucketThrough(w.from, w.bucketMs, now));
   const days = depthDays(plan, kind);
-  if (!fromMoves && days !== null) bounds.push(w.from + days * DAY); // then the floor starts clamping it
+  if (days !== null) {
+    if (!moves.from) bounds.push(w.from + days * DAY); // then the floor starts clamping it
+    if (!moves.to) bounds.push(w.to + days * DAY - 1); // then `to` is at or below the floor: a 400
+  }
   let until = Math.min(...bounds);
-  if (events !== 'hours' && until > now) {
-    const market = given.market ?? null;
+  // 8 reads states at bucket ends, not sums from `from`: only the bucket of `from` matters there
+  const leaving = moves.from && events === 'fills';
+  if ((moves.to && events !== 'hours') || leaving) {
+    if (until <= now) return until;
     const span = until - now + 1;
     const [fills] = await service.db.query('api/window-fill-edges', {
-      market, enter_lo: now, enter_hi: now + span,
-      // 8 reads states at bucket ends, not sums from `from`: only the bucket of `from` matters there
-      leave_lo: w.from, leave_hi: fromMoves && events === 'fills' ? w.from + span : w.from,
+      market, enter_lo: now, enter_hi: moves.to ? now + span : now, leave_lo: w.from, leave_hi: leaving ? w.from + span : w.from,
     });
     // a fill at f enters when to > f, leaves when from > f
     if (typeof fills?.enter === 'number') until = Math.min(until, fills.enter);
     if (typeof fills?.leave === 'number') until = Math.min(until, now + (fills.leave - w.from));
-    if (events === 'fills+snapshots') {
+    if (moves.to && events === 'fills+snapshots') {
       const [snap] = await service.db.query('api/window-snapshot-enter', { market, now });
       if (typeof snap?.enter === 'number') until = Math.min(until, snap.enter);
     }
@@ -67,23 +79,25 @@ async function validity(service: Service, w: HistoryWindow, given: { market?: st
 }
 
 /**
- * For a history answer whose `to` was defaulted: declares on `event` how long its data holds and
- * how to render the envelope `{ interval, from, to, data }` at a later clock (byte for byte what
- * JSON.stringify of `historyEnvelope` gives then). Does nothing for an explicit `to`
- * (server/http/cache.ts bounds those from the plan alone).
+ * For a history answer whose window moves with the clock (a defaulted `to`, or a `from` clamped to
+ * the plan floor): declares on `event` how long its data holds and how to render the envelope
+ * `{ interval, from, to, data }` at a later clock (byte for byte what JSON.stringify of
+ * `historyEnvelope` gives then). Does nothing for a fixed window (server/http/cache.ts bounds those
+ * from the plan alone) or one that ends in the future (not cached).
  */
 export function declareHistoryValidity(service: Service, event: H3Event, w: HistoryWindow,
   given: { from?: number; to?: number; market?: string }, plan: PlanName, kind: HistoryKind, events: HistoryEvents,
   data: unknown[]): void {
-  if (given.to !== undefined) return;
-  const fromMoves = given.from === undefined || w.clamped;
+  const moves: Motion = { to: given.to === undefined, from: w.clamped || (given.from === undefined && given.to === undefined) };
+  if ((!moves.to && !moves.from) || w.to > w.now) return;
   const head = `{"interval":${JSON.stringify(w.interval)},"from":"`;
   let tail: string | undefined; // serialized on first use: never when the cache is off
   declareMovingAnswer(event, {
-    validUntil: () => validity(service, w, given, fromMoves, plan, kind, events),
+    validUntil: () => validity(service, w, given.market ?? null, moves, plan, kind, events),
     render: (t) => {
       tail ??= `,"data":${JSON.stringify(data)}}`;
-      return `${head}${isoFromMs(fromMoves ? w.from + (t - w.now) : w.from)}","to":"${isoFromMs(t)}"${tail}`;
+      const from = moves.from ? w.from + (t - w.now) : w.from;
+      return `${head}${isoFromMs(from)}","to":"${isoFromMs(moves.to ? t : w.to)}"${tail}`;
     },
   });
 }
