@@ -115,11 +115,16 @@ export function declareMovingAnswer(event: H3Event, answer: MovingAnswer): void 
   event.context[MOVING] = answer;
 }
 
-/** A body and the clock span [validFrom, validUntil] (epoch ms, inclusive) over which it is the answer. */
+/**
+ * An answer and the clock span [validFrom, validUntil] (epoch ms, inclusive) over which it holds:
+ * a fixed `body`, or for a moving answer its renderer (which keeps the data's JSON; no body is
+ * kept beside it).
+ */
 interface Entry {
-  body: string;
-  /** for a moving answer: the body at another clock in the span */
+  body?: string;
   render?: (t: number) => string;
+  /** characters of the body, for the byte budget */
+  chars: number;
   /** -Infinity unless the answer read the clock: then the clock it was computed at (a clock set back must not see it) */
   validFrom: number;
   validUntil: number;
@@ -137,7 +142,7 @@ const unbounded = (err: unknown): number => {
   log.warn('response cache: an answer\'s validity bound failed; not cached', err);
   return -Infinity;
 };
-const bodyAt = (e: Entry, now: number): string => (e.render ? e.render(now) : e.body);
+const bodyAt = (e: Entry, now: number): string => (e.render ? e.render(now) : e.body!);
 
 export interface CacheOptions {
   /** total body bytes kept (default 64 MiB); a body over 1/8 of it is not cached */
@@ -221,28 +226,35 @@ export class ResponseCache {
     }
     this.stats.misses += 1;
     const generation = this.generation;
-    const run = this.compute(event, path, query, plan, compute);
+    const computed = this.compute(event, path, query, plan, compute);
+    const run = computed.then((c) => c.entry);
+    run.catch(() => undefined); // a failure reaches this request through `computed`, waiters through `run`
     this.inflight.set(key, run);
     try {
-      const entry = await run;
+      const { entry, body } = await computed;
       if (this.enabled && generation === this.generation && holds(entry, this.base.now())) this.store(key, entry);
-      return entry.body;
+      return body;
     } finally {
       if (this.inflight.get(key) === run) this.inflight.delete(key);
     }
   }
 
-  private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Entry> {
+  /** Runs the route; returns the answer's body and the entry that would keep it. */
+  private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<{ entry: Entry; body: string }> {
     const clock: ClockRead = { read: false, at: -Infinity };
     const result = await this.track(clock, compute);
-    if (!clock.read) return { body: JSON.stringify(result), validFrom: -Infinity, validUntil: Infinity };
+    const fixed = (body: string, validFrom: number, validUntil: number) => ({ entry: { body, chars: body.length, validFrom, validUntil }, body });
+    if (!clock.read) return fixed(JSON.stringify(result), -Infinity, Infinity);
     // the answer is the one at the clock the route read (`at`): valid from there on, never before
     const now = clock.at;
     const moving = event.context[MOVING] as MovingAnswer | undefined;
-    if (moving) return { body: moving.render(now), render: moving.render, validFrom: now, validUntil: await moving.validUntil().catch(unbounded) };
+    if (moving) {
+      const body = moving.render(now);
+      const validUntil = await moving.validUntil().catch(unbounded);
+      return { entry: { render: moving.render, chars: body.length, validFrom: now, validUntil }, body };
+    }
     const declared = event.context[VALID_UNTIL] as number | undefined;
-    const validUntil = declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity);
-    return { body: JSON.stringify(result), validFrom: now, validUntil };
+    return fixed(JSON.stringify(result), now, declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity));
   }
 
   /** Runs `compute`, attributing clock reads of its synchronous part (up to its first await) to `clock`. */
@@ -257,17 +269,17 @@ export class ResponseCache {
   }
 
   private store(key: string, entry: Entry): void {
-    const size = entry.body.length * 2 + key.length * 2 + 64;
+    const size = entry.chars * 2 + key.length * 2 + 64;
     if (size > this.maxBytes / 8) return;
     const old = this.entries.get(key);
-    if (old) this.bytes -= old.body.length * 2 + key.length * 2 + 64;
+    if (old) this.bytes -= old.chars * 2 + key.length * 2 + 64;
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.bytes += size;
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(k);
-      this.bytes -= e.body.length * 2 + k.length * 2 + 64;
+      this.bytes -= e.chars * 2 + k.length * 2 + 64;
     }
   }
 

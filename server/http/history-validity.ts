@@ -91,11 +91,17 @@ export function declareHistoryValidity(service: Service, event: H3Event, w: Hist
   const moves: Motion = { to: given.to === undefined, from: w.clamped || (given.from === undefined && given.to === undefined) };
   if ((!moves.to && !moves.from) || w.to > w.now) return;
   const head = `{"interval":${JSON.stringify(w.interval)},"from":"`;
-  let tail: string | undefined; // serialized on first use: never when the cache is off
+  // serialized on first use (never when the cache is off); the rows are let go then, so a kept
+  // answer holds its JSON only
+  let rows: unknown[] | null = data;
+  let tail: string | undefined;
   declareMovingAnswer(event, {
     validUntil: () => validity(service, w, given.market ?? null, moves, plan, kind, events),
     render: (t) => {
-      tail ??= `,"data":${JSON.stringify(data)}}`;
+      if (tail === undefined) {
+        tail = `,"data":${JSON.stringify(rows)}}`;
+        rows = null;
+      }
       const from = moves.from ? w.from + (t - w.now) : w.from;
       return `${head}${isoFromMs(from)}","to":"${isoFromMs(moves.to ? t : w.to)}"${tail}`;
     },
