@@ -57,6 +57,22 @@ describe('13 / 14 from the in-memory accounts', () => {
     }
   }, 60_000);
 
+  it('every order built at load (ties broken by address rank) is the SQL\'s order', async () => {
+    const index = new AccountsIndex(t.service);
+    const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+    const fields = { net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions', current_notional: 'open_notional_usd' } as const;
+    for (const [sortBy, field] of Object.entries(fields) as [keyof typeof fields, string][]) {
+      for (const order of ['asc', 'desc'] as const) {
+        const dir = order === 'asc' ? 1 : -1;
+        const want = [...all].sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+        const got = await index.search({ sortBy, order, minTrades: null, hasActive: null, search: null, offset: 0, limit: 1e6 });
+        expect(got.rows.map((r) => r.address), `${sortBy} ${order}`).toEqual(want.map((a) => a.address));
+      }
+    }
+    // ties exist, so the address tie-break is exercised
+    expect(new Set(all.map((a) => a.positions)).size).toBeLessThan(all.length);
+  });
+
   it('keeps the loaded snapshot across appends without alpha fills, drops it on an alpha fill', async () => {
     const index = new AccountsIndex(t.service);
     const { rows } = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: null, offset: 0, limit: 1 });
