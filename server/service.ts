@@ -63,9 +63,10 @@ async function openDerivedState(dataDir: string): Promise<Database> {
   return db;
 }
 
-/** Creates the derived tables (if missing) and (re)defines the read-side macros. */
+/** Creates the derived tables and endpoint 15's read index (if missing) and (re)defines the read-side macros. */
 async function applySchema(w: Writer): Promise<void> {
   await w.exec(sqlFile('schema/derived'));
+  await w.exec(sqlFile('schema/read-index'));
   await w.exec(sqlFile('schema/read-macros'));
 }
 

@@ -12,6 +12,7 @@
 import { H3 } from 'h3';
 import { authenticate } from './auth.ts';
 import { ResponseCache } from './cache.ts';
+import { HistoryIndex } from './history-index.ts';
 import { beginRequest, handleError, methodNotAllowed } from './errors.ts';
 import { parseQuery } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
@@ -32,8 +33,9 @@ import type { Service } from '../service.ts';
 import type { StreamHub } from '../stream/hub.ts';
 import { mountStream } from '../stream/route.ts';
 
-/** Every REST route of the service, in registration order. */
-export function restRoutes(service: Service): RestRoute[] {
+/** Every REST route of the service, in registration order (`history`: endpoint 15's read index; a
+ * new one, opened by its first request, when not given). */
+export function restRoutes(service: Service, history?: HistoryIndex): RestRoute[] {
   return [
     ...openapiRoutes(service),
     ...protocolRoutes(service),
@@ -44,7 +46,7 @@ export function restRoutes(service: Service): RestRoute[] {
     ...accountRoutes(service),
     ...historyRoutes(service),
     ...openPositionRoutes(service),
-    ...positionRoutes(service),
+    ...positionRoutes(service, history),
   ];
 }
 
@@ -77,6 +79,8 @@ export interface AppOptions {
   stream?: StreamHub;
   /** the response cache (default: a new one over `service`) */
   cache?: ResponseCache;
+  /** endpoint 15's read index (default: a new one over `service`, rebuilt past 20,000 closes) */
+  history?: HistoryIndex;
 }
 
 /**
@@ -86,10 +90,12 @@ export interface AppOptions {
  * sockets need a real server with the crossws plugin (server/http/serve.ts).
  */
 export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
-  const { stream, cache = new ResponseCache(service) } = opts;
+  const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;
   const app = new H3({ silent: true, onRequest: beginRequest, onError: handleError });
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
-  const routes = restRoutes(cache.service);
+  const routes = restRoutes(cache.service, history);
+  // at once rather than on the first account-history request: a long tail is rebuilt meanwhile
+  void history.open().catch(() => undefined);
   for (const route of routes) mountRoute(app, route, keys, limits, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

@@ -9,41 +9,42 @@
 --                              route; chooses the sort value below, never spliced into the SQL);
 --                              size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage
 --   $order VARCHAR             asc | desc
+--   $mark BIGINT               the mark of endpoint 15's read index (server/http/history-index.ts;
+--                              0 = not built: everything from `lifecycles`)
 --   $offset BIGINT, $limit BIGINT   the page
 -- Order: the chosen key in the chosen direction, then position_id desc (total order). Always returns
 -- at least one row: `account_exists` (an alpha account row for the address) and `total` on every
 -- row; a page past the end (or no match) gives a single row with position_id NULL.
 -- USD rounded to 6 decimals; prices and leverage not rounded.
--- Plan (issue 7): one sort value per row (times as epoch µs, exact as DOUBLE; desc = ascending on
--- 0.0 - value, which never yields -0.0), so the page is a top-N on (value, position_id desc) over
--- the few columns it needs; only the page's lifecycles are then read in full and shaped.
-WITH matched AS (
-  SELECT l.position_id,
+-- Plan (issue 7): the closed lifecycles of one address come from endpoint 15's read index (sorted
+-- by address, so zone maps skip all but a row group or two) up to $mark and from `lifecycles`
+-- after it (the last rows written: zone maps on last_seq skip the rest), through the
+-- alpha_records macro, once (materialized: the page and the count both read it); then one sort
+-- value per row (times as epoch µs, exact as DOUBLE; desc = ascending on 0.0 - value, which never
+-- yields -0.0) and a top-N on (value, position_id desc).
+WITH matched AS MATERIALIZED (
+  SELECT r.*,
          CASE $sort_by::VARCHAR
-           WHEN 'opened_at' THEN epoch_us(l.opened_at)::DOUBLE
-           WHEN 'closed_at' THEN epoch_us(l.closed_at)::DOUBLE
-           WHEN 'size' THEN round(l.max_size_usd, 6)::DOUBLE
-           WHEN 'pnl' THEN round(l.net_pnl_usd, 6)::DOUBLE
-           WHEN 'leverage' THEN l.max_leverage
+           WHEN 'opened_at' THEN epoch_us(r.opened_at)::DOUBLE
+           WHEN 'closed_at' THEN epoch_us(r.closed_at)::DOUBLE
+           WHEN 'size' THEN r.max_size_usd
+           WHEN 'pnl' THEN r.net_pnl_usd
+           WHEN 'leverage' THEN r.max_leverage
          END AS v
-  FROM lifecycles l
-  WHERE l.protocol = 'alpha'
-    AND l.address = $address::VARCHAR
-    AND l.status IN ('closed', 'liquidated')
-    AND ($market::VARCHAR IS NULL OR l.market = $market::VARCHAR)
-    AND ($market_variant::VARCHAR IS NULL OR l.market_variant = $market_variant::VARCHAR)
-    AND ($since::BIGINT IS NULL OR l.opened_at >= epoch_ms($since::BIGINT))
+  FROM alpha_records($address::VARCHAR, $mark::BIGINT) r  -- the History-row shape, sql/schema/read-macros.sql
+  WHERE ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+    AND ($market_variant::VARCHAR IS NULL OR r.market_variant = $market_variant::VARCHAR)
+    AND ($since::BIGINT IS NULL OR r.opened_at >= epoch_ms($since::BIGINT))
 ),
 page AS (
-  SELECT position_id, CASE WHEN $order::VARCHAR = 'desc' THEN 0.0 - v ELSE v END AS s
+  SELECT *, CASE WHEN $order::VARCHAR = 'desc' THEN 0.0 - v ELSE v END AS s
   FROM matched
   ORDER BY s ASC NULLS LAST, position_id DESC
   LIMIT $limit::BIGINT OFFSET $offset::BIGINT
 )
 SELECT EXISTS (SELECT 1 FROM accounts a WHERE a.protocol = 'alpha' AND a.address = $address::VARCHAR) AS account_exists,
        (SELECT count(*) FROM matched)::BIGINT AS total,
-       l.*
+       p.* EXCLUDE (v, s)
 FROM (SELECT 1) one
-LEFT JOIN (page p JOIN alpha_lifecycle_records() l  -- the History-row shape, sql/schema/read-macros.sql
-           ON l.position_id = p.position_id AND l.address = $address::VARCHAR) ON true
+LEFT JOIN page p ON true
 ORDER BY p.s ASC NULLS LAST, p.position_id DESC;

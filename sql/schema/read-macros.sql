@@ -96,8 +96,12 @@ CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
   WHERE a.protocol = 'alpha';
 
 -- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
--- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not. No arguments.
-CREATE OR REPLACE MACRO alpha_lifecycle_records() AS TABLE
+-- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not.
+-- Arguments: closed_of = NULL: every alpha lifecycle (from `lifecycles`); an address: that
+-- address's closed and liquidated ones, read through endpoint 15's index (sql/schema/read-index.sql)
+-- up to `mark` and from `lifecycles` after it. The arguments are constants in every use, so the
+-- branch not taken folds away and the address and mark bounds reach the scans as table filters.
+CREATE OR REPLACE MACRO alpha_records(closed_of, mark) AS TABLE
   SELECT
        l.protocol,
        l.position_id,
@@ -123,5 +127,14 @@ CREATE OR REPLACE MACRO alpha_lifecycle_records() AS TABLE
        l.fill_count,
        l.open_tx,
        l.close_tx
-  FROM lifecycles l
-  WHERE l.protocol = 'alpha';
+  FROM (
+    SELECT * FROM alpha_history_index
+    WHERE closed_of IS NOT NULL AND address = closed_of AND last_seq <= mark
+    UNION ALL
+    SELECT * FROM lifecycles
+    WHERE protocol = 'alpha'
+      AND (closed_of IS NULL OR (address = closed_of AND status IN ('closed', 'liquidated') AND last_seq > mark))
+  ) l;
+
+-- Every alpha lifecycle in the History-row shape (endpoint 18). No arguments.
+CREATE OR REPLACE MACRO alpha_lifecycle_records() AS TABLE SELECT * FROM alpha_records(NULL, NULL);

@@ -17,6 +17,7 @@ import {
   address, count, dataOf, integer, market, marketVariant, pagedListOf, protocolId, side, timestamp, usd,
 } from '../response-schemas.ts';
 import type { Service } from '../../service.ts';
+import { HistoryIndex } from '../history-index.ts';
 
 /** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
@@ -152,7 +153,7 @@ function positionOf(event: H3Event): { address: string; id: number } {
 }
 
 /** GET /v1/alpha/accounts/:address/history, /v1/alpha/positions/:address/:id(/lifecycle). */
-export function positionRoutes(service: Service): RestRoute[] {
+export function positionRoutes(service: Service, index = new HistoryIndex(service)): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/accounts/:address/history',
@@ -164,11 +165,13 @@ export function positionRoutes(service: Service): RestRoute[] {
         const address = addressOf(event);
         const { offset, limit } = pageOf(q);
         const days = key ? getPlan(key.plan).historyDays : null;
+        const since = days === null ? null : service.now() - days * DAY_MS;
         const rows = await service.db.query('api/alpha-account-history', {
           address,
+          mark: await index.mark(),
           market: q.market ?? null,
           market_variant: q.market_variant ?? null,
-          since: days === null ? null : service.now() - days * DAY_MS,
+          since,
           sort_by: q.sort_by ?? 'opened_at',
           order: q.order ?? 'desc',
           offset,

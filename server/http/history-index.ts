@@ -1,0 +1,99 @@
+/**
+ * Endpoint 15's read index (sql/schema/read-index.sql): the closed and liquidated alpha lifecycles
+ * up to a mark (a journal seq), sorted by address, so an account's history reads a row group or
+ * two instead of scanning every lifecycle (~35-100 ms on 3.9M lifecycles; issue 7). The closed
+ * lifecycles after the mark (the tail) are read from `lifecycles` itself.
+ *
+ * Exact at every mark: a closed lifecycle never changes (a fill joins only the open lifecycle of its
+ * position), so "in the index, or closed after the mark" is every closed lifecycle exactly once.
+ * The mark the route binds only ever grows, and only after the rebuild that set it committed, so a
+ * query never sees an index older than its mark (a newer one is fine: its rows past the bound mark
+ * are skipped by `last_seq <= mark` and read from the tail instead).
+ *
+ * Rebuilt whole (one transaction on the writer: appends wait meanwhile; ~1 s per 150k closed
+ * lifecycles) when the tail has grown past {@link HistoryIndexOptions.rebuildAfter} lifecycles:
+ * checked when the index opens and after appends, the rebuild running in the background.
+ */
+import { log } from '../log.ts';
+import { readWatermark } from '../derive/apply.ts';
+import type { Service } from '../service.ts';
+
+export interface HistoryIndexOptions {
+  /** rebuild once this many closed alpha lifecycles lie after the mark (default 20,000) */
+  rebuildAfter?: number;
+}
+
+/** See the file comment. One per route list. */
+export class HistoryIndex {
+  private markNow = 0;
+  /** closed alpha lifecycles after the mark: counted at open, then from appended close fills */
+  private tail = 0;
+  private opened: Promise<void> | null = null;
+  private building: Promise<void> | null = null;
+  private readonly rebuildAfter: number;
+
+  constructor(private readonly service: Service, opts: HistoryIndexOptions = {}) {
+    this.rebuildAfter = opts.rebuildAfter ?? 20_000;
+  }
+
+  /**
+   * Reads the mark and the tail, follows appends, and starts a rebuild when the tail is long
+   * (the app does this at start-up; otherwise the first request does). Idempotent.
+   */
+  open(): Promise<void> {
+    if (this.opened) return this.opened;
+    this.service.onAppend((fills) => {
+      for (const f of fills) if (f.protocol === 'alpha' && (f.type === 'close' || f.type === 'liquidation')) this.tail += 1;
+      this.maybeRebuild();
+    });
+    this.opened = this.service.db.queryOne('index/history-mark-get').then((row) => {
+      this.markNow = Number(row?.mark ?? 0);
+      this.tail += Number(row?.tail ?? 0);
+      this.maybeRebuild();
+    });
+    this.opened.catch((err) => log.warn('history index: could not read its mark; reading lifecycles only', err));
+    return this.opened;
+  }
+
+  /** The mark to bind (0 until the index is known to hold anything). */
+  async mark(): Promise<number> {
+    await this.open().catch(() => undefined);
+    return this.markNow;
+  }
+
+  /** Rebuilds now (tests, and the background rebuild); resolves once the new mark is in use. */
+  rebuild(): Promise<void> {
+    this.building ??= this.service.db.write(async (w) => {
+      await w.exec('BEGIN TRANSACTION');
+      try {
+        const { seq } = await readWatermark(w);
+        await w.run('index/history-clear');
+        await w.run('index/history-fill', { mark: seq });
+        await w.run('index/history-mark-clear');
+        await w.run('index/history-mark-set', { mark: seq });
+        await w.exec('COMMIT');
+        return seq;
+      } catch (err) {
+        await w.exec('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    }).then((seq) => {
+      // closes appended while the rebuild waited for the writer are in the index now; later ones
+      // are counted by the listener again (an over-count only brings the next rebuild forward)
+      this.tail = 0;
+      if (seq > this.markNow) this.markNow = seq;
+    }).finally(() => {
+      this.building = null;
+    });
+    return this.building;
+  }
+
+  private maybeRebuild(): void {
+    if (this.building || this.tail < this.rebuildAfter) return;
+    const t0 = performance.now();
+    this.rebuild().then(
+      () => log.info(`history index: rebuilt up to seq ${this.markNow} in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
+      (err) => log.warn('history index: rebuild failed; the previous index stays in use', err),
+    );
+  }
+}
