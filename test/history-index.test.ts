@@ -108,6 +108,14 @@ describe('endpoint 15 through its read index', () => {
     expect(again.mark).toBeGreaterThan(built.mark);
     expect(again.rows).toBe(again.closedUpToMark);
     await expectSameAnswers('built again');
+
+    // with endpoint 13's snapshot loaded, the account check comes from it; an unknown address is
+    // a 404 either way
+    const init = { headers: { 'x-api-key': t.key('internal') } };
+    expect((await viaIndex.request('/v1/alpha/accounts/search?limit=1', init)).status).toBe(200);
+    await expectSameAnswers('account check from the snapshot');
+    const unknown = '/v1/alpha/accounts/Unknown111111111111111111111111111111111111/history';
+    for (const app of [viaIndex, plain]) expect((await app.request(unknown, init)).status).toBe(404);
   }, 60_000);
 
   it('rebuilds by itself once the tail passes its threshold, and a reader at an older mark still answers exactly', async () => {

@@ -13,6 +13,7 @@ import { H3 } from 'h3';
 import { authenticate } from './auth.ts';
 import { ResponseCache } from './cache.ts';
 import { HistoryIndex } from './history-index.ts';
+import { AccountsIndex } from './accounts-index.ts';
 import { beginRequest, handleError, methodNotAllowed } from './errors.ts';
 import { parseQuery } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
@@ -36,6 +37,7 @@ import { mountStream } from '../stream/route.ts';
 /** Every REST route of the service, in registration order (`history`: endpoint 15's read index; a
  * new one, opened by its first request, when not given). */
 export function restRoutes(service: Service, history?: HistoryIndex): RestRoute[] {
+  const accounts = new AccountsIndex(service);
   return [
     ...openapiRoutes(service),
     ...protocolRoutes(service),
@@ -43,10 +45,10 @@ export function restRoutes(service: Service, history?: HistoryIndex): RestRoute[
     ...betaMarketRoutes(service),
     ...liquidationRoutes(service),
     ...currentRoutes(service),
-    ...accountRoutes(service),
+    ...accountRoutes(service, accounts),
     ...historyRoutes(service),
     ...openPositionRoutes(service),
-    ...positionRoutes(service, history),
+    ...positionRoutes(service, history, accounts),
   ];
 }
 

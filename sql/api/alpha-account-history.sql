@@ -13,8 +13,8 @@
 --                              0 = not built: everything from `lifecycles`)
 --   $offset BIGINT, $limit BIGINT   the page
 -- Order: the chosen key in the chosen direction, then position_id desc (total order). Always returns
--- at least one row: `account_exists` (an alpha account row for the address) and `total` on every
--- row; a page past the end (or no match) gives a single row with position_id NULL.
+-- at least one row, with `total` on every row; a page past the end (or no match) gives a single row
+-- with position_id NULL. Whether the account exists is the route's check (alpha-account-exists.sql).
 -- USD rounded to 6 decimals; prices and leverage not rounded.
 -- Plan (issue 7): the closed lifecycles of one address come from endpoint 15's read index (sorted
 -- by address, so zone maps skip all but a row group or two) up to $mark and from `lifecycles`
@@ -42,8 +42,7 @@ page AS (
   ORDER BY s ASC NULLS LAST, position_id DESC
   LIMIT $limit::BIGINT OFFSET $offset::BIGINT
 )
-SELECT EXISTS (SELECT 1 FROM accounts a WHERE a.protocol = 'alpha' AND a.address = $address::VARCHAR) AS account_exists,
-       (SELECT count(*) FROM matched)::BIGINT AS total,
+SELECT (SELECT count(*) FROM matched)::BIGINT AS total,
        p.* EXCLUDE (v, s)
 FROM (SELECT 1) one
 LEFT JOIN page p ON true

@@ -40,9 +40,8 @@ const searchQuery = querySchema({
   limit: v.optional(limitParam),
 });
 
-/** GET /v1/alpha/accounts/stats, /v1/alpha/accounts/search, /v1/alpha/accounts/:address. */
-export function accountRoutes(service: Service): RestRoute[] {
-  const accounts = new AccountsIndex(service);
+/** GET /v1/alpha/accounts/stats, /v1/alpha/accounts/search, /v1/alpha/accounts/:address (`accounts`: the in-memory snapshot, shared with endpoint 15). */
+export function accountRoutes(service: Service, accounts = new AccountsIndex(service)): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/accounts/stats',
