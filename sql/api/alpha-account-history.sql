@@ -19,11 +19,13 @@
 -- Plan (issue 7): the closed lifecycles of one address come from endpoint 15's read index (sorted
 -- by address, so zone maps skip all but a row group or two) up to $mark and from `lifecycles`
 -- after it (the last rows written: zone maps on last_seq skip the rest), through the
--- alpha_records macro, once (materialized: the page and the count both read it); then one sort
--- value per row (times as epoch µs, exact as DOUBLE; desc = ascending on 0.0 - value, which never
--- yields -0.0) and a top-N on (value, position_id desc).
+-- alpha_records macro. The matches are read once (materialized: the page and the count both use
+-- them) with only their sort value (times as epoch µs, exact as DOUBLE; desc = ascending on
+-- 0.0 - value, which never yields -0.0); the page is a top-N on (value, position_id desc), and
+-- only its rows are then read in full (a whale has thousands of lifecycles; their tx strings
+-- cost more to read than the rest).
 WITH matched AS MATERIALIZED (
-  SELECT r.*,
+  SELECT r.position_id,
          CASE $sort_by::VARCHAR
            WHEN 'opened_at' THEN epoch_us(r.opened_at)::DOUBLE
            WHEN 'closed_at' THEN epoch_us(r.closed_at)::DOUBLE
@@ -37,13 +39,13 @@ WITH matched AS MATERIALIZED (
     AND ($since::BIGINT IS NULL OR r.opened_at >= epoch_ms($since::BIGINT))
 ),
 page AS (
-  SELECT *, CASE WHEN $order::VARCHAR = 'desc' THEN 0.0 - v ELSE v END AS s
+  SELECT position_id, CASE WHEN $order::VARCHAR = 'desc' THEN 0.0 - v ELSE v END AS s
   FROM matched
   ORDER BY s ASC NULLS LAST, position_id DESC
   LIMIT $limit::BIGINT OFFSET $offset::BIGINT
 )
 SELECT (SELECT count(*) FROM matched)::BIGINT AS total,
-       p.* EXCLUDE (v, s)
+       r.*
 FROM (SELECT 1) one
-LEFT JOIN page p ON true
+LEFT JOIN (page p JOIN alpha_records($address::VARCHAR, $mark::BIGINT) r ON r.position_id = p.position_id) ON true
 ORDER BY p.s ASC NULLS LAST, p.position_id DESC;
