@@ -118,8 +118,19 @@ describe('endpoint 15 through its read index', () => {
     for (const app of [viaIndex, plain]) expect((await app.request(unknown, init)).status).toBe(404);
   }, 60_000);
 
+  it('holds a rebuild back while bulk appends come, then rebuilds', async () => {
+    const held = new HistoryIndex(t.service, { rebuildAfter: 1, bulk: { fills: 1, quietMs: 400 } });
+    await held.open();
+    const before = await held.mark();
+    day += DAY;
+    for (const batch of sim.advance(day)) await t.service.append(batch);
+    expect(await held.mark(), 'no rebuild right after a bulk append').toBe(before);
+    for (let i = 0; i < 100 && (await held.mark()) === before; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await held.mark()).toBeGreaterThan(before);
+  }, 60_000);
+
   it('rebuilds by itself once the tail passes its threshold, and a reader at an older mark still answers exactly', async () => {
-    const auto = new HistoryIndex(t.service, { rebuildAfter: 5 });
+    const auto = new HistoryIndex(t.service, { rebuildAfter: 5, bulk: { fills: Infinity, quietMs: 0 } });
     const stale = new HistoryIndex(t.service, { rebuildAfter: Infinity });
     await auto.open();
     const before = await auto.mark();

@@ -12,7 +12,8 @@
  *
  * Rebuilt whole (one transaction on the writer: appends wait meanwhile; ~1 s per 150k closed
  * lifecycles) when the tail has grown past {@link HistoryIndexOptions.rebuildAfter} lifecycles:
- * checked when the index opens and after appends, the rebuild running in the background.
+ * checked when the index opens and after appends, the rebuild running in the background, and
+ * held back while bulk appends (a backfill) keep coming, so a backfill pays for one rebuild.
  */
 import { log } from '../log.ts';
 import { readWatermark } from '../derive/apply.ts';
@@ -21,7 +22,14 @@ import type { Service } from '../service.ts';
 export interface HistoryIndexOptions {
   /** rebuild once this many closed alpha lifecycles lie after the mark (default 20,000) */
   rebuildAfter?: number;
+  /** an append of at least `fills` fills holds rebuilds back for `quietMs` (default 10,000 and 5 s) */
+  bulk?: { fills: number; quietMs: number };
 }
+
+/** An append with this many fills is bulk work (a backfill, a catch-up of a source). */
+const BULK_APPEND = 10_000;
+/** How long after a bulk append a rebuild waits (re-armed by each bulk append). */
+const BULK_QUIET_MS = 5_000;
 
 /** See the file comment. One per route list. */
 export class HistoryIndex {
@@ -31,9 +39,14 @@ export class HistoryIndex {
   private opened: Promise<void> | null = null;
   private building: Promise<void> | null = null;
   private readonly rebuildAfter: number;
+  private readonly bulk: { fills: number; quietMs: number };
+  /** no rebuild before this time (epoch ms): a bulk append (a backfill) came recently */
+  private quietFrom = 0;
+  private recheck: NodeJS.Timeout | undefined;
 
   constructor(private readonly service: Service, opts: HistoryIndexOptions = {}) {
     this.rebuildAfter = opts.rebuildAfter ?? 20_000;
+    this.bulk = opts.bulk ?? { fills: BULK_APPEND, quietMs: BULK_QUIET_MS };
   }
 
   /**
@@ -44,6 +57,8 @@ export class HistoryIndex {
     if (this.opened) return this.opened;
     this.service.onAppend((fills) => {
       for (const f of fills) if (f.protocol === 'alpha' && (f.type === 'close' || f.type === 'liquidation')) this.tail += 1;
+      // a backfill's appends come back to back: one rebuild after them, not one per 20,000 closes
+      if (fills.length >= this.bulk.fills) this.quietFrom = Date.now() + this.bulk.quietMs;
       this.maybeRebuild();
     });
     this.opened = this.service.db.queryOne('index/history-mark-get').then((row) => {
@@ -90,6 +105,13 @@ export class HistoryIndex {
 
   private maybeRebuild(): void {
     if (this.building || this.tail < this.rebuildAfter) return;
+    const wait = this.quietFrom - Date.now();
+    if (wait > 0) {
+      clearTimeout(this.recheck);
+      this.recheck = setTimeout(() => this.maybeRebuild(), wait + 10);
+      this.recheck.unref(); // never what keeps the process alive
+      return;
+    }
     const t0 = performance.now();
     this.rebuild().then(
       () => log.info(`history index: rebuilt up to seq ${this.markNow} in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
