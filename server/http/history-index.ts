@@ -31,6 +31,9 @@ const BULK_APPEND = 10_000;
 /** How long after a bulk append a rebuild waits (re-armed by each bulk append). */
 const BULK_QUIET_MS = 5_000;
 
+/** How long a failed rebuild waits before the next try. */
+const FAILED_QUIET_MS = 60_000;
+
 /** See the file comment. One per route list. */
 export class HistoryIndex {
   private markNow = 0;
@@ -115,7 +118,10 @@ export class HistoryIndex {
     const t0 = performance.now();
     this.rebuild().then(
       () => log.info(`history index: rebuilt up to seq ${this.markNow} in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
-      (err) => log.warn('history index: rebuild failed; the previous index stays in use', err),
+      (err) => {
+        this.quietFrom = Date.now() + FAILED_QUIET_MS; // not again on every append
+        log.warn('history index: rebuild failed; the previous index stays in use', err);
+      },
     );
   }
 }
