@@ -9,12 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { H3 } from 'h3';
 import { at, fill, marketSnapshot, tempDataDir } from './helpers/fixtures.ts';
-import { createApp } from '../server/http/app.ts';
-import { ResponseCache } from '../server/http/cache.ts';
-import { KeyStore } from '../server/keys/store.ts';
-import { openLimits, type Limits } from '../server/limits/gate.ts';
+import type { ResponseCache } from '../server/http/cache.ts';
 import type { PlanName } from '../server/keys/plans.ts';
 import { openService, type Service } from '../server/service.ts';
+import { openCachePair, type CachePair } from './helpers/cache-pair.ts';
 
 const NOW = at('2026-06-02T12:00:00Z');
 const S = 1000;
@@ -27,13 +25,11 @@ const A = 'Addr1111111111111111111111111111111111111111';
 
 let now = NOW - 10 * M;
 let service: Service;
-let keys: KeyStore;
-let limits: Limits;
+let pair: CachePair;
 let cache: ResponseCache;
 let cached: H3;
 let plain: H3;
 let cleanup: () => void;
-const raw = new Map<PlanName, string>();
 
 /** Event times of the fixture (fills and market snapshots), some after the walk's start. */
 const FILLS = [NOW - 3 * D + 7 * M, NOW - 2 * D, NOW - 30 * H, NOW - 26 * H, NOW - 2 * H - 30 * S, NOW - 4 * M, NOW + 3 * M + 17 * S];
@@ -60,32 +56,20 @@ beforeAll(async () => {
     })),
     positionSnapshots: [],
   });
-  keys = KeyStore.open(tmp.dir);
   // the limits' own clock moves a second per call: the walk's thousands of requests stay far below
   // any plan's rate limit (which would otherwise answer 429 to both apps alike)
   let tick = NOW;
-  limits = openLimits(tmp.dir, { flushMs: 0, clock: () => (tick += S) });
-  cache = new ResponseCache(service);
-  cached = createApp(service, keys, limits, { cache });
-  plain = createApp(service, keys, limits, { cache: new ResponseCache(service, { enabled: false }) });
+  pair = openCachePair(service, tmp.dir, () => (tick += S));
+  ({ cache, cached, plain } = pair);
 });
 afterAll(async () => {
-  limits?.close();
+  pair?.close();
   await service?.close();
   cleanup?.();
 });
 
-function key(plan: PlanName): string {
-  let k = raw.get(plan);
-  if (!k) {
-    k = keys.create({ plan, label: `moving ${plan}` }).key;
-    raw.set(plan, k);
-  }
-  return k;
-}
-
 async function get(app: H3, path: string, plan: PlanName): Promise<string> {
-  const res = await app.request(path, { headers: { 'x-api-key': key(plan) } });
+  const res = await app.request(path, { headers: { 'x-api-key': pair.key(plan) } });
   return `${res.status} ${await res.text()}`;
 }
 

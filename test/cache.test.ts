@@ -6,14 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { H3 } from 'h3';
 import { at, fill, marketSnapshot, positionSnapshot, tempDataDir } from './helpers/fixtures.ts';
-import { createApp, mountRoute } from '../server/http/app.ts';
+import { mountRoute } from '../server/http/app.ts';
 import { defineRoute } from '../server/http/routes/define.ts';
 import { noQuery } from '../server/http/params.ts';
 import { ResponseCache } from '../server/http/cache.ts';
-import { KeyStore } from '../server/keys/store.ts';
-import { openLimits, type Limits } from '../server/limits/gate.ts';
+import type { KeyStore } from '../server/keys/store.ts';
 import type { PlanName } from '../server/keys/plans.ts';
 import { openService, type Service } from '../server/service.ts';
+import { openCachePair, type CachePair } from './helpers/cache-pair.ts';
 
 const NOW = at('2026-06-02T12:00:00Z');
 const H = 3_600_000;
@@ -25,13 +25,12 @@ const V1 = encodeURIComponent('SOL/USD[WSOL-USDC]');
 
 let now = NOW;
 let service: Service;
+let pair: CachePair;
 let keys: KeyStore;
-let limits: Limits;
 let cache: ResponseCache;
 let cached: H3;
 let plain: H3;
 let cleanup: () => void;
-const raw = new Map<PlanName, string>();
 
 beforeAll(async () => {
   const tmp = tempDataDir();
@@ -54,26 +53,16 @@ beforeAll(async () => {
     ],
     positionSnapshots: [positionSnapshot({ time: NOW - H, position_key: 'P1', mark_price: 101, liquidation_price: 91 })],
   });
-  keys = KeyStore.open(tmp.dir);
-  limits = openLimits(tmp.dir, { flushMs: 0 });
-  cache = new ResponseCache(service);
-  cached = createApp(service, keys, limits, { cache });
-  plain = createApp(service, keys, limits, { cache: new ResponseCache(service, { enabled: false }) });
+  pair = openCachePair(service, tmp.dir);
+  ({ keys, cache, cached, plain } = pair);
 });
 afterAll(async () => {
-  limits?.close();
+  pair?.close();
   await service?.close();
   cleanup?.();
 });
 
-function key(plan: PlanName): string {
-  let k = raw.get(plan);
-  if (!k) {
-    k = keys.create({ plan, label: `cache ${plan}` }).key;
-    raw.set(plan, k);
-  }
-  return k;
-}
+const key = (plan: PlanName): string => pair.key(plan);
 
 async function get(app: H3, path: string, plan: PlanName = 'internal'): Promise<{ status: number; body: string; headers: Headers }> {
   const res = await app.request(path, { headers: { 'x-api-key': key(plan) } });

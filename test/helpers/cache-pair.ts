@@ -1,0 +1,46 @@
+import type { H3 } from 'h3';
+import { createApp } from '../../server/http/app.ts';
+import { ResponseCache } from '../../server/http/cache.ts';
+import { KeyStore } from '../../server/keys/store.ts';
+import { openLimits, type Limits } from '../../server/limits/gate.ts';
+import type { PlanName } from '../../server/keys/plans.ts';
+import type { Service } from '../../server/service.ts';
+
+/** Two apps over one service: one with the response cache, one without (the reference answers). */
+export interface CachePair {
+  cache: ResponseCache;
+  cached: H3;
+  plain: H3;
+  keys: KeyStore;
+  limits: Limits;
+  /** a raw key of the plan, created on first use */
+  key(plan: PlanName): string;
+  close(): void;
+}
+
+/**
+ * Opens the key store and limits of `dataDir` and builds the cached and the uncached app over
+ * `service` (`limitsClock`: the rate limiter's and meter's clock, default real time).
+ */
+export function openCachePair(service: Service, dataDir: string, limitsClock?: () => number): CachePair {
+  const keys = KeyStore.open(dataDir);
+  const limits = openLimits(dataDir, { flushMs: 0, clock: limitsClock });
+  const cache = new ResponseCache(service);
+  const raw = new Map<PlanName, string>();
+  return {
+    cache,
+    cached: createApp(service, keys, limits, { cache }),
+    plain: createApp(service, keys, limits, { cache: new ResponseCache(service, { enabled: false }) }),
+    keys,
+    limits,
+    key(plan) {
+      let k = raw.get(plan);
+      if (!k) {
+        k = keys.create({ plan, label: `cache ${plan}` }).key;
+        raw.set(plan, k);
+      }
+      return k;
+    },
+    close: () => limits.close(),
+  };
+}
