@@ -16,9 +16,12 @@
  *   history (15) only without a depth. A route whose answer moves with the clock in a way it can
  *   bound declares how long its answer holds ({@link declareValidUntil}: the 24 h stats until a fill
  *   leaves or enters their window; liquidation search with a defaulted `to` until a liquidation
- *   enters it or the plan's floor passes a row); that bound replaces the rules above. Any other
- *   answer that read the clock is not cached: routes get a clock-tracking view of the service
- *   ({@link ResponseCache.service}).
+ *   enters it or the plan's floor passes a row); that bound replaces the rules above. A history
+ *   window that moves with the clock (a defaulted `to`, a `from` on the moving plan floor) is a
+ *   {@link declareMovingAnswer}: its data is kept and its envelope rendered at each hit's clock,
+ *   within its bound (server/http/history-validity.ts). Any other answer that read the clock is
+ *   not cached: routes get a clock-tracking view of the service ({@link ResponseCache.service}).
+ *   Every entry also keeps the clock it was computed at: a clock set back never sees it.
  *   Routes read the clock before their first `await` (all do), which is where it is attributed to
  *   the request (no AsyncLocalStorage: on Node 20 its promise hooks slow every request); a read
  *   later than that cannot be attributed and turns the cache off, with a warning.
@@ -109,7 +112,8 @@ const MOVING = 'perpsCacheMovingAnswer';
 /**
  * Declares that the answer being computed for `event` is `answer.render(t)` at every clock t from
  * now up to `answer.validUntil`; the cache then stores the renderer and serves each hit rendered
- * at its own clock (test/cache.test.ts compares them with uncached answers across the bounds).
+ * at its own clock (test/cache-moving-windows.test.ts compares them with uncached answers across
+ * every bound).
  */
 export function declareMovingAnswer(event: H3Event, answer: MovingAnswer): void {
   event.context[MOVING] = answer;
