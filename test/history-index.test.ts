@@ -1,7 +1,7 @@
 /**
- * Endpoint 15 through its read index (server/http/history-index.ts): the closed alpha lifecycles up
- * to the index's mark come from `alpha_history_index` (sorted by address), the later ones from
- * `lifecycles`. At every stage (never built, built, a tail of later closes, built again, rebuilt
+ * Endpoints 15 and 18 through the read index (server/http/history-index.ts): the closed alpha
+ * lifecycles up to the index's mark come from `alpha_history_index` (sorted by address), the later
+ * ones from `lifecycles`, the open ones from `open_lifecycles`. At every stage (never built, built, a tail of later closes, built again, rebuilt
  * by itself once the tail is long) each answer equals the one read from `lifecycles` alone, which
  * the known-answer tests of test/http-positions.test.ts pin.
  */
@@ -53,11 +53,25 @@ async function addresses(): Promise<string[]> {
 const QUERIES = ['', '?sort_by=pnl&order=asc&limit=7', '?sort_by=closed_at&offset=5&limit=3', '?sort_by=size&market=SOL-PERP',
   '?sort_by=leverage&order=desc&limit=100'];
 
-/** Every (address, query) answer through the index equals the one from `lifecycles` alone. */
+/** Endpoint 18's paths of an address: its first and last lifecycles (closed or open), and an unknown id. */
+async function positionPaths(address: string): Promise<string[]> {
+  const rows = await t.service.db.querySql(`SELECT position_id FROM lifecycles WHERE protocol = 'alpha' AND address = $a
+    ORDER BY position_id`, { a: address });
+  const ids = rows.map((r) => Number(r.position_id));
+  return [...ids.slice(0, 2), ...ids.slice(-2), 999_999_999].map((id) => `/v1/alpha/positions/${address}/${id}`);
+}
+
+/** Every (address, query) answer through the index (15, 18) equals the one from `lifecycles` alone. */
 async function expectSameAnswers(stage: string): Promise<number> {
   let rows = 0;
   const key = t.key('internal');
   for (const address of await addresses()) {
+    for (const path of await positionPaths(address)) {
+      const init = { headers: { 'x-api-key': key } };
+      const [a, b] = await Promise.all([viaIndex.request(path, init), plain.request(path, init)]);
+      expect(a.status, `${stage} ${path}`).toBe(b.status);
+      expect(await a.text(), `${stage} ${path}`).toBe(await b.text());
+    }
     for (const q of QUERIES) {
       const path = `/v1/alpha/accounts/${address}/history${q}`;
       const init = { headers: { 'x-api-key': key } };

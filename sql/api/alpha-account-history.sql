@@ -19,7 +19,7 @@
 -- Plan (issue 7): the closed lifecycles of one address come from endpoint 15's read index (sorted
 -- by address, so zone maps skip all but a row group or two) up to $mark and from `lifecycles`
 -- after it (the last rows written: zone maps on last_seq skip the rest), through the
--- alpha_records macro. The matches are read once (materialized: the page and the count both use
+-- alpha_records macro (whose open lifecycles of the address, from `open_lifecycles`, are left out). The matches are read once (materialized: the page and the count both use
 -- them) with only their sort value (times as epoch µs, exact as DOUBLE; desc = ascending on
 -- 0.0 - value, which never yields -0.0); the page is a top-N on (value, position_id desc), and
 -- only its rows are then read in full (a whale has thousands of lifecycles; their tx strings
@@ -34,7 +34,8 @@ WITH matched AS MATERIALIZED (
            WHEN 'leverage' THEN r.max_leverage
          END AS v
   FROM alpha_records($address::VARCHAR, $mark::BIGINT) r  -- the History-row shape, sql/schema/read-macros.sql
-  WHERE ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
+  WHERE r.status IN ('closed', 'liquidated')
+    AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
     AND ($market_variant::VARCHAR IS NULL OR r.market_variant = $market_variant::VARCHAR)
     AND ($since::BIGINT IS NULL OR r.opened_at >= epoch_ms($since::BIGINT))
 ),

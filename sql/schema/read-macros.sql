@@ -97,11 +97,11 @@ CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
 
 -- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
 -- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not.
--- Arguments: closed_of = NULL: every alpha lifecycle (from `lifecycles`); an address: that
--- address's closed and liquidated ones, read through endpoint 15's index (sql/schema/read-index.sql)
--- up to `mark` and from `lifecycles` after it. The arguments are constants in every use, so the
--- branch not taken folds away and the address and mark bounds reach the scans as table filters.
-CREATE OR REPLACE MACRO alpha_records(closed_of, mark) AS TABLE
+-- Arguments: of_address, mark. The address's lifecycles without a scan of `lifecycles`: the closed
+-- and liquidated ones through endpoint 15's index (sql/schema/read-index.sql) up to `mark` and from
+-- `lifecycles` after it (its last rows), the open ones from `open_lifecycles` (a few thousand rows).
+-- Both arguments are bound parameters in every use, so they reach the scans as table filters.
+CREATE OR REPLACE MACRO alpha_records(of_address, mark) AS TABLE
   SELECT
        l.protocol,
        l.position_id,
@@ -129,12 +129,14 @@ CREATE OR REPLACE MACRO alpha_records(closed_of, mark) AS TABLE
        l.close_tx
   FROM (
     SELECT * FROM alpha_history_index
-    WHERE closed_of IS NOT NULL AND address = closed_of AND last_seq <= mark
+    WHERE address = of_address AND last_seq <= mark
     UNION ALL
     SELECT * FROM lifecycles
-    WHERE protocol = 'alpha'
-      AND (closed_of IS NULL OR (address = closed_of AND status IN ('closed', 'liquidated') AND last_seq > mark))
+    WHERE protocol = 'alpha' AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark
+    UNION ALL
+    SELECT * EXCLUDE (last_index_price) FROM open_lifecycles
+    WHERE protocol = 'alpha' AND address = of_address
   ) l;
 
--- Every alpha lifecycle in the History-row shape (endpoint 18). No arguments.
-CREATE OR REPLACE MACRO alpha_lifecycle_records() AS TABLE SELECT * FROM alpha_records(NULL, NULL);
+-- The macro this one replaced; dropped so an old definition cannot linger in a state file.
+DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;

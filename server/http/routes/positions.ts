@@ -202,7 +202,7 @@ export function positionRoutes(service: Service, index = new HistoryIndex(servic
         const { address, id } = positionOf(event);
         // the record first; only an open lifecycle has live fields (NULL otherwise)
         for (let attempt = 0; ; attempt++) {
-          const row = await service.db.queryOne('api/alpha-position', { address, id });
+          const row = await service.db.queryOne('api/alpha-position', { address, id, mark: await index.mark() });
           if (!row) throw positionNotFound();
           const live = row.status === 'open' ? await service.db.queryOne('api/alpha-position-live', { id }) : NO_LIVE;
           // closed by an append between the two reads: read again (a closed record has no live fields)
