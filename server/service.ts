@@ -63,7 +63,7 @@ async function openDerivedState(dataDir: string): Promise<Database> {
   return db;
 }
 
-/** Creates the derived tables and endpoint 15's read index (if missing) and (re)defines the read-side macros. */
+/** Creates the derived tables and the history read index (if missing) and (re)defines the read-side macros. */
 async function applySchema(w: Writer): Promise<void> {
   await w.exec(sqlFile('schema/derived'));
   await w.exec(sqlFile('schema/read-index'));

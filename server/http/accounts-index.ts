@@ -122,35 +122,31 @@ class Snapshot {
     return this.lower;
   }
 
-  /** The row indices in (value, address asc) order for one key and direction, built once. */
-  ordered(sortBy: AccountSort, order: 'asc' | 'desc', rank?: Int32Array): number[] {
-    const key = `${sortBy} ${order}`;
-    let out = this.orders.get(key);
-    if (!out) {
-      const values = this.table.numbers(SORT_FIELD[sortBy]);
-      const dir = order === 'asc' ? 1 : -1;
-      // ties by address rank: the same order as comparing the strings, at number cost
-      const byRank = (a: number, b: number) => (values[a]! - values[b]!) * dir || rank![a]! - rank![b]!;
-      out = Array.from({ length: this.table.length }, (_, i) => i).sort(rank ? byRank : comparator(this.table, sortBy, order));
-      this.orders.set(key, out);
-    }
+  /** The row indices in (value, address asc) order for one key and direction (built by
+   * {@link buildAll} when the snapshot loaded, and kept through patches). */
+  ordered(sortBy: AccountSort, order: 'asc' | 'desc'): number[] {
+    const out = this.orders.get(`${sortBy} ${order}`);
+    if (!out) throw new Error(`accounts snapshot: no ${sortBy} ${order} order (buildAll not run)`);
     return out;
   }
 
   /**
    * Builds every sorted order (and the lower-case addresses) up front, yielding to the event loop
    * between them, so that no search pays for a sort (tens of ms each over ~90k accounts, which
-   * put endpoint 13's p99 on the first use of each order).
+   * put endpoint 13's p99 on the first use of each order). Ties go by address rank: the order of
+   * {@link comparator}, at number cost.
    */
   async buildAll(): Promise<void> {
-    const addresses = this.table.strings('address');
-    const byAddress = Array.from({ length: this.table.length }, (_, i) => i)
-      .sort((a, b) => (addresses[a]! < addresses[b]! ? -1 : addresses[a]! > addresses[b]! ? 1 : 0));
+    const rows = (): number[] => Array.from({ length: this.table.length }, (_, i) => i);
     const rank = new Int32Array(this.table.length);
-    byAddress.forEach((row, r) => (rank[row] = r));
+    const addresses = this.table.strings('address');
+    rows().sort((a, b) => (addresses[a]! < addresses[b]! ? -1 : addresses[a]! > addresses[b]! ? 1 : 0))
+      .forEach((row, r) => (rank[row] = r));
     for (const [sortBy, order] of ORDERS) {
       await yieldToLoop();
-      this.ordered(sortBy, order, rank);
+      const values = this.table.numbers(SORT_FIELD[sortBy]);
+      const dir = order === 'asc' ? 1 : -1;
+      this.orders.set(`${sortBy} ${order}`, rows().sort((a, b) => (values[a]! - values[b]!) * dir || rank[a]! - rank[b]!));
     }
     this.lowerAddresses();
   }

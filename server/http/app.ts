@@ -34,8 +34,8 @@ import type { Service } from '../service.ts';
 import type { StreamHub } from '../stream/hub.ts';
 import { mountStream } from '../stream/route.ts';
 
-/** Every REST route of the service, in registration order (`history`: endpoint 15's read index; a
- * new one, opened by its first request, when not given). */
+/** Every REST route of the service, in registration order (`history`: the read index of endpoints
+ * 15 and 18; a new one, opened by its first request, when not given). */
 export function restRoutes(service: Service, history?: HistoryIndex): RestRoute[] {
   const accounts = new AccountsIndex(service);
   return [
@@ -81,7 +81,7 @@ export interface AppOptions {
   stream?: StreamHub;
   /** the response cache (default: a new one over `service`) */
   cache?: ResponseCache;
-  /** endpoint 15's read index (default: a new one over `service`, rebuilt past 20,000 closes) */
+  /** the read index of endpoints 15 and 18 (default: a new one over `service`, rebuilt past 20,000 closes) */
   history?: HistoryIndex;
 }
 
@@ -97,7 +97,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const routes = restRoutes(cache.service, history);
   // at once rather than on the first account-history request: a long tail is rebuilt meanwhile
-  void history.open().catch(() => undefined);
+  void history.open(); // a failure is logged there, and the routes read lifecycles alone
   for (const route of routes) mountRoute(app, route, keys, limits, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

@@ -1,8 +1,9 @@
 /**
- * Endpoint 15's read index (sql/schema/read-index.sql): the closed and liquidated alpha lifecycles
- * up to a mark (a journal seq), sorted by address, so an account's history reads a row group or
- * two instead of scanning every lifecycle (~35-100 ms on 3.9M lifecycles; issue 7). The closed
- * lifecycles after the mark (the tail) are read from `lifecycles` itself.
+ * The read index of endpoints 15 and 18 (sql/schema/read-index.sql): the closed and liquidated
+ * alpha lifecycles up to a mark (a journal seq), sorted by address, so an account's history or one
+ * of its positions reads a row group or two instead of scanning every lifecycle (~35-100 ms on
+ * 3.9M lifecycles; issue 7). The closed lifecycles after the mark (the tail) are read from
+ * `lifecycles` itself.
  *
  * Exact at every mark: a closed lifecycle never changes (a fill joins only the open lifecycle of its
  * position), so "in the index, or closed after the mark" is every closed lifecycle exactly once.

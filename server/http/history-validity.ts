@@ -52,7 +52,8 @@ async function validity(service: Service, w: HistoryWindow, market: string | nul
     bounds.push(Math.min(floorTo(now - 1, w.bucketMs) + w.bucketMs, floorTo(now, w.bucketMs) + w.bucketMs - 1));
     if (events === 'hours') bounds.push(Math.ceil(now / HOUR) * HOUR); // an hour enters when `to` passes its start
   }
-  if (moves.from) bounds.push(sameBucketThrough(w.from, events === 'hours' ? HOUR : w.bucketMs, now), sameBucketThrough(w.from, w.bucketMs, now));
+  // the bucket of `from` (11: its hour, which changes no later than its bucket of whole hours)
+  if (moves.from) bounds.push(sameBucketThrough(w.from, events === 'hours' ? HOUR : w.bucketMs, now));
   const days = depthDays(plan, kind);
   if (days !== null) {
     if (!moves.from) bounds.push(w.from + days * DAY); // then the floor starts clamping it

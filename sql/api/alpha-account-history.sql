@@ -9,14 +9,14 @@
 --                              route; chooses the sort value below, never spliced into the SQL);
 --                              size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage
 --   $order VARCHAR             asc | desc
---   $mark BIGINT               the mark of endpoint 15's read index (server/http/history-index.ts;
+--   $mark BIGINT               the mark of the history read index (server/http/history-index.ts;
 --                              0 = not built: everything from `lifecycles`)
 --   $offset BIGINT, $limit BIGINT   the page
 -- Order: the chosen key in the chosen direction, then position_id desc (total order). Always returns
 -- at least one row, with `total` on every row; a page past the end (or no match) gives a single row
 -- with position_id NULL. Whether the account exists is the route's check (alpha-account-exists.sql).
 -- USD rounded to 6 decimals; prices and leverage not rounded.
--- Plan (issue 7): the closed lifecycles of one address come from endpoint 15's read index (sorted
+-- Plan (issue 7): the closed lifecycles of one address come from the history read index (sorted
 -- by address, so zone maps skip all but a row group or two) up to $mark and from `lifecycles`
 -- after it (the last rows written: zone maps on last_seq skip the rest), through the
 -- alpha_records macro (whose open lifecycles of the address, from `open_lifecycles`, are left out). The matches are read once (materialized: the page and the count both use

@@ -1,4 +1,4 @@
--- Fills endpoint 15's read index (sql/schema/read-index.sql) with every closed or liquidated alpha
+-- Fills the history read index (sql/schema/read-index.sql) with every closed or liquidated alpha
 -- lifecycle whose last fill is at or before $mark, in (address, position_id) order: the insertion
 -- order is the storage order, which gives each row group a narrow address range.
 -- Parameters: $mark BIGINT, the journal seq the derived state includes.

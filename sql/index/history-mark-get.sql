@@ -1,4 +1,4 @@
--- The mark of endpoint 15's read index (sql/schema/read-index.sql), 0 when it was never built,
+-- The mark of the history read index (sql/schema/read-index.sql), 0 when it was never built,
 -- and how many closed alpha lifecycles lie after it (the tail its reads scan in `lifecycles`;
 -- those rows were written last, so zone maps on last_seq keep that scan short). No parameters.
 WITH mark AS (SELECT coalesce(max(last_seq), 0) AS m FROM alpha_history_index_mark)

@@ -98,9 +98,9 @@ CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
 -- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
 -- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not.
 -- Arguments: of_address, mark. The address's lifecycles without a scan of `lifecycles`: the closed
--- and liquidated ones through endpoint 15's index (sql/schema/read-index.sql) up to `mark` and from
--- `lifecycles` after it (its last rows), the open ones from `open_lifecycles` (a few thousand rows).
--- Both arguments are bound parameters in every use, so they reach the scans as table filters.
+-- and liquidated ones through the history read index (sql/schema/read-index.sql) up to `mark`,
+-- and from `lifecycles` after it (its last rows); the open ones from `open_lifecycles` (a few
+-- thousand rows). Both arguments are bound parameters in every use, so they reach the scans as table filters.
 CREATE OR REPLACE MACRO alpha_records(of_address, mark) AS TABLE
   SELECT
        l.protocol,
