@@ -1,18 +1,18 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDataDir } from './helpers/fixtures.ts';
-import { generateApiKey, hashApiKey, hashesEqual, keyIdOf, KEY_PATTERN } from '../server/keys/format.ts';
+import { apiKeyDigest, digestsEqual, generateApiKey, hashApiKey, keyIdOf, KEY_PATTERN } from '../server/keys/format.ts';
 import { KeyStore } from '../server/keys/store.ts';
 import { getPlan, PLAN_NAMES, SOLD_PLANS } from '../server/keys/plans.ts';
 import { demoKeysPath, ensureDemoKeys, type DemoKey } from '../server/keys/demo.ts';
 import { log } from '../server/log.ts';
 
-// Wrap timingSafeEqual so the tests can see that every comparison goes through it.
+// Wrap timingSafeEqual and hash so the tests can see every comparison, and when a key is hashed.
 vi.mock('node:crypto', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:crypto')>();
-  return { ...real, timingSafeEqual: vi.fn(real.timingSafeEqual) };
+  return { ...real, timingSafeEqual: vi.fn(real.timingSafeEqual), hash: vi.fn(real.hash) };
 });
 
 const dirs: (() => void)[] = [];
@@ -46,13 +46,16 @@ describe('key format', () => {
 
   it('hashes with SHA-256 (hex) and compares in constant time', () => {
     expect(hashApiKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    const h = hashApiKey('pa_abcdefgh_' + 'x'.repeat(32));
+    const raw = 'pa_abcdefgh_' + 'x'.repeat(32);
+    const d = apiKeyDigest(raw);
+    expect(d.toString('hex')).toBe(hashApiKey(raw));
     const spy = vi.mocked(timingSafeEqual);
     spy.mockClear();
-    expect(hashesEqual(h, h)).toBe(true);
-    expect(hashesEqual(h, hashApiKey('other'))).toBe(false);
-    expect(hashesEqual(h, 'not hex')).toBe(false);
-    expect(spy).toHaveBeenCalledTimes(3);
+    expect(digestsEqual(d, apiKeyDigest(raw))).toBe(true);
+    expect(digestsEqual(d, apiKeyDigest('other'))).toBe(false);
+    expect(digestsEqual(d, Buffer.from('not 32 bytes'))).toBe(false);
+    expect(digestsEqual(Buffer.alloc(3), Buffer.alloc(3))).toBe(false);
+    expect(spy).toHaveBeenCalledTimes(4);
   });
 });
 
@@ -106,14 +109,41 @@ describe('KeyStore', () => {
     const store = KeyStore.open(dataDir());
     const { key } = store.create({ plan: 'trial' });
     const spy = vi.mocked(timingSafeEqual);
-    for (const attempt of [key, key.slice(0, -4) + 'zzzz', `pa_zzzzzzzz_${key.slice(-32)}`, 'nonsense', '']) {
-      spy.mockClear();
-      store.authenticate(attempt);
-      expect(spy).toHaveBeenCalledTimes(1);
-      const [a, b] = spy.mock.calls[0]!;
-      expect((a as Buffer).length).toBe(32);
-      expect((b as Buffer).length).toBe(32);
+    // the second round runs after `key` was verified once: its id then compares raw keys first
+    for (const round of [1, 2]) {
+      for (const attempt of [key, key.slice(0, -4) + 'zzzz', `pa_zzzzzzzz_${key.slice(-32)}`, 'nonsense', '']) {
+        spy.mockClear();
+        store.authenticate(attempt);
+        expect(spy.mock.calls.length, `${round} ${attempt}`).toBeGreaterThanOrEqual(1);
+        for (const [a, b] of spy.mock.calls) expect((a as Buffer).length).toBe((b as Buffer).length);
+      }
     }
+  });
+
+  it('hashes a key once: later requests with it compare the raw key in constant time, until keys.json changes', () => {
+    const store = KeyStore.open(dataDir());
+    const { key, record } = store.create({ plan: 'trial' });
+    const other = store.create({ plan: 'pro' });
+    const hashed = vi.mocked(hash);
+    hashed.mockClear();
+    expect(store.authenticate(key)).toEqual(record);
+    expect(hashed).toHaveBeenCalledTimes(1);
+    hashed.mockClear();
+    expect(store.authenticate(key)).toEqual(record);
+    expect(store.authenticate(key)).toBe(store.authenticate(key)); // one frozen record, shared
+    expect(Object.isFrozen(store.authenticate(key))).toBe(true);
+    expect(hashed).not.toHaveBeenCalled();
+    // a wrong secret under the verified id is hashed and refused
+    expect(store.authenticate(key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A'))).toBeNull();
+    expect(hashed).toHaveBeenCalledTimes(1);
+    expect(store.authenticate(key)).toEqual(record);
+    // a change to keys.json (here: another key revoked) drops what was verified
+    store.revoke(other.record.id);
+    hashed.mockClear();
+    expect(store.authenticate(key)).toEqual(record);
+    expect(hashed).toHaveBeenCalledTimes(1);
+    store.revoke(record.id);
+    expect(store.authenticate(key)).toBeNull();
   });
 
   it('sees a plan change and a revocation made by another process without a restart (within 1 s)', () => {

@@ -163,6 +163,8 @@ export class ResponseCache {
   private reading: ClockRead | null = null;
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
+  /** canonical query by (route, raw query string); see {@link canonicalOf} */
+  private readonly canonicals = new Map<string, string>();
   private readonly maxBytes: number;
   private enabled: boolean;
   private readonly unsubscribe: () => void;
@@ -210,7 +212,7 @@ export class ResponseCache {
     if (!this.enabled) return JSON.stringify(await this.track({ read: false, at: -Infinity }, compute));
     const kind = CLAMPED[path];
     const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));
-    const key = `${event.url.pathname}\n${canonical(query)}\n${clamp}`;
+    const key = `${event.url.pathname}\n${this.canonicalOf(path, event.url.search, query)}\n${clamp}`;
     const now = this.base.now();
     const hit = this.entries.get(key);
     if (hit && holds(hit, now)) {
@@ -241,6 +243,23 @@ export class ResponseCache {
     } finally {
       if (this.inflight.get(key) === run) this.inflight.delete(key);
     }
+  }
+
+  /**
+   * {@link canonical} of the validated `query`, remembered by the raw query string: validation is
+   * a pure function of the route and that string (it reads no clock), so the same string always
+   * gives the same canonical form (sorting and serializing it cost ~2.5 µs of a ~90 µs cached
+   * answer). At most 10,000 strings are kept; then the memo starts over.
+   */
+  private canonicalOf(path: string, search: string, query: Query): string {
+    const raw = `${path}\n${search}`;
+    let text = this.canonicals.get(raw);
+    if (text === undefined) {
+      if (this.canonicals.size >= 10_000) this.canonicals.clear();
+      text = canonical(query);
+      this.canonicals.set(raw, text);
+    }
+    return text;
   }
 
   /** Runs the route; returns the answer's body and the entry that would keep it. */
