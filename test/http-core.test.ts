@@ -1,9 +1,10 @@
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { at, fill, marketSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { mountRoute } from '../server/http/app.ts';
 import { defineRoute } from '../server/http/routes/define.ts';
-import { noQuery } from '../server/http/params.ts';
+import { marketParam, noQuery, offsetParam, querySchema } from '../server/http/params.ts';
 import { keyIdOf } from '../server/keys/format.ts';
 import { log } from '../server/log.ts';
 import type { IncomingBatch } from '../server/journal/rows.ts';
@@ -288,6 +289,32 @@ describe('errors and headers', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('validates each distinct query string once and shares its frozen result; a bad one is a 400 every time', async () => {
+    const seen: unknown[] = [];
+    mountRoute(t.app, defineRoute({
+      path: '/v1/test-echo',
+      cost: 1,
+      summary: 'test',
+      query: querySchema({ offset: v.optional(offsetParam), market: v.optional(marketParam) }),
+      handle: ({ query }) => (seen.push(query), query),
+    }), t.keys);
+    const a1 = await json('/v1/test-echo?offset=5&market=sol-perp');
+    const a2 = await json('/v1/test-echo?offset=5&market=sol-perp');
+    const b = await json('/v1/test-echo?offset=6');
+    expect([a1.status, a2.status, b.status]).toEqual([200, 200, 200]);
+    expect(a1.body).toEqual({ offset: 5, market: 'SOL-PERP' });
+    expect(b.body).toEqual({ offset: 6 });
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[2]).not.toBe(seen[0]);
+    expect(Object.isFrozen(seen[0])).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      const bad = await json('/v1/test-echo?offset=-1');
+      expectOurError(bad.body, bad.status, 'invalid_parameter');
+      expect(bad.body.error.param).toBe('offset');
+    }
+    expect(seen).toHaveLength(3);
   });
 
   it('every answer carries x-request-id and x-api-version', async () => {

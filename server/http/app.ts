@@ -15,7 +15,7 @@ import { ResponseCache } from './cache.ts';
 import { HistoryIndex } from './history-index.ts';
 import { AccountsIndex } from './accounts-index.ts';
 import { beginRequest, handleError, methodNotAllowed } from './errors.ts';
-import { parseQuery } from './params.ts';
+import { memoizedQueryParser } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
 import { openapiRoutes } from './routes/openapi.ts';
 import { protocolRoutes } from './routes/protocols.ts';
@@ -59,13 +59,14 @@ export function restRoutes(service: Service, history?: HistoryIndex): RestRoute[
  * limits and validation exactly as a computed one.
  */
 export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits, cache?: ResponseCache): void {
+  const parse = memoizedQueryParser(route.query);
   app.all(route.path, async (event) => {
     if (event.req.method !== 'GET') throw methodNotAllowed();
-    if (route.auth === false) return route.handle({ event, query: parseQuery(event, route.query), key: null });
+    if (route.auth === false) return route.handle({ event, query: parse(event), key: null });
     const key = authenticate(event, keys);
     const admission = limits ? admit(event, key, route.cost, limits) : undefined;
     try {
-      const query = parseQuery(event, route.query);
+      const query = parse(event);
       if (cache) return await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key }));
       return await route.handle({ event, query, key });
     } catch (err) {
