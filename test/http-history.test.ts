@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { at, fill, marketSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import type { IncomingBatch } from '../server/journal/rows.ts';
@@ -157,6 +157,31 @@ describe('window logic (contract §4)', () => {
     }
     const f = await get('/v1/alpha/funding-rates/history?market_variant=DOGE%2FUSD%5BUSDC-USDC%5D');
     expect(f.body.error).toMatchObject({ code: 'invalid_parameter', param: 'market_variant' });
+  });
+});
+
+describe('known markets (server/http/scope.ts)', () => {
+  it('remembers a known market (no second lookup), but asks again for an unknown one, which an append may bring', async () => {
+    const t2 = await openTestApp({ now: NOW, batches: [{ fills: [fill({ time: T('08:00:00') })], marketSnapshots: [], positionSnapshots: [] }] });
+    try {
+      const lookups = vi.spyOn(t2.service.db, 'queryOne');
+      const scopeLookups = () => lookups.mock.calls.filter(([name]) => name === 'api/alpha-scope-known').length;
+      const vol = (market: string) => t2.get(`/v1/alpha/volume/history?${FROM8}&market=${market}&to=2026-06-02T11:00:00Z`, 'premium');
+      expect((await vol('SOL-PERP')).status).toBe(200);
+      expect((await vol('sol-perp')).status).toBe(200);
+      expect((await t2.get('/v1/alpha/open-interest/history?market=SOL-PERP', 'premium')).status).toBe(200);
+      expect(scopeLookups()).toBe(1);
+      expect((await vol('DOGE-PERP')).status).toBe(400);
+      expect((await vol('DOGE-PERP')).status).toBe(400);
+      expect(scopeLookups()).toBe(3);
+      await t2.service.append({ fills: [fill({ time: T('09:00:00'), market: 'DOGE-PERP', market_variant: 'DOGE/USD[USDC-USDC]', position_key: 'DOGE1' })],
+        marketSnapshots: [], positionSnapshots: [] });
+      const after = await vol('DOGE-PERP');
+      expect(after.status).toBe(200);
+      expect(((await after.json()) as any).data).toHaveLength(1);
+    } finally {
+      await t2.close();
+    }
   });
 });
 
