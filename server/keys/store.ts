@@ -214,8 +214,10 @@ export class KeyStore {
 
   /**
    * The record of a raw key (frozen, shared by every request with that key), or null when it is
-   * missing, malformed, unknown or revoked. Always hashes and compares in constant time (against a
-   * dummy digest when the id is unknown).
+   * missing, malformed, unknown or revoked. Every comparison runs in constant time: with the raw
+   * key already verified for that id when there is one, else (and when that one differs) of the
+   * key's hash with the stored one, or with a dummy digest when the id is unknown. Only whether an
+   * id was verified before shows in the time taken, and ids are not secret (`keys list`, logs).
    */
   authenticate(raw: string | null | undefined): Readonly<ApiKeyRecord> | null {
     this.refresh();
