@@ -160,6 +160,33 @@ describe('window logic (contract §4)', () => {
   });
 });
 
+describe('8: amounts in the millions, exact', () => {
+  it('sums exact millions across a snapshot variant and a fills-only one, through increases and decreases', async () => {
+    const t2 = await openTestApp({ now: NOW, batches: [{
+      fills: [
+        fill({ time: T('08:10:00'), position_key: 'P', market_variant: V2, size_delta_usd: 3_000_000.25, position_size_usd: 3_000_000.25 }),
+        fill({ time: T('08:20:00'), position_key: 'Q', market_variant: V2, side: 'short', size_delta_usd: 1_234_567.891234,
+          position_size_usd: 1_234_567.891234 }),
+        fill({ time: T('09:10:00'), position_key: 'P', market_variant: V2, type: 'decrease', size_delta_usd: -1_250_000.5,
+          position_size_usd: 1_749_999.75, collateral_delta_usd: 0 }),
+      ],
+      marketSnapshots: [marketSnapshot({ time: T('10:00:00'), oi_long_usd: 2_500_000.5, oi_short_usd: 1_000_000.123456 })],
+      positionSnapshots: [],
+    }] });
+    try {
+      const res = await t2.get('/v1/alpha/open-interest/history?interval=1h&from=2026-06-02T08:00:00Z&to=2026-06-02T11:00:00Z', 'premium');
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).data).toEqual([
+        { time: '2026-06-02T08:00:00.000Z', long_usd: 3_000_000.25, short_usd: 1_234_567.891234, total_usd: 4_234_568.141234 },
+        { time: '2026-06-02T09:00:00.000Z', long_usd: 1_749_999.75, short_usd: 1_234_567.891234, total_usd: 2_984_567.641234 },
+        { time: '2026-06-02T10:00:00.000Z', long_usd: 4_249_999.75 + 0.5, short_usd: 2_234_568.01469, total_usd: 6_484_568.26469 },
+      ]);
+    } finally {
+      await t2.close();
+    }
+  });
+});
+
 describe('known markets (server/http/scope.ts)', () => {
   it('remembers a known market (no second lookup), but asks again for an unknown one, which an append may bring', async () => {
     const t2 = await openTestApp({ now: NOW, batches: [{ fills: [fill({ time: T('08:00:00') })], marketSnapshots: [], positionSnapshots: [] }] });
