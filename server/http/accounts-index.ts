@@ -223,12 +223,19 @@ export class AccountsIndex {
     const trades = table.numbers('trades');
     const open = table.numbers('open_positions');
     const addresses = search === null ? [] : snap.lowerAddresses();
+    const order = snap.ordered(q.sortBy, q.order);
+    if (search === null && q.minTrades === null && q.hasActive === null) {
+      // no filter: the page is a slice of the order, the total its length (no walk)
+      return { rows: order.slice(q.offset, q.offset + q.limit).map((i) => table.row(i)), total: order.length };
+    }
     const rows: Row[] = [];
     let total = 0;
-    for (const i of snap.ordered(q.sortBy, q.order)) {
+    for (const i of order) {
+      // the prefix first: it rejects nearly every row, before two random reads of number columns
+      // (a search with both number filters took ~8 ms over 90k accounts checked the other way round)
+      if (search !== null && !addresses[i]!.startsWith(search)) continue;
       if (q.minTrades !== null && trades[i]! < q.minTrades) continue;
       if (q.hasActive !== null && open[i]! > 0 !== q.hasActive) continue;
-      if (search !== null && !addresses[i]!.startsWith(search)) continue;
       if (total >= q.offset && rows.length < q.limit) rows.push(table.row(i));
       total += 1;
     }
