@@ -6,6 +6,7 @@
  *  - the mixed workload (every endpoint's requests interleaved) at 50 connections;
  *  - a repeated identical request at 50 connections;
  *  - the hello baseline at 50 connections, in the same run;
+ *  - for each of those three, the serving process's CPU time per request (from /proc);
  *  - the server's RSS (now and peak) and the cold start (process start to first answer).
  * Prints a table and writes JSON (default bench-results.json, git-ignored).
  *
@@ -102,20 +103,29 @@ async function main(): Promise<void> {
     for (let i = 0; i < longest; i++) for (const w of workloads) if (w.paths.length) mixed.push(w.paths[i % w.paths.length]!);
     const repeatedPath = `/v1/alpha/open-positions/stats?market=${encodeURIComponent(data.markets[0] ?? 'SOL-PERP')}`;
 
-    const runs: Record<string, ThroughputFigures> = {};
+    const runs: Record<string, ThroughputFigures & { server_cpu_us_per_req: number | null }> = {};
     say(`\nthroughput at ${connections} connections, ${seconds} s each (load average ${load()})`);
     // repeated before mixed: slow queries of the mixed run that clients gave up on still occupy the
     // server's readers for a while after it ends
-    runs.hello = await measureThroughput(hello.url, null, ['/hello'], connections, seconds);
-    runs.repeated = await measureThroughput(api.url, key, [repeatedPath], connections, seconds);
-    runs.mixed = await measureThroughput(api.url, key, mixed, connections, seconds);
+    // Each run also records the serving process's CPU time per request: each server uses about a
+    // core and autocannon the other, so "% of hello" is about the inverse ratio of the two servers'
+    // CPU per request, a figure the machine's neighbours move less than req/s.
+    const measured = async (server: ServerChild, apiKey: string | null, paths: string[]) => {
+      const cpu0 = server.cpuSeconds();
+      const r = await measureThroughput(server.url, apiKey, paths, connections, seconds);
+      const requests = r.req_per_s * r.seconds;
+      return { ...r, server_cpu_us_per_req: requests > 0 ? Math.round(((server.cpuSeconds() - cpu0) * 1e6) / requests) : null };
+    };
+    runs.hello = await measured(hello, null, ['/hello']);
+    runs.repeated = await measured(api, key, [repeatedPath]);
+    runs.mixed = await measured(api, key, mixed);
     const base = runs.hello.req_per_s;
     const ratio = (x: number): number => Math.round((x / base) * 1000) / 10;
-    say(`workload        req/s   p50 ms   p99 ms  % of hello  statuses`);
+    say(`workload        req/s   p50 ms   p99 ms  % of hello  server CPU µs/req  statuses`);
     for (const [name, r] of Object.entries(runs)) {
       const st = Object.entries(r.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
       say(`${name.padEnd(12)} ${String(r.req_per_s).padStart(8)} ${r.p50_ms.toFixed(1).padStart(8)} ${r.p99_ms.toFixed(1).padStart(8)} ` +
-        `${ratio(r.req_per_s).toFixed(1).padStart(10)}  ${st}${r.errors ? ` errors:${r.errors}` : ''}`);
+        `${ratio(r.req_per_s).toFixed(1).padStart(10)} ${String(r.server_cpu_us_per_req ?? '-').padStart(18)}  ${st}${r.errors ? ` errors:${r.errors}` : ''}`);
     }
     const rssNow = api.rss();
     const rssPeak = Math.max(api.peakRss(), peakSampled);

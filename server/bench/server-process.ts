@@ -30,6 +30,8 @@ export interface ServerChild {
   rss(): number;
   /** peak resident set size so far, bytes (VmHWM) */
   peakRss(): number;
+  /** CPU time the process has used so far, user + system, seconds (Linux /proc; NaN elsewhere) */
+  cpuSeconds(): number;
   /** SIGTERM, then SIGKILL after 5 s */
   stop(): Promise<void>;
 }
@@ -38,6 +40,19 @@ function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
     return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on every Linux build in use). */
+const USER_HZ = 100;
+
+function procCpuSeconds(pid: number): number {
+  try {
+    // fields after the parenthesized command name: state is 3rd, utime the 14th and stime the 15th
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
   } catch {
     return Number.NaN;
   }
@@ -85,6 +100,7 @@ export async function spawnServer(opts: {
     pid,
     rss: () => procStatusBytes(pid, 'VmRSS'),
     peakRss: () => procStatusBytes(pid, 'VmHWM'),
+    cpuSeconds: () => procCpuSeconds(pid),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
