@@ -50,8 +50,10 @@ const USER_HZ = 100;
 
 function procCpuSeconds(pid: number): number {
   try {
-    // fields after the parenthesized command name: state is 3rd, utime the 14th and stime the 15th
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // fields after the parenthesized command name (which may itself hold ") "): state is the
+    // 3rd field, utime the 14th and stime the 15th
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
   } catch {
     return Number.NaN;
