@@ -320,7 +320,8 @@ describe('errors and headers', () => {
   it('every answer carries x-request-id and x-api-version', async () => {
     const cases: [string, string | null, RequestInit?][] = [
       ['/v1/protocols', 'trial'], ['/v1/alpha/markets/stats', 'trial'], ['/v1/protocols', null], ['/v1/nope', null],
-      ['/v1/protocols?foo=1', 'trial'], ['/v1/protocols', 'trial', { method: 'POST' }],
+      ['/v1/protocols?foo=1', 'trial'], ['/v1/protocols', 'trial', { method: 'POST' }], ['/v1/openapi.json', null],
+      ['/v1/protocols', 'internal'], ['/v1/mcp', 'pro'], ['/v1/mcp', 'trial', { method: 'POST' }],
     ];
     const ids = new Set<string>();
     for (const [path, plan, init] of cases) {

@@ -68,6 +68,17 @@ describe('HTTP gates before the MCP exchange', () => {
     for (const plan of ['pro', 'premium', 'internal'] as const) expect((await post({ 'x-api-key': t.key(plan) })).status).toBe(200);
   });
 
+  it('a successful exchange carries the request id, the version and its limit headers', async () => {
+    const res = await post({ 'x-api-key': t.key('pro'), 'x-request-id': 'mcp-trace-0001' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'describe_service', arguments: {} } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('mcp-trace-0001');
+    expect(res.headers.get('x-api-version')).toBe('1.0.0-rc.1');
+    expect(res.headers.get('ratelimit-limit')).toBe('1200');
+    expect(Number(res.headers.get('x-credits-remaining'))).toBeGreaterThan(0);
+    await res.text();
+  });
+
   it('answers 401 without a key (a key in the query string is not read)', async () => {
     const res = await post({});
     expect(res.status).toBe(401);

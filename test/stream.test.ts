@@ -47,8 +47,10 @@ describe('plain GET echoes the resolved scope', () => {
     expect(await sol.json()).toEqual({ data: { protocol: 'alpha', market: 'SOL-PERP', address: A, market_variants: [...SOL].sort() } });
     const beta = await get(`/v1/stream/beta/fills?market=SOL-PERP`);
     expect(await beta.json()).toEqual({ data: { protocol: 'beta', market: 'SOL-PERP', address: null, market_variants: [] } });
-    // rate-limited like REST, but a scope check costs no credit
+    // rate-limited like REST, but a scope check costs no credit; the request id and version too
     expect(all.headers.get('ratelimit-limit')).toBe('60');
+    expect(all.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(all.headers.get('x-api-version')).toBe('1.0.0-rc.1');
     expect((await get(FILLS)).headers.get('x-credits-remaining')).toBe('10000');
   });
 

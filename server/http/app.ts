@@ -14,7 +14,8 @@ import { authenticate } from './auth.ts';
 import { ResponseCache } from './cache.ts';
 import { HistoryIndex } from './history-index.ts';
 import { AccountsIndex } from './accounts-index.ts';
-import { beginRequest, handleError, methodNotAllowed } from './errors.ts';
+import { jsonAnswer } from './answer-headers.ts';
+import { handleError, methodNotAllowed } from './errors.ts';
 import { memoizedQueryParser } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
 import { openapiRoutes } from './routes/openapi.ts';
@@ -62,13 +63,13 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
   const parse = memoizedQueryParser(route.query);
   app.all(route.path, async (event) => {
     if (event.req.method !== 'GET') throw methodNotAllowed();
-    if (route.auth === false) return route.handle({ event, query: parse(event), key: null });
+    if (route.auth === false) return jsonAnswer(event, JSON.stringify(await route.handle({ event, query: parse(event), key: null })));
     const key = authenticate(event, keys);
     const admission = limits ? admit(event, key, route.cost, limits) : undefined;
     try {
       const query = parse(event);
-      if (cache) return await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key }));
-      return await route.handle({ event, query, key });
+      if (cache) return jsonAnswer(event, await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key })));
+      return jsonAnswer(event, JSON.stringify(await route.handle({ event, query, key })));
     } catch (err) {
       admission?.refund();
       throw err;
@@ -94,7 +95,7 @@ export interface AppOptions {
  */
 export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
   const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;
-  const app = new H3({ silent: true, onRequest: beginRequest, onError: handleError });
+  const app = new H3({ silent: true, onError: handleError });
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const routes = restRoutes(cache.service, history);
   // at once rather than on the first account-history request: a long tail is rebuilt meanwhile

@@ -36,7 +36,6 @@ import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 
 const DAY_MS = 86_400_000;
-const JSON_TYPE = 'application/json;charset=UTF-8';
 
 /** Routes whose answer depends on the plan's depth, and which depth. */
 const CLAMPED: Readonly<Record<string, HistoryKind>> = {
@@ -208,7 +207,6 @@ export class ResponseCache {
    * cache, or from `compute` (whose result is serialized here, exactly as h3 would).
    */
   async respond(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<string> {
-    event.res.headers.set('content-type', JSON_TYPE);
     if (!this.enabled) return JSON.stringify(await this.track({ read: false, at: -Infinity }, compute));
     const kind = CLAMPED[path];
     const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { HTTPError, type H3Event } from 'h3';
+import { FastResponse } from 'srvx';
 import { log } from '../log.ts';
-
-/** The interface version every REST response announces in `x-api-version`. */
-export const API_VERSION = '1.0.0-rc.1';
+import { API_VERSION, requestIdOf, stagedHeaders } from './answer-headers.ts';
 
 /** Error codes of the contract (§2), plus `bad_request` for a malformed request no row covers. */
 export type ErrorCode =
@@ -53,27 +52,6 @@ export function methodNotAllowed(): ApiError {
 /** Same spelling as h3 uses on success answers. */
 const JSON_TYPE = 'application/json;charset=UTF-8';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-
-/**
- * The request id of this request: an incoming `x-request-id` when it looks sane (8-128 of
- * `[A-Za-z0-9._:-]`, so it is safe in logs), else a fresh UUID. Assigned once, on first use.
- */
-export function requestIdOf(event: H3Event): string {
-  const known = event.context.requestId;
-  if (typeof known === 'string') return known;
-  const incoming = event.req.headers.get('x-request-id');
-  const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  event.context.requestId = id;
-  return id;
-}
-
-/** `onRequest` hook: fixes the request id and stages `x-request-id` / `x-api-version` on the answer. */
-export function beginRequest(event: H3Event): void {
-  event.res.headers.set('x-request-id', requestIdOf(event));
-  event.res.headers.set('x-api-version', API_VERSION);
-}
-
 const GENERIC: Record<number, [ErrorCode, string]> = {
   400: ['bad_request', 'The request is malformed.'],
   401: ['unauthorized', 'A valid API key is required in the x-api-key header.'],
@@ -110,12 +88,13 @@ function rootCause(error: unknown): unknown {
 }
 
 /**
- * Builds the JSON error answer: staged response headers (request id, version, rate-limit headers
- * set before the throw) + the error's own headers + `content-type`. Never carries a stack or SQL.
+ * Builds the JSON error answer: the headers staged before the throw (rate-limit and credit headers,
+ * server/http/answer-headers.ts; any on `event.res.headers`) + the error's own headers + request id,
+ * version and `content-type`. Never carries a stack or SQL.
  */
 export function errorResponse(event: H3Event, status: number, body: ErrorBody, extra?: Headers): Response {
   const headers = new Headers();
-  for (const source of [event.res.headers, event.res.errHeaders, extra]) {
+  for (const source of [Object.entries(stagedHeaders(event) ?? {}), event.res.headers, event.res.errHeaders, extra]) {
     if (!source) continue;
     for (const [name, value] of source) {
       if (name !== 'content-type' && name !== 'content-length') headers.set(name, value);
@@ -124,7 +103,9 @@ export function errorResponse(event: H3Event, status: number, body: ErrorBody, e
   headers.set('content-type', JSON_TYPE);
   headers.set('x-request-id', requestIdOf(event));
   headers.set('x-api-version', API_VERSION);
-  return new Response(event.req.method === 'HEAD' ? null : JSON.stringify(body), { status, headers });
+  // srvx's FastResponse: a string body goes out whole with its content-length (a web Response's
+  // body would be streamed, chunked)
+  return new FastResponse(event.req.method === 'HEAD' ? null : JSON.stringify(body), { status, headers });
 }
 
 /**

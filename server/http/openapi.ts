@@ -24,7 +24,8 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { restRoutes } from './app.ts';
-import { API_VERSION, type ErrorCode } from './errors.ts';
+import { API_VERSION } from './answer-headers.ts';
+import type { ErrorCode } from './errors.ts';
 import { addNonRestOperations } from './openapi-extra.ts';
 import { RESPONSE_DEFINITIONS, errorBodyOf } from './response-schemas.ts';
 import type { RestRoute } from './routes/define.ts';

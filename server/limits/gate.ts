@@ -17,6 +17,7 @@
  *   The account's request count is increased at admission and kept, whatever the outcome.
  */
 import type { H3Event } from 'h3';
+import { stageHeader } from '../http/answer-headers.ts';
 import { ApiError } from '../http/errors.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { ApiKeyRecord } from '../keys/store.ts';
@@ -47,23 +48,23 @@ const NOOP: Admission = { refund() {} };
 
 /**
  * Admits the authenticated request of `key` to a route of `cost` credits, or throws the 429.
- * Sets the limit headers on `event.res.headers` (the error answer copies them too).
+ * Stages the limit headers for the answer (server/http/answer-headers.ts; the error answer copies them too).
  */
 export function admit(event: H3Event, key: ApiKeyRecord, cost: number, limits: Limits): Admission {
   const plan = getPlan(key.plan);
   const perMinute = plan.requestsPerMinute;
   if (perMinute === null && plan.creditsPerMonth === null) return NOOP;
-  const headers = event.res.headers;
+  const set = (name: string, value: number) => stageHeader(event, name, String(value));
   const { credits } = limits;
 
   if (perMinute !== null) {
     const rate = limits.limiter.take(key.id, perMinute);
-    headers.set('ratelimit-limit', String(rate.limit));
-    headers.set('ratelimit-remaining', String(rate.remaining));
-    headers.set('ratelimit-reset', String(rate.resetSeconds));
+    set('ratelimit-limit', rate.limit);
+    set('ratelimit-remaining', rate.remaining);
+    set('ratelimit-reset', rate.resetSeconds);
     if (!rate.allowed) {
       const left = credits.remaining(key.account, plan);
-      if (left !== null) headers.set('x-credits-remaining', String(left));
+      if (left !== null) set('x-credits-remaining', left);
       throw new ApiError(429, 'rate_limited', `Rate limit of ${perMinute} requests per minute exceeded; retry after ${rate.retryAfterSeconds} s.`,
         undefined, { 'retry-after': String(rate.retryAfterSeconds) });
     }
@@ -72,20 +73,20 @@ export function admit(event: H3Event, key: ApiKeyRecord, cost: number, limits: L
   const left = credits.remaining(key.account, plan);
   if (left === null) return NOOP;
   if (left < cost) {
-    headers.set('x-credits-remaining', String(left));
+    set('x-credits-remaining', left);
     const wait = credits.secondsToMonthEnd();
     throw new ApiError(429, 'credits_exhausted', `The monthly credits of this account are used up; they renew at the start of the next UTC month.`,
       undefined, { 'retry-after': String(wait) });
   }
   credits.charge(key.account, cost, 1);
-  headers.set('x-credits-remaining', String(left - cost));
+  set('x-credits-remaining', left - cost);
   let refunded = false;
   return {
     refund() {
       if (refunded || cost === 0) return;
       refunded = true;
       credits.charge(key.account, -cost, 0);
-      headers.set('x-credits-remaining', String(credits.remaining(key.account, plan) ?? 0));
+      set('x-credits-remaining', credits.remaining(key.account, plan) ?? 0);
     },
   };
 }

@@ -20,7 +20,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { H3, H3Event } from 'h3';
 import { authenticate } from '../http/auth.ts';
-import { API_VERSION, ApiError, requestIdOf } from '../http/errors.ts';
+import { API_VERSION, requestIdOf, stagedHeaders, stageHeader, stampAnswerHeaders } from '../http/answer-headers.ts';
+import { ApiError } from '../http/errors.ts';
 import type { RestRoute } from '../http/routes/define.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { ApiKeyRecord, KeyStore } from '../keys/store.ts';
@@ -52,11 +53,11 @@ const INSTRUCTIONS =
 const LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-credits-remaining'];
 
 /** The limit headers staged on `headers`, for a result's `_meta`. */
-function limitMeta(headers: Headers): Record<string, string> {
+function limitMeta(headers: Readonly<Record<string, string>> = {}): Record<string, string> {
   const meta: Record<string, string> = {};
   for (const name of LIMIT_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) meta[name] = value;
+    const value = headers[name];
+    if (value !== undefined) meta[name] = value;
   }
   return meta;
 }
@@ -74,7 +75,7 @@ async function describeCall(
   const result = await describeServiceResult(deps.service, {
     plan: key.plan, creditsRemaining: deps.limits.credits.remaining(key.account, getPlan(key.plan)), costs: tools.costs,
   });
-  return { ...result, _meta: limitMeta(event.res.headers) };
+  return { ...result, _meta: limitMeta(stagedHeaders(event)) };
 }
 
 /** The MCP server of one HTTP request, for one authenticated key. */
@@ -99,7 +100,7 @@ function requestServer(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKe
       });
       // The HTTP answer carries the limit headers of its (last) tool call, as a REST answer would.
       const meta = (result._meta ?? {}) as Record<string, string>;
-      for (const header of LIMIT_HEADERS) if (meta[header] !== undefined) event.res.headers.set(header, meta[header]);
+      for (const header of LIMIT_HEADERS) if (meta[header] !== undefined) stageHeader(event, header, meta[header]);
       return result;
     } catch (err) {
       if (!(err instanceof ApiError)) log.error(`[${requestIdOf(event)}] MCP tool ${name} failed:`, err);
@@ -130,7 +131,9 @@ export function mountMcp(deps: McpDeps): void {
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(event.req as Request);
+      const answer = await transport.handleRequest(event.req as Request);
+      stampAnswerHeaders(event); // after the tool calls staged their limit headers; h3 merges them
+      return answer;
     } finally {
       await server.close();
     }

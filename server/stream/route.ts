@@ -13,6 +13,7 @@
  */
 import { getQuery, getRouterParam, type H3 } from 'h3';
 import { setWebSocketHooks } from 'crossws';
+import { stampAnswerHeaders } from '../http/answer-headers.ts';
 import { authenticate } from '../http/auth.ts';
 import { ApiError, methodNotAllowed } from '../http/errors.ts';
 import { getPlan } from '../keys/plans.ts';
@@ -49,7 +50,9 @@ export function mountStream(app: H3, hub: StreamHub, keys: KeyStore, limits?: Li
 
     const admission = limits ? admit(event, key, 0, limits) : undefined;
     try {
-      return scopeEcho(await resolveStreamScope(hub.service, protocol, query));
+      const echo = scopeEcho(await resolveStreamScope(hub.service, protocol, query));
+      stampAnswerHeaders(event);
+      return echo;
     } catch (err) {
       admission?.refund();
       throw err;

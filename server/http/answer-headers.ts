@@ -1,0 +1,62 @@
+/**
+ * The headers of an answer, kept as a plain object on the event until the answer is built.
+ *
+ * h3 keeps response headers in a web `Headers` (`event.res.headers`): every `set` validates and
+ * re-sorts, and a handler's staged headers are merged into the final response by copying them into
+ * yet another `Headers` (and, for a `Response`, re-wrapping its body as a stream: the answer then
+ * goes out chunked). On a cached answer that was ~5 µs of a ~78 µs request (issue 7's repeated
+ * workload). So the limit gate stages its headers here ({@link stageHeader}), REST answers are built
+ * once with every header in a plain object ({@link jsonAnswer}, an srvx `FastResponse`, which
+ * writes them straight to Node), and errors copy them too (server/http/errors.ts). Routes whose
+ * answer h3 builds (MCP, the stream's scope echo) copy them onto `event.res.headers` just before
+ * returning ({@link stampAnswerHeaders}).
+ */
+import { randomUUID } from 'node:crypto';
+import type { H3Event } from 'h3';
+import { FastResponse } from 'srvx';
+
+/** The interface version every REST response announces in `x-api-version`. */
+export const API_VERSION = '1.0.0-rc.1';
+
+const STAGED = 'perpsAnswerHeaders';
+const JSON_TYPE = 'application/json;charset=UTF-8';
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * The request id of this request: an incoming `x-request-id` when it looks sane (8-128 of
+ * `[A-Za-z0-9._:-]`, so it is safe in logs), else a fresh UUID. Assigned once, on first use.
+ */
+export function requestIdOf(event: H3Event): string {
+  const known = event.context.requestId;
+  if (typeof known === 'string') return known;
+  const incoming = event.req.headers.get('x-request-id');
+  const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  event.context.requestId = id;
+  return id;
+}
+
+/** The headers staged so far for this request's answer (undefined: none). */
+export function stagedHeaders(event: H3Event): Readonly<Record<string, string>> | undefined {
+  return event.context[STAGED] as Record<string, string> | undefined;
+}
+
+/** Stages a header (lower-case name) for this request's answer, success or error; a later value replaces it. */
+export function stageHeader(event: H3Event, name: string, value: string): void {
+  const staged = (event.context[STAGED] as Record<string, string> | undefined) ?? (event.context[STAGED] = {});
+  staged[name] = value;
+}
+
+/** Every header of a REST answer but its content type: the staged ones, the request id and the version. */
+function identityAnd(event: H3Event): Record<string, string> {
+  return { ...stagedHeaders(event), 'x-request-id': requestIdOf(event), 'x-api-version': API_VERSION };
+}
+
+/** A 200 JSON answer with `body` (already serialized) and every header of the request. */
+export function jsonAnswer(event: H3Event, body: string): Response {
+  return new FastResponse(body, { headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
+}
+
+/** For an answer h3 builds from `event.res.headers`: copies the staged headers, request id and version there. */
+export function stampAnswerHeaders(event: H3Event): void {
+  for (const [name, value] of Object.entries(identityAnd(event))) event.res.headers.set(name, value);
+}
