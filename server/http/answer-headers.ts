@@ -7,9 +7,9 @@
  * goes out chunked). On a cached answer that was ~6-8 µs of a ~78 µs request (issue 7's repeated
  * workload). So the limit gate stages its headers here ({@link stageHeader}), REST answers are built
  * once with every header in a plain object ({@link jsonAnswer}, an srvx `FastResponse`, which
- * writes them straight to Node), and errors copy them too (server/http/errors.ts). Routes whose
- * answer h3 builds (MCP, the stream's scope echo) copy them onto `event.res.headers` just before
- * returning ({@link stampAnswerHeaders}).
+ * writes them straight to Node), and errors copy them too (server/http/errors.ts). MCP, whose
+ * answer the SDK's transport builds, copies them onto `event.res.headers` for h3 to merge
+ * ({@link stampAnswerHeaders}).
  */
 import { randomUUID } from 'node:crypto';
 import type { H3Event } from 'h3';
@@ -19,7 +19,8 @@ import { FastResponse } from 'srvx';
 export const API_VERSION = '1.0.0-rc.1';
 
 const STAGED = 'perpsAnswerHeaders';
-const JSON_TYPE = 'application/json;charset=UTF-8';
+/** The content type of every JSON answer, spelled as h3 spells it. */
+export const JSON_TYPE = 'application/json;charset=UTF-8';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
@@ -51,7 +52,7 @@ function identityAnd(event: H3Event): Record<string, string> {
   return { ...stagedHeaders(event), 'x-request-id': requestIdOf(event), 'x-api-version': API_VERSION };
 }
 
-/** A 200 JSON answer with `body` (already serialized) and every header of the request. */
+/** A 200 JSON answer with `body` (already serialized) and every header of the request (REST, the stream's scope echo). */
 export function jsonAnswer(event: H3Event, body: string): Response {
   return new FastResponse(body, { headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
 }

@@ -9,7 +9,7 @@
  * Every answer, errors included, carries `x-request-id` and `x-api-version`, and every error
  * body is ours (`onError`), never h3's. `/v1/mcp` (server/mcp/endpoint.ts) wraps the same routes.
  */
-import { H3 } from 'h3';
+import { H3, type H3Event } from 'h3';
 import { authenticate } from './auth.ts';
 import { ResponseCache } from './cache.ts';
 import { HistoryIndex } from './history-index.ts';
@@ -61,19 +61,23 @@ export function restRoutes(service: Service, history?: HistoryIndex): RestRoute[
  */
 export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits, cache?: ResponseCache): void {
   const parse = memoizedQueryParser(route.query);
-  app.all(route.path, async (event) => {
-    if (event.req.method !== 'GET') throw methodNotAllowed();
-    if (route.auth === false) return jsonAnswer(event, JSON.stringify(await route.handle({ event, query: parse(event), key: null })));
+  /** The answer's JSON body, from the cache when there is one. */
+  const bodyOf = async (event: H3Event): Promise<string> => {
+    if (route.auth === false) return JSON.stringify(await route.handle({ event, query: parse(event), key: null }));
     const key = authenticate(event, keys);
     const admission = limits ? admit(event, key, route.cost, limits) : undefined;
     try {
       const query = parse(event);
-      if (cache) return jsonAnswer(event, await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key })));
-      return jsonAnswer(event, JSON.stringify(await route.handle({ event, query, key })));
+      if (cache) return await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key }));
+      return JSON.stringify(await route.handle({ event, query, key }));
     } catch (err) {
       admission?.refund();
       throw err;
     }
+  };
+  app.all(route.path, async (event) => {
+    if (event.req.method !== 'GET') throw methodNotAllowed();
+    return jsonAnswer(event, await bodyOf(event));
   });
 }
 

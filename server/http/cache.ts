@@ -162,8 +162,6 @@ export class ResponseCache {
   private reading: ClockRead | null = null;
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
-  /** canonical query by (route, raw query string); see {@link canonicalOf} */
-  private readonly canonicals = new Map<string, string>();
   private readonly maxBytes: number;
   private enabled: boolean;
   private readonly unsubscribe: () => void;
@@ -210,7 +208,7 @@ export class ResponseCache {
     if (!this.enabled) return JSON.stringify(await this.track({ read: false, at: -Infinity }, compute));
     const kind = CLAMPED[path];
     const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));
-    const key = `${event.url.pathname}\n${this.canonicalOf(path, event.url.search, query)}\n${clamp}`;
+    const key = `${event.url.pathname}\n${canonicalOf(query)}\n${clamp}`;
     const now = this.base.now();
     const hit = this.entries.get(key);
     if (hit && holds(hit, now)) {
@@ -243,23 +241,6 @@ export class ResponseCache {
     }
   }
 
-  /**
-   * {@link canonical} of the validated `query`, remembered by the raw query string: validation is
-   * a pure function of the route and that string (it reads no clock), so the same string always
-   * gives the same canonical form (sorting and serializing it cost ~2.5 µs of a ~90 µs cached
-   * answer). At most 10,000 strings are kept; then the memo starts over.
-   */
-  private canonicalOf(path: string, search: string, query: Query): string {
-    const raw = `${path}\n${search}`;
-    let text = this.canonicals.get(raw);
-    if (text === undefined) {
-      if (this.canonicals.size >= 10_000) this.canonicals.clear();
-      text = canonical(query);
-      this.canonicals.set(raw, text);
-    }
-    return text;
-  }
-
   /** Runs the route; returns the answer's body and the entry that would keep it. */
   private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<{ entry: Entry; body: string }> {
     const clock: ClockRead = { read: false, at: -Infinity };
@@ -290,17 +271,17 @@ export class ResponseCache {
   }
 
   private store(key: string, entry: Entry): void {
-    const size = entry.chars * 2 + key.length * 2 + 64;
+    const size = sizeOf(key, entry);
     if (size > this.maxBytes / 8) return;
     const old = this.entries.get(key);
-    if (old) this.bytes -= old.chars * 2 + key.length * 2 + 64;
+    if (old) this.bytes -= sizeOf(key, old);
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.bytes += size;
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(k);
-      this.bytes -= e.chars * 2 + k.length * 2 + 64;
+      this.bytes -= sizeOf(k, e);
     }
   }
 
@@ -310,8 +291,21 @@ export class ResponseCache {
   }
 }
 
-/** JSON of a flat query object with sorted keys (undefined values dropped). */
-function canonical(query: Query): string {
-  const keys = Object.keys(query).filter((k) => query[k] !== undefined).sort();
-  return JSON.stringify(keys.map((k) => [k, query[k]]));
+/** Bytes an entry is counted for (UTF-16 key and body, plus a fixed overhead). */
+const sizeOf = (key: string, e: Entry): number => e.chars * 2 + key.length * 2 + 64;
+
+/** Canonical forms by validated query object: the route's parser shares one frozen object per query
+ * string (memoizedQueryParser, server/http/params.ts), so a repeated request finds its form here. */
+const canonicals = new WeakMap<Query, string>();
+
+/** JSON of a flat query object with sorted keys (undefined values dropped), remembered per object
+ * (sorting and serializing cost ~2.5 µs of a ~90 µs cached answer). */
+function canonicalOf(query: Query): string {
+  let text = canonicals.get(query);
+  if (text === undefined) {
+    const keys = Object.keys(query).filter((k) => query[k] !== undefined).sort();
+    text = JSON.stringify(keys.map((k) => [k, query[k]]));
+    canonicals.set(query, text);
+  }
+  return text;
 }

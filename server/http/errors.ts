@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HTTPError, type H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import { log } from '../log.ts';
-import { API_VERSION, requestIdOf, stagedHeaders } from './answer-headers.ts';
+import { API_VERSION, JSON_TYPE, requestIdOf, stagedHeaders } from './answer-headers.ts';
 
 /** Error codes of the contract (§2), plus `bad_request` for a malformed request no row covers. */
 export type ErrorCode =
@@ -48,9 +48,6 @@ export function notFound(message = 'No such resource.'): ApiError {
 export function methodNotAllowed(): ApiError {
   return new ApiError(405, 'method_not_allowed', 'Only GET is supported on this endpoint.', undefined, { allow: 'GET' });
 }
-
-/** Same spelling as h3 uses on success answers. */
-const JSON_TYPE = 'application/json;charset=UTF-8';
 
 const GENERIC: Record<number, [ErrorCode, string]> = {
   400: ['bad_request', 'The request is malformed.'],

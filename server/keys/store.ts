@@ -225,11 +225,10 @@ export class KeyStore {
     const id = keyIdOf(text);
     const verifier = id === null ? undefined : this.verifiers.get(id);
     // a well-formed key (`id` not null) is 44 ASCII characters: the lengths compared are equal
-    const bytes = Buffer.from(text, 'latin1');
-    if (verifier?.verified && timingSafeEqual(bytes, verifier.verified)) return verifier.record;
+    if (verifier?.verified && timingSafeEqual(Buffer.from(text, 'latin1'), verifier.verified)) return verifier.record;
     const match = digestsEqual(apiKeyDigest(text), verifier?.digest ?? DUMMY_DIGEST);
     if (!match || !verifier) return null;
-    verifier.verified = bytes;
+    verifier.verified = Buffer.from(text, 'latin1');
     return verifier.record;
   }
 }

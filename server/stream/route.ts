@@ -13,7 +13,7 @@
  */
 import { getQuery, getRouterParam, type H3 } from 'h3';
 import { setWebSocketHooks } from 'crossws';
-import { stampAnswerHeaders } from '../http/answer-headers.ts';
+import { jsonAnswer } from '../http/answer-headers.ts';
 import { authenticate } from '../http/auth.ts';
 import { ApiError, methodNotAllowed } from '../http/errors.ts';
 import { getPlan } from '../keys/plans.ts';
@@ -50,9 +50,7 @@ export function mountStream(app: H3, hub: StreamHub, keys: KeyStore, limits?: Li
 
     const admission = limits ? admit(event, key, 0, limits) : undefined;
     try {
-      const echo = scopeEcho(await resolveStreamScope(hub.service, protocol, query));
-      stampAnswerHeaders(event);
-      return echo;
+      return jsonAnswer(event, JSON.stringify(scopeEcho(await resolveStreamScope(hub.service, protocol, query))));
     } catch (err) {
       admission?.refund();
       throw err;
