@@ -56,6 +56,9 @@ export async function refreshRollups(service: Service): Promise<RollupRefreshRes
   for (const chunk of chunksOf(days)) {
     const started = performance.now();
     const counts = await db.write((w) => refreshChunk(w, service.dataDir, chunk, afterSeq, afterCommit));
+    if (counts.fills || counts.snapshots) {
+      service.derivedChanged({ fromMs: Date.parse(`${chunk[0]}T00:00:00Z`), toMs: Date.parse(`${chunk.at(-1)}T00:00:00Z`) + DAY_MS - 1 });
+    }
     log.debug(`rollup refresh: ${chunk[0]}..${chunk.at(-1)} in ${(performance.now() - started).toFixed(0)} ms (writer held)`);
     fillBuckets += counts.fills;
     snapshotBuckets += counts.snapshots;

@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from './sql-files.ts';
 import { plainRow, type Plain } from './values.ts';
 import type { StagingPlace } from '../journal/stage.ts';
@@ -157,6 +157,28 @@ export class Database {
         for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
           onChunk(chunk.getRowObjects(names).map(plainRow));
         }
+      } finally {
+        stmt.destroySync();
+      }
+    } finally {
+      this.release(pc);
+    }
+  }
+
+  /**
+   * Runs `sql/<name>.sql` on a pooled reader and hands each DuckDB chunk (≤ 2048 rows) to
+   * `onChunk` as it is read, as the chunk itself: for bulk readers of numeric columns, which
+   * take DOUBLE vectors' data as they are (no row objects, no per-value conversion).
+   */
+  async queryChunkColumns(name: string, params: Params, onChunk: (chunk: DuckDBDataChunk) => void): Promise<void> {
+    const pc = await this.acquire();
+    try {
+      const sql = sqlFile(name);
+      const stmt = await pc.conn.prepare(sql);
+      try {
+        bindParams(stmt, sql, params);
+        const result = await stmt.stream();
+        for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) onChunk(chunk);
       } finally {
         stmt.destroySync();
       }

@@ -14,6 +14,7 @@ import { authenticate } from './auth.ts';
 import { ResponseCache } from './cache.ts';
 import { HistoryIndex } from './history-index.ts';
 import { AccountsIndex } from './accounts-index.ts';
+import { HistoryMirror } from './history-mirror.ts';
 import { jsonAnswer } from './answer-headers.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
 import { memoizedQueryParser } from './params.ts';
@@ -37,7 +38,7 @@ import { mountStream } from '../stream/route.ts';
 
 /** Every REST route of the service, in registration order (`history`: the read index of endpoints
  * 15 and 18; a new one, opened by its first request, when not given). */
-export function restRoutes(service: Service, history?: HistoryIndex): RestRoute[] {
+export function restRoutes(service: Service, history?: HistoryIndex, mirror = new HistoryMirror(service)): RestRoute[] {
   const accounts = new AccountsIndex(service);
   return [
     ...openapiRoutes(service),
@@ -47,7 +48,7 @@ export function restRoutes(service: Service, history?: HistoryIndex): RestRoute[
     ...liquidationRoutes(service),
     ...currentRoutes(service),
     ...accountRoutes(service, accounts),
-    ...historyRoutes(service),
+    ...historyRoutes(service, mirror),
     ...openPositionRoutes(service),
     ...positionRoutes(service, history, accounts),
   ];
@@ -101,9 +102,11 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;
   const app = new H3({ silent: true, onError: handleError });
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
-  const routes = restRoutes(cache.service, history);
+  const mirror = new HistoryMirror(cache.service);
+  const routes = restRoutes(cache.service, history, mirror);
   // at once rather than on the first account-history request: a long tail is rebuilt meanwhile
   void history.open(); // a failure is logged there, and the routes read lifecycles alone
+  mirror.open(); // loads in the background; 6, 8 and 9 answer from SQL until it is done
   for (const route of routes) mountRoute(app, route, keys, limits, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

@@ -5,7 +5,8 @@
  * - **Watermark.** The generation moves on every append (the one append path's listener runs right
  *   after the commit, inside the writer lock) and the whole cache is dropped then. A computation
  *   that started under an older generation is not stored. (Anything else that changes derived
- *   state while serving must go through the append path, or call {@link ResponseCache.invalidate}.)
+ *   state while serving must go through the append path, or announce it with Service
+ *   `derivedChanged`, as the rollup refresh does.)
  * - **Normalized params.** The validated query (valibot output: `market=sol-perp` and `SOL-PERP`
  *   are one entry), key order irrelevant, plus the request path (it carries address / id).
  * - **Clamp.** Plan-clamped routes key on the plan's depth for that route (plans with the same
@@ -107,6 +108,13 @@ export interface MovingAnswer {
 
 /** Where a handler's moving answer is kept on its event (see {@link declareMovingAnswer}). */
 const MOVING = 'perpsCacheMovingAnswer';
+/** Set on an event whose answer the cache is computing (and will store if it can). */
+const COMPUTING = 'perpsCacheComputing';
+
+/** Whether the cache is computing the answer of `event`: it will then ask a moving answer for its bound. */
+export function computingForCache(event: H3Event): boolean {
+  return event.context[COMPUTING] === true;
+}
 
 /**
  * Declares that the answer being computed for `event` is `answer.render(t)` at every clock t from
@@ -189,7 +197,13 @@ export class ResponseCache {
         return t;
       },
     };
-    this.unsubscribe = base.onAppend(() => this.invalidate());
+    // an append, and a job that rewrote derived buckets (the rollup refresh repairing drift)
+    const offAppend = base.onAppend(() => this.invalidate());
+    const offChange = base.onDerivedChange(() => this.invalidate());
+    this.unsubscribe = () => {
+      offAppend();
+      offChange();
+    };
   }
 
   /** Drops every entry; computations in flight are not stored. Called on every append. */
@@ -244,6 +258,7 @@ export class ResponseCache {
   /** Runs the route; returns the answer's body and the entry that would keep it. */
   private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<{ entry: Entry; body: string }> {
     const clock: ClockRead = { read: false, at: -Infinity };
+    event.context[COMPUTING] = true;
     const result = await this.track(clock, compute);
     const fixed = (body: string, validFrom: number, validUntil: number) => ({ entry: { body, chars: body.length, validFrom, validUntil }, body });
     if (!clock.read) return fixed(JSON.stringify(result), -Infinity, Infinity);

@@ -14,7 +14,7 @@
  * bound is only looked up within the span the bucket bounds leave, so the probes read little.
  */
 import type { H3Event } from 'h3';
-import { declareMovingAnswer } from './cache.ts';
+import { computingForCache, declareMovingAnswer } from './cache.ts';
 import { depthDays, type HistoryKind, type HistoryWindow } from './history-window.ts';
 import { isoFromMs } from '../db/values.ts';
 import type { PlanName } from '../keys/plans.ts';
@@ -81,30 +81,38 @@ async function validity(service: Service, w: HistoryWindow, market: string | nul
 
 /**
  * For a history answer whose window moves with the clock (a defaulted `to`, or a `from` clamped to
- * the plan floor): declares on `event` how long its data holds and how to render the envelope
+ * the plan floor): call before computing the data, then call the returned function with the data.
+ * It declares on `event` how long the data holds and how to render the envelope
  * `{ interval, from, to, data }` at a later clock (byte for byte what JSON.stringify of
  * `historyEnvelope` gives then). Does nothing for a fixed window (server/http/cache.ts bounds those
- * from the plan alone) or one that ends in the future (not cached).
+ * from the plan alone) or one that ends in the future (not cached). When the response cache is
+ * computing this answer (it will ask for the bound), the bound's queries start at once, beside
+ * the route's own, rather than after them (issue 7: both read the same cold edges of the window).
  */
 export function declareHistoryValidity(service: Service, event: H3Event, w: HistoryWindow,
   given: { from?: number; to?: number; market?: string }, plan: PlanName, kind: HistoryKind, events: HistoryEvents,
-  data: unknown[]): void {
+): (data: unknown[]) => void {
   const moves: Motion = { to: given.to === undefined, from: w.clamped || (given.from === undefined && given.to === undefined) };
-  if ((!moves.to && !moves.from) || w.to > w.now) return;
+  if ((!moves.to && !moves.from) || w.to > w.now) return () => undefined;
+  const bound = (): Promise<number> => validity(service, w, given.market ?? null, moves, plan, kind, events);
+  const early = computingForCache(event) ? bound() : null;
+  early?.catch(() => undefined); // the route may fail before the cache asks
   const head = `{"interval":${JSON.stringify(w.interval)},"from":"`;
-  // serialized on first use (never when the cache is off); the rows are let go then, so a kept
-  // answer holds its JSON only
-  let rows: unknown[] | null = data;
-  let tail: string | undefined;
-  declareMovingAnswer(event, {
-    validUntil: () => validity(service, w, given.market ?? null, moves, plan, kind, events),
-    render: (t) => {
-      if (tail === undefined) {
-        tail = `,"data":${JSON.stringify(rows)}}`;
-        rows = null;
-      }
-      const from = moves.from ? w.from + (t - w.now) : w.from;
-      return `${head}${isoFromMs(from)}","to":"${isoFromMs(moves.to ? t : w.to)}"${tail}`;
-    },
-  });
+  return (data) => {
+    // serialized on first use (never when the cache is off); the rows are let go then, so a kept
+    // answer holds its JSON only
+    let rows: unknown[] | null = data;
+    let tail: string | undefined;
+    declareMovingAnswer(event, {
+      validUntil: () => early ?? bound(),
+      render: (t) => {
+        if (tail === undefined) {
+          tail = `,"data":${JSON.stringify(rows)}}`;
+          rows = null;
+        }
+        const from = moves.from ? w.from + (t - w.now) : w.from;
+        return `${head}${isoFromMs(from)}","to":"${isoFromMs(moves.to ? t : w.to)}"${tail}`;
+      },
+    });
+  };
 }

@@ -31,6 +31,39 @@ export interface AppendOptions {
 export type AppendListener = (fills: readonly Fill[]) => void;
 
 /**
+ * A span of time (epoch ms, inclusive) whose derived buckets (rollups, snapshot OI, funding) a
+ * write may have changed: an append's fills and market snapshots, or a job's recomputed days.
+ */
+export interface TimeSpan {
+  fromMs: number;
+  toMs: number;
+}
+
+export type DerivedChangeListener = (span: TimeSpan) => void;
+
+/** The span of a batch's fills and market snapshots (null when it has neither). */
+function spanOf(fills: readonly Fill[], batch: IncomingBatch): TimeSpan | null {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const f of fills) {
+    if (f.time < lo) lo = f.time;
+    if (f.time > hi) hi = f.time;
+  }
+  for (const s of batch.marketSnapshots) {
+    if (s.time < lo) lo = s.time;
+    if (s.time > hi) hi = s.time;
+  }
+  const times = batch.marketSnapshotColumns?.columns.time;
+  if (times instanceof Float64Array) {
+    for (const t of times) {
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+    }
+  }
+  return lo <= hi ? { fromMs: lo, toMs: hi } : null;
+}
+
+/**
  * Stages the rows the append path kept: from the source's column mirror of its rows (plus the
  * assigned `seq` / `position_id`) when every incoming row was kept in order, else row by row.
  */
@@ -59,6 +92,7 @@ async function stageKept(w: Writer, table: 'batch_fills' | 'batch_psnap', kept: 
  */
 export class AppendPath {
   private readonly listeners = new Set<AppendListener>();
+  private readonly changeListeners = new Set<DerivedChangeListener>();
   private broken: Error | undefined;
 
   constructor(
@@ -83,11 +117,32 @@ export class AppendPath {
     return () => this.listeners.delete(listener);
   }
 
+  /** Listens to changes of derived buckets: each append's span, and those {@link announce}d. */
+  onDerivedChange(listener: DerivedChangeListener): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** Tells the derived-change listeners that the buckets of `span` may have changed (committed). */
+  announce(span: TimeSpan): void {
+    for (const listener of this.changeListeners) {
+      try {
+        listener(span);
+      } catch (err) {
+        log.error('derived-change listener failed', err);
+      }
+    }
+  }
+
   append(batch: IncomingBatch, opts: AppendOptions = {}): Promise<AppendResult> {
     validateBatch(batch);
     return this.db.write(async (w) => {
       if (this.broken) throw new Error(`append path stopped after an earlier failure: ${this.broken.message}`);
       const result = await this.appendLocked(w, batch, opts);
+      // committed: derived-change listeners first, so that whoever hears of the fills next finds
+      // every in-memory copy of derived buckets already marked out of date
+      const span = spanOf(result.fills, batch);
+      if (span) this.announce(span);
       for (const listener of this.listeners) {
         try {
           listener(result.fills);
