@@ -21,6 +21,7 @@ import {
   limitParam, marketParam, marketVariantParam, offsetParam, orderParam, pageOf, querySchema,
 } from '../params.ts';
 import type { Service } from '../../service.ts';
+import { OpenPositionsIndex } from '../open-positions-index.ts';
 
 /** `sort_by` values of endpoint 16 (size = current_size_usd, pnl = unrealized_pnl_usd). */
 export const OPEN_POSITION_SORTS = ['size', 'pnl', 'collateral', 'leverage', 'opened_at', 'liq_proximity'] as const;
@@ -117,8 +118,11 @@ export const positionsSummarySchema = v.strictObject({
 
 const statsResponse = v.strictObject({ data: positionsSummarySchema });
 
-/** GET /v1/alpha/open-positions/search, GET /v1/alpha/open-positions/stats. */
-export function openPositionRoutes(service: Service): RestRoute[] {
+/**
+ * GET /v1/alpha/open-positions/search, GET /v1/alpha/open-positions/stats. The search answers from
+ * `index` (the open positions in memory, ../open-positions-index.ts) when it can, else from its SQL.
+ */
+export function openPositionRoutes(service: Service, index = new OpenPositionsIndex(service)): RestRoute[] {
 
   return [
     defineRoute({
@@ -130,7 +134,7 @@ export function openPositionRoutes(service: Service): RestRoute[] {
       handle: async ({ query: q }) => {
         await assertAlphaScopeKnown(service, q);
         const { offset, limit } = pageOf(q);
-        const rows = await service.db.query('api/alpha-open-positions-search', {
+        const search = {
           market_variant: q.market_variant ?? null,
           market: q.market ?? null,
           address: q.address ?? null,
@@ -140,7 +144,10 @@ export function openPositionRoutes(service: Service): RestRoute[] {
           order: q.order ?? 'desc',
           offset,
           limit,
-        });
+        };
+        const found = await index.search(search);
+        if (found) return { data: found.data, pagination: { limit, offset, total: found.total }, meta: found.meta };
+        const rows = await service.db.query('api/alpha-open-positions-search', search);
         const first = rows[0];
         const total = (first?.total as number | undefined) ?? 0;
         const meta = {

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Simulator } from '../server/sources/simulate/simulator.ts';
+import { OpenPositionsIndex, type OpenPositionSearch, type OpenPositionSort } from '../server/http/open-positions-index.ts';
+import { OPEN_POSITION_SORTS } from '../server/http/routes/open-positions.ts';
+import { openTestApp, type TestApp } from './helpers/app.ts';
+
+/**
+ * Endpoint 16 from the open positions in memory (issue 7) gives exactly the SQL's page, total and
+ * meta for every sort, both orders, filters alone and together, pages inside and past the end; and
+ * after appends (fills, position and market snapshots) the next search sees the new state.
+ */
+const START = Date.UTC(2026, 3, 20);
+const NOW = Date.UTC(2026, 4, 3, 12, 30);
+let t: TestApp;
+let sim: Simulator;
+
+beforeAll(async () => {
+  sim = new Simulator({ seed: 5, start: START, snapshotsFrom: Date.UTC(2026, 4, 1) });
+  t = await openTestApp({ now: NOW, batches: sim.advance(NOW) });
+}, 60_000);
+afterAll(() => t.close());
+
+/** The SQL's answer, shaped as the route shapes it. */
+async function viaSql(q: OpenPositionSearch) {
+  const rows = await t.service.db.query('api/alpha-open-positions-search', { ...q });
+  const first = rows[0]!;
+  return {
+    data: rows.filter((r) => r.position_id !== null).map(({ total: _t, oldest_updated: _o, last_full_refresh: _l, ...row }) => row),
+    total: first.total,
+    meta: { oldest_updated: first.oldest_updated, last_full_refresh: first.last_full_refresh },
+  };
+}
+
+/** Searches covering every sort and order with the filters alone and combined. */
+async function searches(): Promise<OpenPositionSearch[]> {
+  const open = await t.service.db.querySql(`SELECT address, market, market_variant FROM lifecycles
+    WHERE protocol = 'alpha' AND status = 'open' ORDER BY position_id LIMIT 3`);
+  const none = { market_variant: null, market: null, address: null, side: null, min_size_usd: null };
+  const filters = [
+    none,
+    { ...none, market: 'SOL-PERP' },
+    { ...none, market_variant: open[0]!.market_variant as string },
+    { ...none, side: 'short' },
+    { ...none, min_size_usd: 25_000 },
+    { ...none, address: open[1]!.address as string },
+    { ...none, market: open[2]!.market as string, side: 'long', min_size_usd: 1_000 },
+  ];
+  const out: OpenPositionSearch[] = [];
+  for (const f of filters) {
+    for (const sort_by of OPEN_POSITION_SORTS as readonly OpenPositionSort[]) {
+      for (const order of ['asc', 'desc'] as const) {
+        for (const [offset, limit] of [[0, 500], [7, 20], [100_000, 10]]) out.push({ ...f, sort_by, order, offset: offset!, limit: limit! });
+      }
+    }
+  }
+  return out;
+}
+
+async function compareAll(index: OpenPositionsIndex): Promise<number> {
+  let rows = 0;
+  for (const q of await searches()) {
+    const sql = await viaSql(q);
+    expect(await index.search(q), JSON.stringify(q)).toEqual(sql);
+    rows += sql.data.length;
+  }
+  return rows;
+}
+
+describe('endpoint 16 from the open positions in memory', () => {
+  it('equals the SQL for every sort, order, filter and page', async () => {
+    const index = new OpenPositionsIndex(t.service);
+    const [{ n }] = await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM lifecycles WHERE protocol = 'alpha' AND status = 'open'`) as [{ n: number }];
+    expect(n).toBeGreaterThan(50);
+    expect(await compareAll(index)).toBeGreaterThan(5_000);
+  }, 60_000);
+
+  it('sees every append at the next search (fills, position and market snapshots)', async () => {
+    const index = new OpenPositionsIndex(t.service);
+    const q: OpenPositionSearch = { market_variant: null, market: null, address: null, side: null, min_size_usd: null, sort_by: 'pnl', order: 'desc', offset: 0, limit: 500 };
+    const before = await index.search(q);
+    for (const until of [NOW + 60_000, NOW + 3_600_000]) {
+      for (const batch of sim.advance(until)) await t.service.append(batch);
+      expect(await index.search(q)).toEqual(await viaSql(q));
+    }
+    expect(await index.search(q)).not.toEqual(before);
+    await compareAll(index);
+  }, 60_000);
+});
