@@ -3,12 +3,33 @@ import type { Database } from '../db/database.ts';
 import type { Service } from '../service.ts';
 
 /**
- * Scopes already found known, per database. Alpha never forgets a market or variant (the journal
- * is append-only and the derived tables are rebuilt from it), so a positive answer holds for the
- * life of the process and is not asked again (a query of ~1-2 ms on every history request with a
- * market); an unknown one is asked every time, since the next append may bring it.
+ * Scopes known, per database: seeded with every one the database has when first asked (one query),
+ * then those found known later. Alpha never forgets a market or variant (the journal is
+ * append-only and the derived tables are rebuilt from it), so a positive answer holds for the life
+ * of the process and is not asked again (a query of ~1-2 ms, tens of ms on a busy machine, on
+ * every request with a market); an unknown one is asked every time, since the next append may
+ * bring it.
  */
-const knownScopes = new WeakMap<Database, Set<string>>();
+const knownScopes = new WeakMap<Database, Promise<Set<string>>>();
+
+const scopeKey = (param: 'market' | 'market_variant', value: string): string => `${param}\n${value}`;
+
+function knownOf(db: Database): Promise<Set<string>> {
+  let known = knownScopes.get(db);
+  if (!known) {
+    known = db.query('api/alpha-scopes-known').then((rows) => {
+      const set = new Set<string>();
+      for (const r of rows) {
+        set.add(scopeKey('market', r.market as string));
+        if (typeof r.market_variant === 'string') set.add(scopeKey('market_variant', r.market_variant));
+      }
+      return set;
+    });
+    knownScopes.set(db, known);
+    known.catch(() => knownScopes.delete(db)); // asked again next time
+  }
+  return known;
+}
 
 /**
  * 400 `invalid_parameter` when a given `market` or `market_variant` names nothing alpha has ever
@@ -19,12 +40,12 @@ export async function assertAlphaScopeKnown(
   service: Service,
   scope: { market?: string | undefined; market_variant?: string | undefined },
 ): Promise<void> {
-  let known = knownScopes.get(service.db);
-  if (!known) knownScopes.set(service.db, (known = new Set()));
+  if (scope.market === undefined && scope.market_variant === undefined) return;
+  const known = await knownOf(service.db);
   const checks: ['market' | 'market_variant', string | undefined][] = [['market_variant', scope.market_variant], ['market', scope.market]];
   for (const [param, value] of checks) {
     if (value === undefined) continue;
-    const key = `${param}\n${value}`;
+    const key = scopeKey(param, value);
     if (known.has(key)) continue;
     const row = await service.db.queryOne('api/alpha-scope-known', {
       market: param === 'market' ? value : null,
