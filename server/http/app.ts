@@ -15,6 +15,7 @@ import { ResponseCache } from './cache.ts';
 import { HistoryIndex } from './history-index.ts';
 import { AccountsIndex } from './accounts-index.ts';
 import { HistoryMirror } from './history-mirror.ts';
+import { LiquidationIndex } from './liquidation-index.ts';
 import { jsonAnswer } from './answer-headers.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
 import { memoizedQueryParser } from './params.ts';
@@ -36,16 +37,26 @@ import type { Service } from '../service.ts';
 import type { StreamHub } from '../stream/hub.ts';
 import { mountStream } from '../stream/route.ts';
 
-/** Every REST route of the service, in registration order (`history`: the read index of endpoints
- * 15 and 18; a new one, opened by its first request, when not given). */
-export function restRoutes(service: Service, history?: HistoryIndex, mirror = new HistoryMirror(service)): RestRoute[] {
+/** The in-memory working sets some routes answer from, shared with whoever opens them. */
+export interface RouteParts {
+  /** the read index of endpoints 15 and 18 (default: a new one, opened by its first request) */
+  history?: HistoryIndex;
+  /** endpoints 6, 8, 9's 5-minute buckets (default: a new one, loaded on first use) */
+  mirror?: HistoryMirror;
+  /** endpoint 5's events (default: a new one, loaded on first use) */
+  liquidations?: LiquidationIndex;
+}
+
+/** Every REST route of the service, in registration order. */
+export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
+  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service) } = parts;
   const accounts = new AccountsIndex(service);
   return [
     ...openapiRoutes(service),
     ...protocolRoutes(service),
     ...alphaMarketRoutes(service),
     ...betaMarketRoutes(service),
-    ...liquidationRoutes(service),
+    ...liquidationRoutes(service, liquidations),
     ...currentRoutes(service),
     ...accountRoutes(service, accounts),
     ...historyRoutes(service, mirror),
@@ -103,10 +114,14 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const app = new H3({ silent: true, onError: handleError });
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const mirror = new HistoryMirror(cache.service);
-  const routes = restRoutes(cache.service, history, mirror);
-  // at once rather than on the first account-history request: a long tail is rebuilt meanwhile
-  void history.open(); // a failure is logged there, and the routes read lifecycles alone
-  mirror.open(); // loads in the background; 6, 8 and 9 answer from SQL until it is done
+  const liquidations = new LiquidationIndex(cache.service);
+  const routes = restRoutes(cache.service, { history, mirror, liquidations });
+  // at once rather than on the first request that needs them: each loads in the background (a long
+  // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
+  // is logged there
+  void history.open();
+  mirror.open();
+  liquidations.open();
   for (const route of routes) mountRoute(app, route, keys, limits, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

@@ -8,7 +8,8 @@
  * filter (or a malformed token) is a 400 `invalid_parameter` on `cursor`. `limit` may change
  * between pages (it is not a filter).
  *
- * Plan (issue 7): newest first over every liquidation is a top-N over the whole table; the search
+ * Plan (issue 7): the events are searched in memory (../liquidation-index.ts) once it has loaded.
+ * Until then, SQL: newest first over every liquidation is a top-N over the whole table; the search
  * first tries a window that ends at the newest liquidation the service has (tracked from appends)
  * and reaches back {@link SEARCH_SPANS_MS}: when that window already fills the page, no older row
  * can belong on it (the order is time desc), so the answer is the same; otherwise the next span,
@@ -22,6 +23,7 @@ import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, ti
 import { getPlan } from '../../keys/plans.ts';
 import type { Service } from '../../service.ts';
 import { declareValidUntil } from '../cache.ts';
+import { LiquidationIndex } from '../liquidation-index.ts';
 
 const DAY_MS = 86_400_000;
 /** The windows tried before the unbounded search (see the file comment). */
@@ -124,8 +126,11 @@ export function decodeCursor(token: string): CursorState | undefined {
   return { time: t, seq: s, filters: { market, market_variant: variant, from, to } };
 }
 
-/** GET /v1/alpha/liquidations/search. */
-export function liquidationRoutes(service: Service): RestRoute[] {
+/**
+ * GET /v1/alpha/liquidations/search: from `index` (every event in memory, ../liquidation-index.ts)
+ * once it has loaded, else from SQL.
+ */
+export function liquidationRoutes(service: Service, index = new LiquidationIndex(service)): RestRoute[] {
   const newest = newestLiquidation(service);
   return [
     defineRoute({
@@ -172,16 +177,16 @@ export function liquidationRoutes(service: Service): RestRoute[] {
           after_seq: after?.seq ?? null,
           fetch: limit + 1,
         };
+        let rows = await index.search(params);
         // every match is older than `top` (exclusive)
-        const latest = await newest();
+        const latest = (rows !== null ? index.newestTime() : null) ?? await newest();
         const top = Math.min(to, after ? after.time + 1 : Infinity, latest + 1);
-        let rows: Awaited<ReturnType<typeof service.db.query>> | undefined;
-        for (const span of Number.isFinite(top) ? SEARCH_SPANS_MS : []) {
+        for (const span of rows === null && Number.isFinite(top) ? SEARCH_SPANS_MS : []) {
           const lower = top - span;
           if (from !== null && lower <= from) break;
           rows = await service.db.query('api/alpha-liquidations-search', { ...params, from: lower });
           if (rows.length === params.fetch) break;
-          rows = undefined;
+          rows = null;
         }
         rows ??= await service.db.query('api/alpha-liquidations-search', params);
         const more = rows.length > limit;
