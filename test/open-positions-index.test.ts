@@ -74,6 +74,17 @@ describe('endpoint 16 from the open positions in memory', () => {
     expect(await compareAll(index)).toBeGreaterThan(5_000);
   }, 60_000);
 
+  it("gives endpoint 18's live fields of an open lifecycle exactly as its SQL, null for one not open", async () => {
+    const index = new OpenPositionsIndex(t.service);
+    const ids = await t.service.db.querySql(`SELECT position_id, status FROM lifecycles WHERE protocol = 'alpha'
+      ORDER BY status = 'open' DESC, position_id LIMIT 80`);
+    expect(ids.filter((r) => r.status === 'open').length).toBeGreaterThan(40);
+    for (const { position_id: id } of ids) {
+      const sql = await t.service.db.queryOne('api/alpha-position-live', { id });
+      expect(await index.live(id as number), `position ${id}`).toEqual(sql ?? null);
+    }
+  });
+
   it('sees every append at the next search (fills, position and market snapshots)', async () => {
     const index = new OpenPositionsIndex(t.service);
     const q: OpenPositionSearch = { market_variant: null, market: null, address: null, side: null, min_size_usd: null, sort_by: 'pnl', order: 'desc', offset: 0, limit: 500 };

@@ -16,6 +16,7 @@ import { HistoryIndex } from './history-index.ts';
 import { AccountsIndex } from './accounts-index.ts';
 import { HistoryMirror } from './history-mirror.ts';
 import { LiquidationIndex } from './liquidation-index.ts';
+import { OpenPositionsIndex } from './open-positions-index.ts';
 import { jsonAnswer } from './answer-headers.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
 import { memoizedQueryParser } from './params.ts';
@@ -51,6 +52,8 @@ export interface RouteParts {
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
   const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service) } = parts;
   const accounts = new AccountsIndex(service);
+  // endpoint 16's open positions, whose live fields endpoint 18 shows too
+  const openPositions = new OpenPositionsIndex(service);
   return [
     ...openapiRoutes(service),
     ...protocolRoutes(service),
@@ -60,8 +63,8 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...currentRoutes(service),
     ...accountRoutes(service, accounts),
     ...historyRoutes(service, mirror),
-    ...openPositionRoutes(service),
-    ...positionRoutes(service, history, accounts),
+    ...openPositionRoutes(service, openPositions),
+    ...positionRoutes(service, history, accounts, openPositions),
   ];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Endpoint 16's working set (issue 7): every open alpha position (a few thousand rows, from
+ * Endpoint 16's working set, and endpoint 18's live fields (issue 7): every open alpha position (a few thousand rows, from
  * sql/api/alpha-open-positions-all.sql) held in memory for one journal generation. A search is then
  * a filter, a sort and a slice in JS, instead of the `open_alpha_positions()` joins (~20 ms on the
  * bench journal, whatever the filters) on every request.
@@ -49,6 +49,12 @@ export interface OpenPositionPage {
   meta: { oldest_updated: string | null; last_full_refresh: string | null };
 }
 
+/** Endpoint 18's live fields, in sql/api/alpha-position-live.sql's order. */
+const LIVE_FIELDS = [
+  'current_size_usd', 'current_collateral_usd', 'unsettled_borrowing_usd', 'unsettled_funding_usd', 'claimable_funding_usd',
+  'mark_price', 'unrealized_pnl_usd', 'liquidation_price', 'updated_at',
+] as const;
+
 /** Columns loaded for searching, not served. */
 const HELPERS = ['opened_us', 'liq_proximity', 'source'] as const;
 
@@ -80,6 +86,18 @@ export class OpenPositionsIndex {
       });
     }
     return this.loaded!.rows;
+  }
+
+  /**
+   * Endpoint 18's live fields of lifecycle `id` (sql/api/alpha-position-live.sql's row exactly):
+   * null when it is not open, undefined when the route must run the SQL.
+   */
+  async live(id: number): Promise<Row | null | undefined> {
+    const set = await this.rows();
+    if (set === null) return undefined;
+    const r = set.get(id);
+    if (!r) return null;
+    return Object.fromEntries(LIVE_FIELDS.map((f) => [f, r[f] ?? null]));
   }
 
   /** The search's page (the SQL's exactly), or null when the route must run the SQL. */
@@ -117,8 +135,15 @@ export class OpenPositionsIndex {
 /** One generation's rows and the orders built from them so far (one per sort key and direction). */
 class PositionSet {
   private readonly orders = new Map<string, Row[]>();
+  private byId: Map<number, Row> | undefined;
 
   constructor(private readonly rows: Row[]) {}
+
+  /** The open position `id`, if it is open. */
+  get(id: number): Row | undefined {
+    this.byId ??= new Map(this.rows.map((r) => [r.position_id as number, r]));
+    return this.byId.get(id);
+  }
 
   /** The rows in the SQL's order for `sortBy` / `order`: the value (NULLs last), then address asc, then position_id desc. */
   sorted(sortBy: OpenPositionSort, order: 'asc' | 'desc'): Row[] {

@@ -19,6 +19,7 @@ import {
 import type { Service } from '../../service.ts';
 import { HistoryIndex } from '../history-index.ts';
 import { AccountsIndex } from '../accounts-index.ts';
+import { OpenPositionsIndex } from '../open-positions-index.ts';
 
 /** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
@@ -154,7 +155,8 @@ function positionOf(event: H3Event): { address: string; id: number } {
 }
 
 /** GET /v1/alpha/accounts/:address/history, /v1/alpha/positions/:address/:id(/lifecycle). */
-export function positionRoutes(service: Service, index = new HistoryIndex(service), accounts = new AccountsIndex(service)): RestRoute[] {
+export function positionRoutes(service: Service, index = new HistoryIndex(service), accounts = new AccountsIndex(service),
+  openPositions = new OpenPositionsIndex(service)): RestRoute[] {
   return [
     defineRoute({
       path: '/v1/alpha/accounts/:address/history',
@@ -204,7 +206,8 @@ export function positionRoutes(service: Service, index = new HistoryIndex(servic
         for (let attempt = 0; ; attempt++) {
           const row = await service.db.queryOne('api/alpha-position', { address, id, mark: await index.mark() });
           if (!row) throw positionNotFound();
-          const live = row.status === 'open' ? await service.db.queryOne('api/alpha-position-live', { id }) : NO_LIVE;
+          const fromIndex = row.status === 'open' ? await openPositions.live(id) : NO_LIVE;
+          const live = fromIndex !== undefined ? fromIndex : await service.db.queryOne('api/alpha-position-live', { id });
           // closed by an append between the two reads: read again (a closed record has no live fields)
           if (!live && attempt === 0) continue;
           return { data: { ...row, ...(live ?? NO_LIVE) } };
