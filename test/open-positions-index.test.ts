@@ -79,9 +79,10 @@ describe('endpoint 16 from the open positions in memory', () => {
     const ids = await t.service.db.querySql(`SELECT position_id, status FROM lifecycles WHERE protocol = 'alpha'
       ORDER BY status = 'open' DESC, position_id LIMIT 80`);
     expect(ids.filter((r) => r.status === 'open').length).toBeGreaterThan(40);
-    for (const { position_id: id } of ids) {
+    for (const r of ids) {
+      const id = r.position_id as number;
       const sql = await t.service.db.queryOne('api/alpha-position-live', { id });
-      expect(await index.live(id as number), `position ${id}`).toEqual(sql ?? null);
+      expect(await index.live(id), `position ${id}`).toEqual(sql ?? null);
     }
   });
 

@@ -138,3 +138,22 @@ export function percentile(sorted: readonly number[], p: number): number {
 export function mib(bytes: number): number {
   return Math.round((bytes / 1_048_576) * 10) / 10;
 }
+
+/**
+ * Waits until the process has gone quiet (under `busyMs` of CPU per 250 ms, twice in a row; at
+ * most `maxMs`): the server loads its in-memory working sets in the background after it first
+ * answers, and the per-endpoint latencies are "after warm-up". Returns the seconds waited.
+ */
+export async function untilQuiet(child: ServerChild, busyMs = 15, maxMs = 60_000): Promise<number> {
+  const t0 = performance.now();
+  let quiet = 0;
+  let last = child.cpuSeconds();
+  while (quiet < 2 && performance.now() - t0 < maxMs && Number.isFinite(last)) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = child.cpuSeconds();
+    quiet = (now - last) * 1000 < busyMs ? quiet + 1 : 0;
+    last = now;
+  }
+  return (performance.now() - t0) / 1000;
+}
+
