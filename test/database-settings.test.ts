@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Database } from '../server/db/database.ts';
+import { openService } from '../server/service.ts';
+import { fill, tempDataDir } from './helpers/fixtures.ts';
 
 describe('DuckDB settings at run time', () => {
   it('lowers the memory limit for serving and refuses anything but a size', async () => {
@@ -35,3 +37,22 @@ describe('DuckDB settings at run time', () => {
     }
   });
 });
+
+describe('queries without parameters', () => {
+  it('see rows appended after their first run (DuckDB would keep an empty table\'s plan)', async () => {
+    const { dir, cleanup } = tempDataDir();
+    const service = await openService({ dataDir: dir });
+    try {
+      // run on an empty state (a fresh start serves while its backfill begins)
+      for (let i = 0; i < 3; i++) expect(await service.db.query('api/alpha-markets')).toEqual([]);
+      await service.append({ fills: [fill({ market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]' })], marketSnapshots: [], positionSnapshots: [] });
+      for (let i = 0; i < 3; i++) {
+        expect(await service.db.query('api/alpha-markets')).toEqual([{ market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]' }]);
+      }
+    } finally {
+      await service.close();
+      cleanup();
+    }
+  });
+});
+

@@ -36,8 +36,16 @@ function bindParams(stmt: DuckDBPreparedStatement, sql: string, params: Params):
   if (Object.keys(values).length) stmt.bind(values);
 }
 
-/** Runs a (cached) prepared statement of `sql` on one connection and returns plain rows. */
+/**
+ * Runs `sql` on one connection and returns plain rows: a statement with `$params` through a cached
+ * prepared statement (DuckDB binds and plans it again at every execution), one without as fresh
+ * SQL every time. DuckDB never re-plans a cached statement that has no parameters while the tables
+ * it reads are only written to, and its plan keeps what the optimizer inferred from the table
+ * statistics at prepare time: prepared over an empty table, `SELECT x FROM t WHERE p = 'a'`
+ * returns no row ever after (test/database-settings.test.ts).
+ */
 async function runOn(pc: PooledConnection, key: string, sql: string, params: Params): Promise<Row[]> {
+  if (paramNames(sql).length === 0) return (await pc.conn.runAndReadAll(sql)).getRowObjects().map(plainRow);
   let stmt = pc.statements.get(key);
   if (!stmt) {
     stmt = await pc.conn.prepare(sql);
