@@ -51,13 +51,13 @@ function feedFromSolana(service: Service, opts: SolanaSourceOptions): Feed {
 }
 
 /**
- * Lowers DuckDB's memory limit to the serving one (PERPS_DUCKDB_SERVE_MEMORY, default 768MB) once
+ * Lowers DuckDB's memory limit to the serving one (PERPS_DUCKDB_SERVE_MEMORY, default 640MB) once
  * the bulk work (start-up catch-up, a source's backfill) is done: that work wants the larger
  * PERPS_DUCKDB_MEMORY (a 1GB backfill of the default set ran ~20 % slower), while queries keep
  * the process within issue 7's 1.5 GiB only with a smaller buffer cache.
  */
 async function settleMemory(service: Service): Promise<void> {
-  const limit = process.env.PERPS_DUCKDB_SERVE_MEMORY ?? '768MB';
+  const limit = process.env.PERPS_DUCKDB_SERVE_MEMORY ?? '640MB';
   try {
     await service.db.setMemoryLimit(limit);
     log.info(`DuckDB memory limit now ${limit} (serving)`);
