@@ -96,6 +96,16 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
   });
 }
 
+const backgroundLoads = new WeakMap<H3, () => Promise<void>>();
+
+/**
+ * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events) answer, so that
+ * requests take the in-memory paths rather than their SQL fallbacks (tests).
+ */
+export function appLoaded(app: H3): Promise<void> {
+  return backgroundLoads.get(app)?.() ?? Promise.resolve();
+}
+
 /** Optional parts of the app. */
 export interface AppOptions {
   /** mounts the fills stream (endpoint 22) on this hub */
@@ -125,6 +135,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   void history.open();
   mirror.open();
   liquidations.open();
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.whenLoaded()]).then(() => undefined));
   for (const route of routes) mountRoute(app, route, keys, limits, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

@@ -72,6 +72,15 @@ export class HistoryMirror {
     return this.ready ? { variants: [...this.byKey.values()] } : null;
   }
 
+  /** Resolves once the mirror answers (tests, which want the in-memory path from the first request). */
+  async loaded(timeoutMs = 30_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while ((await this.current()) === null) {
+      if (Date.now() > until) throw new Error('history mirror: not loaded in time');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   private changed(span: TimeSpan): void {
     const long = span.toMs - span.fromMs > PATCH_DAYS * DAY;
     if (!this.ready && !this.loading) {

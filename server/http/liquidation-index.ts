@@ -123,6 +123,16 @@ export class LiquidationIndex {
     return lo;
   }
 
+  /** Resolves once the index answers (tests, which want the in-memory path from the first request). */
+  async whenLoaded(timeoutMs = 30_000): Promise<void> {
+    this.open();
+    const until = Date.now() + timeoutMs;
+    while (!this.loaded || this.reading) {
+      if (Date.now() > until) throw new Error('liquidation index: not loaded in time');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   /** The time (epoch ms) of the newest event held; null until loaded, -Infinity when none. */
   newestTime(): number | null {
     if (!this.loaded) return null;

@@ -1,5 +1,5 @@
 import type { H3 } from 'h3';
-import { createApp } from '../../server/http/app.ts';
+import { appLoaded, createApp } from '../../server/http/app.ts';
 import { KeyStore } from '../../server/keys/store.ts';
 import { openLimits, type Limits } from '../../server/limits/gate.ts';
 import type { PlanName } from '../../server/keys/plans.ts';
@@ -32,6 +32,8 @@ export async function openTestApp(opts: { now: number; batches?: IncomingBatch[]
   const keys = KeyStore.open(dir);
   const limits = openLimits(dir, { clock: opts.limitsClock, flushMs: 0 });
   const app = createApp(service, keys, limits);
+  // every HTTP test runs on the in-memory paths (their SQL fallbacks have their own equality tests)
+  await appLoaded(app);
   const created = new Map<PlanName, string>();
   const key = (plan: PlanName = 'trial'): string => {
     let raw = created.get(plan);
