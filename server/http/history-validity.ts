@@ -15,6 +15,7 @@
  */
 import type { H3Event } from 'h3';
 import { computingForCache, declareMovingAnswer } from './cache.ts';
+import type { EdgeProbe } from './mirror-probe.ts';
 import { depthDays, type HistoryKind, type HistoryWindow } from './history-window.ts';
 import { isoFromMs } from '../db/values.ts';
 import type { PlanName } from '../keys/plans.ts';
@@ -44,7 +45,7 @@ interface Motion {
  * moving edges (`moves`) follow the clock.
  */
 async function validity(service: Service, w: HistoryWindow, market: string | null, moves: Motion,
-  plan: PlanName, kind: HistoryKind, events: HistoryEvents): Promise<number> {
+  plan: PlanName, kind: HistoryKind, events: HistoryEvents, probe?: EdgeProbe): Promise<number> {
   const now = w.now;
   const bounds: number[] = [];
   if (moves.to) {
@@ -65,15 +66,25 @@ async function validity(service: Service, w: HistoryWindow, market: string | nul
   if ((moves.to && events !== 'hours') || leaving) {
     if (until <= now) return until;
     const span = until - now + 1;
-    const [fills] = await service.db.query('api/window-fill-edges', {
-      market, enter_lo: now, enter_hi: moves.to ? now + span : now, leave_lo: w.from, leave_hi: leaving ? w.from + span : w.from,
-    });
+    // the first fill the moving end would take in, and the first the moving start would drop: from
+    // the mirror's probe when it can tell (null: none), else (undefined) from the journal
+    let enter = moves.to ? (probe ? probe.firstFill(now, now + span) : undefined) : null;
+    let leave = leaving ? (probe ? probe.firstFill(w.from, w.from + span) : undefined) : null;
+    if (enter === undefined || leave === undefined) {
+      const [fills] = await service.db.query('api/window-fill-edges', {
+        market,
+        enter_lo: now, enter_hi: enter === undefined ? now + span : now,
+        leave_lo: w.from, leave_hi: leave === undefined ? w.from + span : w.from,
+      });
+      if (enter === undefined) enter = typeof fills?.enter === 'number' ? fills.enter : null;
+      if (leave === undefined) leave = typeof fills?.leave === 'number' ? fills.leave : null;
+    }
     // a fill at f enters when to > f, leaves when from > f
-    if (typeof fills?.enter === 'number') until = Math.min(until, fills.enter);
-    if (typeof fills?.leave === 'number') until = Math.min(until, now + (fills.leave - w.from));
+    if (enter !== null) until = Math.min(until, enter);
+    if (leave !== null) until = Math.min(until, now + (leave - w.from));
     if (moves.to && events === 'fills+snapshots') {
-      const [snap] = await service.db.query('api/window-snapshot-enter', { market, now });
-      if (typeof snap?.enter === 'number') until = Math.min(until, snap.enter);
+      const snap = probe ? probe.snapshotEnter(now) : (await service.db.query('api/window-snapshot-enter', { market, now }))[0]?.enter;
+      if (typeof snap === 'number') until = Math.min(until, snap);
     }
   }
   return until;
@@ -88,14 +99,18 @@ async function validity(service: Service, w: HistoryWindow, market: string | nul
  * from the plan alone) or one that ends in the future (not cached). When the response cache is
  * computing this answer (it will ask for the bound), the bound's queries start at once, beside
  * the route's own, rather than after them (issue 7: both read the same cold edges of the window).
+ * An answer from the in-memory mirror passes its `probe` (server/http/mirror-probe.ts) instead,
+ * which tells the bound's fills and snapshots from memory in the common cases.
  */
 export function declareHistoryValidity(service: Service, event: H3Event, w: HistoryWindow,
   given: { from?: number; to?: number; market?: string }, plan: PlanName, kind: HistoryKind, events: HistoryEvents,
+  probe?: EdgeProbe,
 ): (data: unknown[]) => void {
   const moves: Motion = { to: given.to === undefined, from: w.clamped || (given.from === undefined && given.to === undefined) };
   if ((!moves.to && !moves.from) || w.to > w.now) return () => undefined;
-  const bound = (): Promise<number> => validity(service, w, given.market ?? null, moves, plan, kind, events);
-  const early = computingForCache(event) ? bound() : null;
+  const bound = (): Promise<number> => validity(service, w, given.market ?? null, moves, plan, kind, events, probe);
+  // with a probe (an answer from the mirror) the bound rarely queries: it is computed when asked
+  const early = computingForCache(event) && !probe ? bound() : null;
   early?.catch(() => undefined); // the route may fail before the cache asks
   const head = `{"interval":${JSON.stringify(w.interval)},"from":"`;
   return (data) => {

@@ -16,6 +16,7 @@ import type { Service } from '../service.ts';
 import type { HistoryMirror } from './history-mirror.ts';
 import type { HistoryWindow } from './history-window.ts';
 import type { OiBucket } from './oi-series.ts';
+import { mirrorProbe, type EdgeProbe } from './mirror-probe.ts';
 import { ExactSum, Inexact, LOAD_LIMIT, M5, type SumColumn, type VariantBuckets } from './variant-buckets.ts';
 
 const floor5 = (x: number): number => Math.floor(x / M5) * M5;
@@ -25,9 +26,16 @@ const usd = (micro: number): number => micro / 1e6;
 /** The rollup sums of some fills of one variant (sql/derive/rollup-stage.sql), exact micro-dollars. */
 type EdgeSums = Record<SumColumn | 'oi_long' | 'oi_short', number>;
 
-/** Per variant (by market and variant), the rollup sums of the raw alpha fills in [lo, hi) in scope. */
-async function edgeSums(service: Service, market: string | null, lo: number, hi: number): Promise<Map<string, EdgeSums>> {
+/** The raw alpha fills of [lo, hi) in scope: rollup sums per variant (by market and variant), and the first fill's and first liquidation's times. */
+interface Edge {
+  sums: Map<string, EdgeSums>;
+  first: { fill_count: number | null; liq_count: number | null };
+}
+
+async function edgeSums(service: Service, market: string | null, lo: number, hi: number): Promise<Edge> {
   const out = new Map<string, EdgeSums>();
+  const first: Edge['first'] = { fill_count: null, liq_count: null };
+  const earliest = (a: number | null, t: number): number => (a === null || t < a ? t : a);
   let magnitude = 0; // Σ |amount| of every fill read: below 2^53, every sum formed here is exact
   for (const f of await service.db.query('api/edge-fills', { market, lo, hi })) {
     const key = `${f.market}\u0000${f.market_variant ?? ''}`;
@@ -42,6 +50,9 @@ async function edgeSums(service: Service, market: string | null, lo: number, hi:
       return x as number;
     }) as [number, number, number];
     if (magnitude > Number.MAX_SAFE_INTEGER) throw new Inexact('the edge fills');
+    const t = f.time_ms as number;
+    first.fill_count = earliest(first.fill_count, t);
+    if (f.liquidation) first.liq_count = earliest(first.liq_count, t);
     s.fill_count += 1;
     s.fees += fee;
     if (f.is_long) s.oi_long += size;
@@ -53,7 +64,7 @@ async function edgeSums(service: Service, market: string | null, lo: number, hi:
       s.liq_fees += liqFee;
     } else s.volume += Math.abs(size);
   }
-  return out;
+  return { sums: out, first };
 }
 
 const edgeKey = (v: VariantBuckets): string => `${v.market}\u0000${v.variant ?? ''}`;
@@ -68,10 +79,11 @@ async function scoped(mirror: HistoryMirror, market: string | null): Promise<Var
  * buckets where Σ of the first column (a count) > 0: the shape of 6 and 9.
  */
 async function bucketSums(service: Service, mirror: HistoryMirror, market: string | null, from: number, to: number, b: number,
-  columns: readonly SumColumn[]): Promise<{ t: number; sums: number[] }[] | null> {
+  columns: readonly ['fill_count' | 'liq_count', ...SumColumn[]]): Promise<{ rows: { t: number; sums: number[] }[]; probe: EdgeProbe } | null> {
   const variants = await scoped(mirror, market);
   if (variants === null) return null;
-  if (variants.length === 0) return [];
+  const known = new Map<number, number | null>();
+  if (variants.length === 0) return { rows: [], probe: mirrorProbe(variants, columns[0], known) };
   const origin = variants[0]!.origin;
   const idx = (ms: number): number => (ms - origin) / M5;
   const a5 = ceil5(from);
@@ -89,19 +101,23 @@ async function bucketSums(service: Service, mirror: HistoryMirror, market: strin
   const hasRows = (at: number): boolean => variants.some((v) => v.cell(columns[0]!, idx(at)) > 0);
   if (from < Math.min(a5, to) && hasRows(floor5(from))) edges.push([from, Math.min(a5, to)]);
   if (Math.max(b5, a5) < to && hasRows(b5)) edges.push([Math.max(b5, a5), to]);
-  const sums = await Promise.all(edges.map(([lo, hi]) => edgeSums(service, market, lo, hi)));
-  edges.forEach(([lo], e) => {
+  const read = await Promise.all(edges.map(([lo, hi]) => edgeSums(service, market, lo, hi)));
+  edges.forEach(([lo, hi], e) => {
     const bucket = buckets[Math.floor((lo - buckets[0]!.t) / b)]!;
-    for (const s of sums[e]!.values()) columns.forEach((c, k) => bucket.acc[k]!.add(s[c]));
+    for (const s of read[e]!.sums.values()) columns.forEach((c, k) => bucket.acc[k]!.add(s[c]));
+    if (hi === ceil5(lo)) known.set(lo, read[e]!.first[columns[0]]); // read to the bucket's end
   });
-  return buckets.filter((x) => x.acc[0]!.exact > 0).map((x) => ({ t: x.t, sums: x.acc.map((s) => s.exact) }));
+  const rows = buckets.filter((x) => x.acc[0]!.exact > 0).map((x) => ({ t: x.t, sums: x.acc.map((s) => s.exact) }));
+  return { rows, probe: mirrorProbe(variants, columns[0], known) };
 }
 
 /** Endpoint 9's rows (sql/api/volume-history.sql), or null: see the file comment. */
 export async function volumeFromMirror(service: Service, mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
-    const rows = await bucketSums(service, mirror, market, w.from, w.to, w.bucketMs, ['fill_count', 'volume', 'fees']);
-    return rows?.map(({ t, sums: [, volume, fees] }) => ({ time: isoFromMs(t), volume_usd: usd(volume!), fees_usd: usd(fees!) })) ?? null;
+    const found = await bucketSums(service, mirror, market, w.from, w.to, w.bucketMs, ['fill_count', 'volume', 'fees']);
+    if (!found) return null;
+    const rows = found.rows.map(({ t, sums: [, volume, fees] }) => ({ time: isoFromMs(t), volume_usd: usd(volume!), fees_usd: usd(fees!) }));
+    return { rows, probe: found.probe };
   } catch (err) {
     if (err instanceof Inexact) return null;
     throw err;
@@ -111,13 +127,15 @@ export async function volumeFromMirror(service: Service, mirror: HistoryMirror, 
 /** Endpoint 6's rows (sql/api/liquidations-history.sql), or null: see the file comment. */
 export async function liquidationsFromMirror(service: Service, mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
-    const rows = await bucketSums(service, mirror, market, w.from, w.to, w.bucketMs, ['liq_count', 'liq_long', 'liq_short', 'liq_fees']);
-    return rows?.map(({ t, sums: [count, long, short, fees] }) => {
+    const found = await bucketSums(service, mirror, market, w.from, w.to, w.bucketMs, ['liq_count', 'liq_long', 'liq_short', 'liq_fees']);
+    if (!found) return null;
+    const rows = found.rows.map(({ t, sums: [count, long, short, fees] }) => {
       const total = new ExactSum();
       total.add(long!);
       total.add(short!);
       return { time: isoFromMs(t), count: count!, long_usd: usd(long!), short_usd: usd(short!), total_usd: usd(total.exact), fees_usd: usd(fees!) };
-    }) ?? null;
+    });
+    return { rows, probe: found.probe };
   } catch (err) {
     if (err instanceof Inexact) return null;
     throw err;
@@ -129,11 +147,12 @@ export async function liquidationsFromMirror(service: Service, mirror: HistoryMi
  * null: see the file comment. `lo` is the bucket of `from`, `wEnd` = min(to, now).
  */
 export async function openInterestFromMirror(service: Service, mirror: HistoryMirror, market: string | null,
-  lo: number, wEnd: number, b: number): Promise<OiBucket[] | null> {
+  lo: number, wEnd: number, b: number): Promise<{ rows: OiBucket[]; probe: EdgeProbe } | null> {
   try {
     const variants = await scoped(mirror, market);
     if (variants === null) return null;
-    if (variants.length === 0) return [];
+    const probe = mirrorProbe(variants, 'fill_count', new Map());
+    if (variants.length === 0) return { rows: [], probe };
     const origin = variants[0]!.origin;
     const idx = (ms: number): number => (ms - origin) / M5;
     const loI = idx(lo);
@@ -141,7 +160,7 @@ export async function openInterestFromMirror(service: Service, mirror: HistoryMi
     // rows start at lo when anything happened before it, else at the first bucket with activity
     const first = Math.min(...variants.map((v) => v.firstActive));
     const start = first < loI ? lo : first < hiI ? Math.floor((origin + first * M5) / b) * b : null;
-    if (start === null) return [];
+    if (start === null) return { rows: [], probe };
     const e5 = floor5(wEnd);
     const j5 = idx(e5);
     const states: { t: number; long: ExactSum; short: ExactSum; tailed: VariantBuckets[] }[] = [];
@@ -170,18 +189,19 @@ export async function openInterestFromMirror(service: Service, mirror: HistoryMi
     if (last && last.tailed.length > 0) {
       const tails = await edgeSums(service, market, e5, wEnd);
       for (const v of last.tailed) {
-        const tail = tails.get(edgeKey(v));
+        const tail = tails.sums.get(edgeKey(v));
         if (!tail) continue;
         last.long.add(tail.oi_long);
         last.short.add(tail.oi_short);
       }
     }
-    return states.map(({ t, long, short }) => {
+    const rows = states.map(({ t, long, short }) => {
       const total = new ExactSum();
       total.add(long.exact);
       total.add(short.exact);
       return { time: isoFromMs(t), long_usd: usd(long.exact), short_usd: usd(short.exact), total_usd: usd(total.exact) };
     });
+    return { rows, probe };
   } catch (err) {
     if (err instanceof Inexact) return null;
     throw err;

@@ -253,6 +253,11 @@ export class VariantBuckets {
     return this.lastSnap[Math.min(i, this.n - 1)]!;
   }
 
+  /** The time (epoch ms) of bucket i's last snapshot; NaN when it has none (or is not held). */
+  snapshotTimeAt(i: number): number {
+    return i >= 0 && i < this.n && this.snapAt[i]! >= 0 ? this.origin + i * M5 + this.snapAt[i]! : NaN;
+  }
+
   /** Bucket j's snapshot: [epoch ms, OI long, OI short]. */
   snapshot(j: number): [number, number, number] {
     return [this.origin + j * M5 + this.snapAt[j]!, this.snapLong[j]!, this.snapShort[j]!];

@@ -69,9 +69,10 @@ export function historyRoutes(service: Service, mirror: HistoryMirror): RestRout
       handle: async ({ event, query, key }) => {
         const w = windowOf(query, key, 'liquidations');
         await assertAlphaScopeKnown(service, query);
-        const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'liquidations', 'fills');
         const market = query.market ?? null;
-        const data = await liquidationsFromMirror(service, mirror, market, w) ?? await service.db.query('api/liquidations-history', {
+        const found = await liquidationsFromMirror(service, mirror, market, w);
+        const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'liquidations', 'fills', found?.probe);
+        const data = found?.rows ?? await service.db.query('api/liquidations-history', {
           ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market,
         });
         declare(data);
@@ -87,10 +88,11 @@ export function historyRoutes(service: Service, mirror: HistoryMirror): RestRout
       handle: async ({ event, query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
-        const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'history', 'fills+snapshots');
         const pieces = oiPieces(w);
         const market = query.market ?? null;
-        const data = await openInterestFromMirror(service, mirror, market, pieces.lo!, pieces.w_end!, w.bucketMs)
+        const found = await openInterestFromMirror(service, mirror, market, pieces.lo!, pieces.w_end!, w.bucketMs);
+        const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'history', 'fills+snapshots', found?.probe);
+        const data = found?.rows
           ?? oiSeries(await service.db.query('api/open-interest-history', { ...pieces, market }), pieces.lo!, pieces.w_end!, w.bucketMs);
         declare(data);
         return historyEnvelope(w, data);
@@ -105,9 +107,10 @@ export function historyRoutes(service: Service, mirror: HistoryMirror): RestRout
       handle: async ({ event, query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertAlphaScopeKnown(service, query);
-        const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'history', 'fills');
         const market = query.market ?? null;
-        const data = await volumeFromMirror(service, mirror, market, w) ?? await service.db.query('api/volume-history', {
+        const found = await volumeFromMirror(service, mirror, market, w);
+        const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'history', 'fills', found?.probe);
+        const data = found?.rows ?? await service.db.query('api/volume-history', {
           ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market,
         });
         declare(data);
