@@ -64,7 +64,7 @@ function windows(count: number, seed: number): HistoryWindow[] {
 }
 
 async function loadedMirror(): Promise<HistoryMirror> {
-  const mirror = new HistoryMirror(t.service);
+  const mirror = new HistoryMirror(t.service, { quietMs: 200 });
   mirror.open();
   for (let i = 0; i < 500 && (await mirror.current()) === null; i++) await new Promise((r) => setTimeout(r, 10));
   expect(await mirror.current()).not.toBeNull();

@@ -8,7 +8,7 @@
  * request that asks for the mirror after the announcement waits for that patch. A span of more
  * than {@link PATCH_DAYS} days (a backfill, a refresh of many days) drops the mirror instead: the
  * routes answer from SQL until a full reload, started once such spans have stopped coming for
- * {@link QUIET_MS}, is done. Until the first load is done, the routes answer from SQL as well.
+ * {@link QUIET_MS} (an option), is done. Until the first load is done, the routes answer from SQL as well.
  */
 import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { TimeSpan } from '../ingest/append.ts';
@@ -19,8 +19,12 @@ import { Inexact, LOAD_LIMIT, M5, VariantBuckets } from './variant-buckets.ts';
 const DAY = 86_400_000;
 /** Spans up to this many days are patched; longer ones drop the mirror until a full reload. */
 export const PATCH_DAYS = 3;
-/** A full reload waits until no long span came for this long (a backfill's appends come back to back). */
-const QUIET_MS = 5_000;
+/**
+ * A full reload waits until no long span came for this long: a backfill's appends come back to
+ * back, but up to ~10 s apart as its batches grow (with 5 s, the default set's backfill paid for
+ * three full reloads, ~2.4 CPU-s).
+ */
+const QUIET_MS = 15_000;
 /** Buckets held past the newest one, so that live appends rarely grow the arrays. */
 const HEADROOM_DAYS = 7;
 
@@ -49,7 +53,11 @@ export class HistoryMirror {
   private timer: NodeJS.Timeout | undefined;
   private opened = false;
 
-  constructor(private readonly service: Service) {}
+  private readonly quietMs: number;
+
+  constructor(private readonly service: Service, opts: { quietMs?: number } = {}) {
+    this.quietMs = opts.quietMs ?? QUIET_MS;
+  }
 
   /** Follows changes and starts the first load (in the background). Idempotent. */
   open(): void {
@@ -85,7 +93,7 @@ export class HistoryMirror {
     const long = span.toMs - span.fromMs > PATCH_DAYS * DAY;
     if (!this.ready && !this.loading) {
       // a reload is due anyway: it reads everything; a long change (a backfill) puts it off
-      if (long) this.scheduleReload(QUIET_MS);
+      if (long) this.scheduleReload(this.quietMs);
       return;
     }
     if (long) return this.drop();
@@ -102,7 +110,7 @@ export class HistoryMirror {
     this.stale = true;
     this.pending = null;
     this.byKey = new Map(); // useless now: let it go before the reload builds the next one
-    this.scheduleReload(QUIET_MS);
+    this.scheduleReload(this.quietMs);
   }
 
   /** Arms the reload timer for `delayMs` from now (re-armed while work is under way). */
