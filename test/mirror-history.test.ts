@@ -7,6 +7,7 @@ import { resolveWindow, type HistoryInterval, type HistoryWindow } from '../serv
 import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from '../server/http/mirror-history.ts';
 import { oiSeries } from '../server/http/oi-series.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
+import { rng } from '../server/bench/workloads.ts';
 
 /**
  * Endpoints 6, 8 and 9 from the in-memory mirror of the 5-minute buckets (issue 7) give exactly
@@ -30,18 +31,6 @@ beforeAll(async () => {
   (t.service as { now: () => number }).now = () => now;
 }, 60_000);
 afterAll(() => t.close());
-
-/** A pseudo-random generator (mulberry32), so every run checks the same windows. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Windows of every interval: aligned and not, defaulted `to`, before the data, past it. */
 function windows(count: number, seed: number): HistoryWindow[] {

@@ -63,7 +63,7 @@ export async function discover(dataDir: string): Promise<BenchData> {
 }
 
 /** A deterministic pseudo-random generator (mulberry32), so every run sends the same requests. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

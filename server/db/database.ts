@@ -154,6 +154,16 @@ export class Database {
    * objects (tens of thousands of them cost hundreds of MB of JS heap at their peak).
    */
   async queryChunks(name: string, params: Params, onChunk: (rows: Row[]) => void): Promise<void> {
+    await this.queryChunkColumns(name, params, (chunk, names) => onChunk(chunk.getRowObjects(names).map(plainRow)));
+  }
+
+  /**
+   * Runs `sql/<name>.sql` on a pooled reader and hands each DuckDB chunk (≤ 2048 rows) to
+   * `onChunk` as it is read, as the chunk itself (with the column names): for bulk readers of
+   * numeric columns, which take DOUBLE vectors' data as they are (no row objects, no per-value
+   * conversion).
+   */
+  async queryChunkColumns(name: string, params: Params, onChunk: (chunk: DuckDBDataChunk, names: string[]) => void): Promise<void> {
     const pc = await this.acquire();
     try {
       const sql = sqlFile(name);
@@ -162,31 +172,7 @@ export class Database {
         bindParams(stmt, sql, params);
         const result = await stmt.stream();
         const names = result.columnNames();
-        for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-          onChunk(chunk.getRowObjects(names).map(plainRow));
-        }
-      } finally {
-        stmt.destroySync();
-      }
-    } finally {
-      this.release(pc);
-    }
-  }
-
-  /**
-   * Runs `sql/<name>.sql` on a pooled reader and hands each DuckDB chunk (≤ 2048 rows) to
-   * `onChunk` as it is read, as the chunk itself: for bulk readers of numeric columns, which
-   * take DOUBLE vectors' data as they are (no row objects, no per-value conversion).
-   */
-  async queryChunkColumns(name: string, params: Params, onChunk: (chunk: DuckDBDataChunk) => void): Promise<void> {
-    const pc = await this.acquire();
-    try {
-      const sql = sqlFile(name);
-      const stmt = await pc.conn.prepare(sql);
-      try {
-        bindParams(stmt, sql, params);
-        const result = await stmt.stream();
-        for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) onChunk(chunk);
+        for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) onChunk(chunk, names);
       } finally {
         stmt.destroySync();
       }
