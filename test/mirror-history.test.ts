@@ -105,6 +105,30 @@ describe('history from the in-memory mirror', () => {
     await compare(mirror, windows(40, 3));
   }, 120_000);
 
+  it('grows past the days it holds ahead, patch by patch (a journal of fills only: OI is their replay)', async () => {
+    const t2 = await openTestApp({ now: NOW, batches: new Simulator({ seed: 4, start: START, snapshotsFrom: Date.UTC(2027, 0, 1) }).advance(START) });
+    const sim2 = new Simulator({ seed: 4, start: START, snapshotsFrom: Date.UTC(2027, 0, 1) });
+    const [saved, savedNow] = [t, now];
+    try {
+      t = t2;
+      for (const batch of sim2.advance(START + 3 * 86_400_000)) await t.service.append(batch);
+      const mirror = await loadedMirror();
+      const held = (await mirror.current())!.variants[0]!.length;
+      // a day per append, past the 7 days held beyond the newest bucket: each patched, never dropped
+      const until = START + 12 * 86_400_000;
+      for (const batch of sim2.advance(until)) {
+        await t.service.append(batch);
+        expect(await mirror.current()).not.toBeNull();
+      }
+      expect((await mirror.current())!.variants[0]!.length).toBeGreaterThan(held);
+      now = until + 77_777;
+      expect(await compare(mirror, windows(40, 9))).toBeGreaterThan(1_000);
+    } finally {
+      [t, now] = [saved, savedNow];
+      await t2.close();
+    }
+  }, 120_000);
+
   it('follows the rollup refresh: a bucket it repairs in DuckDB is repaired in memory', async () => {
     // 5-minute buckets: the SQL reads rollup_5m alone, where the drift is made
     const w = resolveWindow({ interval: '5m', from: START, to: START + 86_400_000 }, { plan: 'internal', kind: 'history', now });
