@@ -13,10 +13,18 @@ interface PooledConnection {
   staging?: StagingPlace;
 }
 
+/** The `$params` of each SQL text seen (the sql/ files, a fixed set, plus tools' literals; 1,000 at most). */
+const paramsOfSql = new Map<string, string[]>();
+
 /** Names of the `$params` a SQL text uses, so we bind exactly those (DuckDB rejects extras). */
 function paramNames(sql: string): string[] {
-  const withoutComments = sql.replace(/--[^\n]*/g, '');
-  return [...new Set([...withoutComments.matchAll(/\$([a-z_][a-z0-9_]*)/gi)].map((m) => m[1] as string))];
+  let names = paramsOfSql.get(sql);
+  if (!names) {
+    const withoutComments = sql.replace(/--[^\n]*/g, '');
+    names = [...new Set([...withoutComments.matchAll(/\$([a-z_][a-z0-9_]*)/gi)].map((m) => m[1] as string))];
+    if (paramsOfSql.size < 1_000) paramsOfSql.set(sql, names);
+  }
+  return names;
 }
 
 function bindValues(sql: string, params: Params): Record<string, DuckDBValue> {

@@ -135,7 +135,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   void history.open();
   mirror.open();
   liquidations.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.whenLoaded()]).then(() => undefined));
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded()]).then(() => undefined));
   for (const route of routes) mountRoute(app, route, keys, limits, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

@@ -14,7 +14,7 @@ import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { TimeSpan } from '../ingest/append.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
-import { Inexact, LOAD_LIMIT, M5, VariantBuckets } from './variant-buckets.ts';
+import { Inexact, LOAD_LIMIT, M5, VariantBuckets, variantKey } from './variant-buckets.ts';
 
 const DAY = 86_400_000;
 /** Spans up to this many days are patched; longer ones drop the mirror until a full reload. */
@@ -35,8 +35,6 @@ export interface MirrorView {
 
 /** Lets the event loop serve other requests between two long synchronous steps. */
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-const keyOf = (market: string, variant: string | null): string => `${market}\u0000${variant ?? ''}`;
 
 /** See the file comment. One per route list. */
 export class HistoryMirror {
@@ -224,7 +222,7 @@ export class HistoryMirror {
       for (let i = 0; i < n; i++) {
         if (!uniform || !target) {
           const [m, v] = uniform ? [m0, v0] : variantAt(i);
-          const k = keyOf(m, v);
+          const k = variantKey(m, v);
           if (k !== key || !target) {
             key = k;
             target = load.variants.get(k);

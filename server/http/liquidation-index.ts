@@ -52,7 +52,7 @@ export class LiquidationIndex {
   /** events per market, per variant and per (market, variant): a filter nothing matches walks nothing */
   private counts = new Map<string, number>();
   private lastSeq = 0;
-  private loaded = false;
+  private isLoaded = false;
   /** an append brought liquidations not read yet */
   private behind = false;
   private reading: Promise<void> | null = null;
@@ -81,12 +81,12 @@ export class LiquidationIndex {
         const t0 = performance.now();
         const rows = await this.service.db.query('api/alpha-liquidations-after', { after_seq: this.lastSeq });
         for (const r of rows) this.insert(r);
-        if (!this.loaded) log.debug(`liquidation index: ${rows.length} events loaded in ${(performance.now() - t0).toFixed(0)} ms`);
-        this.loaded = true;
+        if (!this.isLoaded) log.debug(`liquidation index: ${rows.length} events loaded in ${(performance.now() - t0).toFixed(0)} ms`);
+        this.isLoaded = true;
       }
     })().catch((err) => {
       log.warn('liquidation index: load failed; endpoint 5 answers from SQL meanwhile, a reload follows in a minute', err);
-      this.loaded = false;
+      this.isLoaded = false;
       this.events = [];
       this.counts = new Map();
       this.lastSeq = 0;
@@ -124,10 +124,10 @@ export class LiquidationIndex {
   }
 
   /** Resolves once the index answers (tests, which want the in-memory path from the first request). */
-  async whenLoaded(timeoutMs = 30_000): Promise<void> {
+  async loaded(timeoutMs = 30_000): Promise<void> {
     this.open();
     const until = Date.now() + timeoutMs;
-    while (!this.loaded || this.reading) {
+    while (!this.isLoaded || this.reading) {
       if (Date.now() > until) throw new Error('liquidation index: not loaded in time');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -135,14 +135,14 @@ export class LiquidationIndex {
 
   /** The time (epoch ms) of the newest event held; null until loaded, -Infinity when none. */
   newestTime(): number | null {
-    if (!this.loaded) return null;
+    if (!this.isLoaded) return null;
     return (this.events.at(-1)?.row.time_ms as number | undefined) ?? -Infinity;
   }
 
   /** The search's rows (the SQL's exactly, newest first, at most `fetch`), or null when the route must run the SQL. */
   async search(q: LiquidationSearch): Promise<Row[] | null> {
     this.open();
-    if (!this.loaded) {
+    if (!this.isLoaded) {
       if (!this.reading && Date.now() >= this.retryAt) {
         this.behind = true;
         void this.catchUp();
@@ -150,7 +150,7 @@ export class LiquidationIndex {
       return null; // loading: the SQL answers meanwhile
     }
     if (this.behind || this.reading) await this.catchUp(); // an append's rows, read before answering
-    if (!this.loaded) return null;
+    if (!this.isLoaded) return null;
     if (!this.counts.get(filterKey(q.market, q.market_variant))) return [];
     // the newest event that may match: older than `to` and than the cursor
     let end = this.events.length;

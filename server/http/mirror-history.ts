@@ -17,7 +17,7 @@ import type { HistoryMirror } from './history-mirror.ts';
 import type { HistoryWindow } from './history-window.ts';
 import type { OiBucket } from './oi-series.ts';
 import { mirrorProbe, type EdgeProbe } from './mirror-probe.ts';
-import { ExactSum, Inexact, LOAD_LIMIT, M5, type SumColumn, type VariantBuckets } from './variant-buckets.ts';
+import { ExactSum, Inexact, LOAD_LIMIT, M5, variantKey, type SumColumn, type VariantBuckets } from './variant-buckets.ts';
 
 const floor5 = (x: number): number => Math.floor(x / M5) * M5;
 const ceil5 = (x: number): number => Math.ceil(x / M5) * M5;
@@ -38,7 +38,7 @@ async function edgeSums(service: Service, market: string | null, lo: number, hi:
   const earliest = (a: number | null, t: number): number => (a === null || t < a ? t : a);
   let magnitude = 0; // Σ |amount| of every fill read: below 2^53, every sum formed here is exact
   for (const f of await service.db.query('api/edge-fills', { market, lo, hi })) {
-    const key = `${f.market}\u0000${f.market_variant ?? ''}`;
+    const key = variantKey(f.market as string, f.market_variant as string | null);
     let s = out.get(key);
     if (!s) {
       s = { fill_count: 0, volume: 0, fees: 0, liq_count: 0, liq_long: 0, liq_short: 0, liq_fees: 0, oi_long: 0, oi_short: 0 };
@@ -66,8 +66,6 @@ async function edgeSums(service: Service, market: string | null, lo: number, hi:
   }
   return { sums: out, first };
 }
-
-const edgeKey = (v: VariantBuckets): string => `${v.market}\u0000${v.variant ?? ''}`;
 
 async function scoped(mirror: HistoryMirror, market: string | null): Promise<VariantBuckets[] | null> {
   const view = await mirror.current();
@@ -189,7 +187,7 @@ export async function openInterestFromMirror(service: Service, mirror: HistoryMi
     if (last && last.tailed.length > 0) {
       const tails = await edgeSums(service, market, e5, wEnd);
       for (const v of last.tailed) {
-        const tail = tails.sums.get(edgeKey(v));
+        const tail = tails.sums.get(variantKey(v.market, v.variant));
         if (!tail) continue;
         last.long.add(tail.oi_long);
         last.short.add(tail.oi_short);

@@ -19,6 +19,9 @@ export const SUM_COLUMNS = ['fill_count', 'volume', 'fees', 'liq_count', 'liq_lo
 export type SumColumn = (typeof SUM_COLUMNS)[number];
 const COLUMN_INDEX = Object.fromEntries(SUM_COLUMNS.map((c, i) => [c, i])) as Record<SumColumn, number>;
 
+/** The key of a market variant in the mirror's maps (a variant may be null). */
+export const variantKey = (market: string, variant: string | null): string => `${market}\u0000${variant ?? ''}`;
+
 /** A sum or a value that doubles could not hold exactly. */
 export class Inexact extends Error {
   constructor(what: string) {

@@ -140,3 +140,30 @@ CREATE OR REPLACE MACRO alpha_records(of_address, mark) AS TABLE
 
 -- The macro this one replaced; dropped so an old definition cannot linger in a state file.
 DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;
+
+-- Alpha liquidation events exactly as endpoint 5 serves them (fields: contract §5; size_usd =
+-- −size_delta_usd, collateral_usd = −collateral_delta_usd, pnl_usd = the fill's realized PnL before
+-- fees, liquidation_fee_usd 0 when absent; USD rounded to 6 decimals, prices not), then time_ms and
+-- seq (the cursor; the route strips them) and time_us (epoch µs, the in-memory index's sort key).
+-- Shared by sql/api/alpha-liquidations-search.sql and alpha-liquidations-after.sql, so the SQL
+-- answer and the in-memory one (server/http/liquidation-index.ts) cannot drift apart. No arguments.
+CREATE OR REPLACE MACRO alpha_liquidation_events() AS TABLE
+  SELECT time,
+         position_id,
+         protocol,
+         market,
+         market_variant,
+         address,
+         side,
+         round(-size_delta_usd, 6)::DOUBLE AS size_usd,
+         round(-collateral_delta_usd, 6)::DOUBLE AS collateral_usd,
+         price,
+         entry_price,
+         round(pnl_delta_usd, 6)::DOUBLE AS pnl_usd,
+         round(coalesce(liquidation_fee_usd, 0), 6)::DOUBLE AS liquidation_fee_usd,
+         tx,
+         epoch_ms(time) AS time_ms,
+         seq,
+         epoch_us(time)::DOUBLE AS time_us
+  FROM liquidations
+  WHERE protocol = 'alpha';

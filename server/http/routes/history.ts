@@ -5,6 +5,7 @@
  * An unknown `market` / `market_variant` (no fills and no market snapshot on alpha) is a 400
  * `invalid_parameter` naming it, never a silent empty series (contract §2's spirit for bad input).
  */
+import type { H3Event } from 'h3';
 import { assertAlphaScopeKnown } from '../scope.ts';
 import { defineRoute, type RestRoute } from './define.ts';
 import {
@@ -58,6 +59,18 @@ export function historyRoutes(service: Service, mirror: HistoryMirror): RestRout
     return resolveWindow(query, { plan: key.plan, kind, now: service.now() });
   };
 
+  /** 6 and 9: sums per bucket, from the mirror when it can answer, else from their SQL (`sql`). */
+  const sumHistory = async (event: H3Event, query: Parameters<typeof resolveWindow>[0] & { market?: string },
+    key: ApiKeyRecord | null, kind: HistoryKind, fromMirror: typeof volumeFromMirror | typeof liquidationsFromMirror, sql: string) => {
+    const w = windowOf(query, key, kind);
+    await assertAlphaScopeKnown(service, query);
+    const market = query.market ?? null;
+    const found = await fromMirror(service, mirror, market, w);
+    const declare = declareHistoryValidity(service, event, w, query, key!.plan, kind, 'fills', found?.probe);
+    const data: unknown[] = found?.rows ?? await service.db.query(sql, { ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market });
+    declare(data);
+    return historyEnvelope(w, data);
+  };
 
   return [
     defineRoute({
@@ -66,18 +79,7 @@ export function historyRoutes(service: Service, mirror: HistoryMirror): RestRout
       summary: 'Liquidation count, liquidated notional by side and liquidation fees per bucket (omitted when none).',
       response: coarseHistoryOf(LiquidationBucket),
       query: coarseHistoryQuery,
-      handle: async ({ event, query, key }) => {
-        const w = windowOf(query, key, 'liquidations');
-        await assertAlphaScopeKnown(service, query);
-        const market = query.market ?? null;
-        const found = await liquidationsFromMirror(service, mirror, market, w);
-        const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'liquidations', 'fills', found?.probe);
-        const data = found?.rows ?? await service.db.query('api/liquidations-history', {
-          ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market,
-        });
-        declare(data);
-        return historyEnvelope(w, data);
-      },
+      handle: ({ event, query, key }) => sumHistory(event, query, key, 'liquidations', liquidationsFromMirror, 'api/liquidations-history'),
     }),
     defineRoute({
       path: '/v1/alpha/open-interest/history',
@@ -104,18 +106,7 @@ export function historyRoutes(service: Service, mirror: HistoryMirror): RestRout
       summary: 'Traded notional and trading fees per bucket (omitted when no fills).',
       response: historyOf(VolumeBucket),
       query: fineHistoryQuery,
-      handle: async ({ event, query, key }) => {
-        const w = windowOf(query, key, 'history');
-        await assertAlphaScopeKnown(service, query);
-        const market = query.market ?? null;
-        const found = await volumeFromMirror(service, mirror, market, w);
-        const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'history', 'fills', found?.probe);
-        const data = found?.rows ?? await service.db.query('api/volume-history', {
-          ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market,
-        });
-        declare(data);
-        return historyEnvelope(w, data);
-      },
+      handle: ({ event, query, key }) => sumHistory(event, query, key, 'history', volumeFromMirror, 'api/volume-history'),
     }),
     defineRoute({
       path: '/v1/alpha/funding-rates/history',
