@@ -113,6 +113,10 @@ beforeAll(async () => {
     if (!row) throw new Error(`no lifecycle for ${name}`);
     id[name] = row.position_id as number;
   }
+  // A's beta lifecycle: endpoints 18 and 19 read a lifecycle by id alone, then check protocol and address
+  const beta = await t.service.db.querySql("SELECT position_id FROM lifecycles WHERE protocol = 'beta'");
+  expect(beta).toHaveLength(1);
+  id.BETA = beta[0]!.position_id as number;
 });
 afterAll(async () => {
   await t?.close();
@@ -268,9 +272,9 @@ describe('18: GET /v1/alpha/positions/:address/:id', () => {
       unrealized_pnl_usd: null, updated_at: null, liquidation_fees_usd: 2 });
   });
 
-  it('404: another address\'s id, unknown id, non-integer id, malformed or unknown address', async () => {
+  it('404: another address\'s id, a beta id of the same address, unknown id, non-integer id, malformed or unknown address', async () => {
     for (const path of [
-      `${B}/${id.P1}`, `${A}/${id.P7}`, `${A}/999999`, `${A}/abc`, `${A}/1.5`, `${A}/-1`, `${A}/${'9'.repeat(30)}`,
+      `${B}/${id.P1}`, `${A}/${id.P7}`, `${A}/${id.BETA}`, `${A}/999999`, `${A}/abc`, `${A}/1.5`, `${A}/-1`, `${A}/${'9'.repeat(30)}`,
       `not-an-address/${id.P1}`, `${Z}/${id.P1}`, `${A.toLowerCase()}/${id.P1}`,
     ]) {
       const { status, body } = await json(`/v1/alpha/positions/${path}`);
@@ -357,8 +361,8 @@ describe('19: GET /v1/alpha/positions/:address/:id/lifecycle', () => {
     }
   });
 
-  it('404: another address, unknown id, malformed id or address', async () => {
-    for (const path of [`${B}/${id.P1}`, `${A}/999999`, `${A}/abc`, `bad/${id.P1}`, `${Z}/${id.P1}`]) {
+  it('404: another address\'s id, a beta id of the same address, unknown id, malformed id or address', async () => {
+    for (const path of [`${B}/${id.P1}`, `${A}/${id.P7}`, `${A}/${id.BETA}`, `${A}/999999`, `${A}/abc`, `bad/${id.P1}`, `${Z}/${id.P1}`]) {
       const { status, body } = await json(`/v1/alpha/positions/${path}/lifecycle`);
       expect(status, path).toBe(404);
       expect(body.error.code).toBe('not_found');

@@ -1,7 +1,6 @@
 -- Endpoint 19, GET /v1/alpha/positions/{address}/{id}/lifecycle: one page of the fill timeline of one
 -- alpha lifecycle (PositionEvent rows) plus the total match count.
 -- Parameters:
---   $address VARCHAR                   exact base58 address (the lifecycle must be this address's)
 --   $id BIGINT                         position_id
 --   $type VARCHAR or NULL              open | increase | decrease | close | liquidation (the journal's
 --                                      type, which already partitions the timeline: open = first fill,
@@ -12,12 +11,17 @@
 --   $order VARCHAR                     asc | desc
 --   $offset BIGINT, $limit BIGINT      the page
 --   $first_seq, $last_seq BIGINT       the lifecycle's seq range (sql/api/alpha-position-span.sql,
---                                      read first by the route): bounds on `seq` are table filters,
---                                      so only that range of the seq-ordered fills is read (issue 7)
+--                                      read first by the route, which also checked that $id is an
+--                                      alpha lifecycle of the path's address): bounds on `seq` are
+--                                      table filters, so only that range of the seq-ordered fills is
+--                                      read (issue 7)
 -- Order: the chosen key in the chosen direction, then journal seq in the same direction (total order;
 -- time desc is exactly the reverse of time asc). `total` (the match count) on every row; a page
 -- past the end has no row (the route asks for the first row then, to learn the total).
--- Plan (issue 7): one scan, a count over the matches and a top-N, no CTE or join to plan. USD rounded to 6 decimals; prices not rounded.
+-- Plan (issue 7): one scan, a count over the matches and a top-N, no CTE or join to plan. The scan
+-- filters on integers only (position_id is unique across protocols, so the fills of lifecycle $id
+-- are exactly those with its position_id): comparing the address and protocol strings of every fill
+-- in a weeks-long lifecycle's seq range took p90 21 → 6.7 ms on the bench journal. USD rounded to 6 decimals; prices not rounded.
 SELECT count(*) OVER ()::BIGINT AS total,
        f.seq,
        f.time,
@@ -36,9 +40,7 @@ SELECT count(*) OVER ()::BIGINT AS total,
        f.tx
 FROM fills f
 WHERE f.seq >= $first_seq::BIGINT AND f.seq <= $last_seq::BIGINT
-  AND f.protocol = 'alpha'
   AND f.position_id = $id::BIGINT
-  AND f.address = $address::VARCHAR
   AND ($type::VARCHAR IS NULL OR f.type = $type::VARCHAR)
   AND ($include_collateral::BOOLEAN OR f.size_delta_usd <> 0 OR f.type = 'liquidation')
 -- the chosen key in the chosen direction (NULL for the other key), then seq likewise

@@ -1,7 +1,9 @@
--- Endpoints 19 (and the lookup before it): whether an alpha lifecycle exists for this address, and
--- the journal seq range of its fills, so the timeline reads only that range of `fills` (stored in
--- seq order: zone maps on `seq` skip every other row group). No row = no such lifecycle.
--- Parameters: $address VARCHAR (exact base58 address), $id BIGINT (position_id).
-SELECT first_seq, last_seq
+-- Endpoint 19 (the lookup before the timeline): the protocol, address and journal seq range of
+-- lifecycle $id, so the timeline reads only that range of `fills` (stored in seq order: zone maps
+-- on `seq` skip every other row group). No row = no such lifecycle; the route answers 404 too
+-- unless it is an alpha lifecycle of the path's address.
+-- Parameters: $id BIGINT (position_id, unique across protocols).
+-- Plan (issue 7): filtered on the integer position_id alone; the route compares the strings.
+SELECT protocol, address, first_seq, last_seq
 FROM lifecycles
-WHERE protocol = 'alpha' AND address = $address::VARCHAR AND position_id = $id::BIGINT;
+WHERE position_id = $id::BIGINT;

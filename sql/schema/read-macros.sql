@@ -96,12 +96,11 @@ CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
   WHERE a.protocol = 'alpha';
 
 -- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
--- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not.
--- Arguments: of_address, mark. The address's lifecycles without a scan of `lifecycles`: the closed
--- and liquidated ones through the history read index (sql/schema/read-index.sql) up to `mark`,
--- and from `lifecycles` after it (its last rows); the open ones from `open_lifecycles` (a few
--- thousand rows). Both arguments are bound parameters in every use, so they reach the scans as table filters.
-CREATE OR REPLACE MACRO alpha_records(of_address, mark) AS TABLE
+-- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not; plus `last_seq`
+-- (the lifecycle's last fill) for the callers' filters, which they then drop.
+-- Argument: source, the name of a table shaped like `lifecycles` (lifecycles, alpha_history_index).
+-- Filters on the output's columns reach the table scan as table filters.
+CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
   SELECT
        l.protocol,
        l.position_id,
@@ -126,20 +125,25 @@ CREATE OR REPLACE MACRO alpha_records(of_address, mark) AS TABLE
        round(l.net_pnl_usd, 6)::DOUBLE AS net_pnl_usd,
        l.fill_count,
        l.open_tx,
-       l.close_tx
-  FROM (
-    SELECT * FROM alpha_history_index
-    WHERE address = of_address AND last_seq <= mark
-    UNION ALL
-    SELECT * FROM lifecycles
-    WHERE protocol = 'alpha' AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark
-    UNION ALL
-    SELECT * EXCLUDE (last_index_price) FROM open_lifecycles
-    WHERE protocol = 'alpha' AND address = of_address
-  ) l;
+       l.close_tx,
+       l.last_seq
+  FROM query_table(source) l;
 
--- The macro this one replaced; dropped so an old definition cannot linger in a state file.
+-- An alpha address's closed and liquidated lifecycles in the History-row shape (endpoint 15).
+-- Arguments: of_address, mark. Without a scan of `lifecycles`: the history read index
+-- (sql/schema/read-index.sql, sorted by address) up to `mark`, and `lifecycles` after it (its last
+-- rows: zone maps on last_seq skip the rest). Both arguments are bound parameters in every use,
+-- so they reach the scans as table filters.
+CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE
+  SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('alpha_history_index')
+  WHERE address = of_address AND last_seq <= mark
+  UNION ALL
+  SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('lifecycles')
+  WHERE protocol = 'alpha' AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark;
+
+-- Macros these replaced; dropped so an old definition cannot linger in a state file.
 DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;
+DROP MACRO TABLE IF EXISTS alpha_records;
 
 -- Alpha liquidation events exactly as endpoint 5 serves them (fields: contract §5; size_usd =
 -- −size_delta_usd, collateral_usd = −collateral_delta_usd, pnl_usd = the fill's realized PnL before

@@ -16,6 +16,7 @@ import { getPlan } from '../../keys/plans.ts';
 import {
   address, count, dataOf, integer, market, marketVariant, pagedListOf, protocolId, side, timestamp, usd,
 } from '../response-schemas.ts';
+import type { Row } from '../../db/database.ts';
 import type { Service } from '../../service.ts';
 import { HistoryIndex } from '../history-index.ts';
 import { AccountsIndex } from '../accounts-index.ts';
@@ -146,6 +147,15 @@ function addressOf(event: H3Event): string {
 
 const positionNotFound = () => notFound('This address has no alpha position with this id.');
 
+/**
+ * Whether a lifecycle row read by position_id alone (sql/api/alpha-position.sql, alpha-position-span.sql)
+ * is an alpha lifecycle of `address`. The SQL filters on the integer id only and leaves the string
+ * comparisons to this check (issue 7).
+ */
+function isAlphaLifecycleOf(row: Row | undefined, address: string): row is Row {
+  return row !== undefined && row.protocol === 'alpha' && row.address === address;
+}
+
 /** The path's address and position id, or a 404 when either cannot be one. */
 function positionOf(event: H3Event): { address: string; id: number } {
   const address = getRouterParam(event, 'address') ?? '';
@@ -204,8 +214,8 @@ export function positionRoutes(service: Service, index = new HistoryIndex(servic
         const { address, id } = positionOf(event);
         // the record first; only an open lifecycle has live fields (NULL otherwise)
         for (let attempt = 0; ; attempt++) {
-          const row = await service.db.queryOne('api/alpha-position', { address, id, mark: await index.mark() });
-          if (!row) throw positionNotFound();
+          const row = await service.db.queryOne('api/alpha-position', { id });
+          if (!isAlphaLifecycleOf(row, address)) throw positionNotFound();
           const fromIndex = row.status === 'open' ? await openPositions.live(id) : NO_LIVE;
           const live = fromIndex !== undefined ? fromIndex : await service.db.queryOne('api/alpha-position-live', { id });
           // closed by an append between the two reads: read again (a closed record has no live fields)
@@ -224,10 +234,9 @@ export function positionRoutes(service: Service, index = new HistoryIndex(servic
         const { address, id } = positionOf(event);
         const { offset, limit } = pageOf(q);
         // the lifecycle's seq range first: the timeline then reads only that range of fills
-        const span = await service.db.queryOne('api/alpha-position-span', { address, id });
-        if (!span) throw positionNotFound();
+        const span = await service.db.queryOne('api/alpha-position-span', { id });
+        if (!isAlphaLifecycleOf(span, address)) throw positionNotFound();
         const params = {
-          address,
           id,
           first_seq: span.first_seq as number,
           last_seq: span.last_seq as number,
