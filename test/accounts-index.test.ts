@@ -105,4 +105,46 @@ describe('13 / 14 from the in-memory accounts', () => {
     expect(whole.total).toBe(all.length);
     expect(whole.rows).toEqual([...all].sort((a, b) => b.volume_usd - a.volume_usd || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)));
   });
+  it('a prefix search (a binary search, then the order\'s comparator) equals the SQL\'s rows filtered, loaded and patched', async () => {
+    const index = new AccountsIndex(t.service);
+    const fields = { net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions', current_notional: 'open_notional_usd' } as const;
+    const check = async (label: string, prefixes: string[]): Promise<void> => {
+      const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+      for (const prefix of prefixes) {
+        for (const [sortBy, field] of Object.entries(fields) as [keyof typeof fields, string][]) {
+          for (const order of ['asc', 'desc'] as const) {
+            for (const [minTrades, hasActive, offset, limit] of [[null, null, 0, 1e6], [1, null, 1, 3], [null, true, 0, 2], [2, false, 0, 1e6]] as const) {
+              const dir = order === 'asc' ? 1 : -1;
+              const want = all
+                .filter((a) => a.address.toLowerCase().startsWith(prefix.toLowerCase()))
+                .filter((a) => minTrades === null || a.trades >= minTrades)
+                .filter((a) => hasActive === null || ((a.open_positions as number) > 0) === hasActive)
+                .sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+              const got = await index.search({ sortBy, order, minTrades, hasActive, search: prefix, offset, limit });
+              const what = `${label}: ${prefix} ${sortBy} ${order} ${minTrades} ${hasActive} ${offset}`;
+              expect(got.total, what).toBe(want.length);
+              expect(got.rows, what).toEqual(want.slice(offset, offset + limit));
+            }
+          }
+        }
+      }
+    };
+    const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+    // one-letter prefixes match many accounts (the comparator's order is checked on many rows), in both cases
+    const firsts = [...new Set(all.map((a) => a.address[0]!))].slice(0, 4);
+    const base = all[0]!.address;
+    const prefixes = [...firsts, ...firsts.map((c) => c.toLowerCase()), base.slice(0, 8), base.slice(0, 8).toUpperCase(), 'zzzzzzzz'];
+    await check('loaded', prefixes);
+    // a patch: an existing account changes, and a new one sorts right next to it by lower-cased address
+    const newcomer = `${base.slice(0, 20)}${base[20] === 'x' ? 'y' : 'x'}${base.slice(21)}`;
+    const at = NOW - 30_000;
+    await t.service.append({
+      fills: [fill({ time: at, tx: 'idx-prefix-1', position_key: 'IDXP1', address: base }),
+        fill({ time: at, tx: 'idx-prefix-2', position_key: 'IDXP2', address: newcomer })],
+      marketSnapshots: [],
+      positionSnapshots: [],
+    });
+    await check('patched', [...prefixes, base.slice(0, 20).toLowerCase()]);
+    expect((await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: base.slice(0, 20), offset: 0, limit: 10 })).total).toBe(2);
+  });
 });

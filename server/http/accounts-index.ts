@@ -2,8 +2,9 @@
  * Endpoint 13's working set (issue 7): every alpha Account (the alpha_accounts() shape, a few tens
  * of thousands of rows) held in memory for one journal generation, with one sorted order per
  * (sort key, direction), all built when it loads. A search is then a walk of that order applying the
- * filters, instead of a DuckDB query that sorted every account and then read the page's rows back
- * from storage (tens of ms, most of it decompressing scattered rows).
+ * filters (with an address prefix, of the few rows a binary search finds, sorted the same way),
+ * instead of a DuckDB query that sorted every account and then read the page's rows back from
+ * storage (tens of ms, most of it decompressing scattered rows).
  *
  * Never stale: only fill steps change the `accounts` table, and an append's alpha fills name every
  * alpha account it changed. So after an append with alpha fills (the append path's listener,
@@ -18,6 +19,7 @@
  */
 import type { Row } from '../db/database.ts';
 import { AccountTableBuilder, type AccountTable } from './account-table.ts';
+import { patchedPrefix, prefixIndexOf, rowsWithPrefix, type PrefixIndex } from './address-prefix-index.ts';
 import type { Service } from '../service.ts';
 
 /** `sort_by` of endpoint 13 → the Account field it sorts by. */
@@ -64,8 +66,8 @@ function comparator(table: AccountTable, sortBy: AccountSort, order: 'asc' | 'de
 
 class Snapshot {
   private byAddress: Map<string, number> | undefined;
-  /** row indices in each (sort key, direction) order built so far; `lower`: see lowerAddresses */
-  constructor(readonly table: AccountTable, private readonly orders = new Map<string, number[]>(), private lower?: string[]) {}
+  /** row indices in each (sort key, direction) order built so far; `prefix`: see {@link withPrefix} */
+  constructor(readonly table: AccountTable, private readonly orders = new Map<string, number[]>(), private prefix?: PrefixIndex) {}
 
   /**
    * A new snapshot where the accounts of `touched` are `fresh` (their rows read after the append;
@@ -104,8 +106,7 @@ class Snapshot {
       }
       orders.set(key, out);
     }
-    const lower = this.lower && [...keep.map((i) => this.lower![i]!), ...table.strings('address').slice(firstFresh).map((a) => a.toLowerCase())];
-    return new Snapshot(table, orders, lower);
+    return new Snapshot(table, orders, this.prefix && patchedPrefix(this.prefix, newIndex, table, firstFresh));
   }
 
   /** The account of an address (undefined: none), the map built on first use. */
@@ -115,11 +116,10 @@ class Snapshot {
     return i === undefined ? undefined : this.table.row(i);
   }
 
-  /** The addresses in lower case, for the case-insensitive prefix search (built once: lowering
-   * every address on every search cost more than the rest of the walk). */
-  lowerAddresses(): string[] {
-    this.lower ??= this.table.strings('address').map((a) => a.toLowerCase());
-    return this.lower;
+  /** The rows whose lower-cased address starts with `prefix` (lower case), in address order. */
+  withPrefix(prefix: string): number[] {
+    this.prefix ??= prefixIndexOf(this.table);
+    return rowsWithPrefix(this.prefix, prefix);
   }
 
   /** The row indices in (value, address asc) order for one key and direction (built by
@@ -131,7 +131,7 @@ class Snapshot {
   }
 
   /**
-   * Builds every sorted order (and the lower-case addresses) up front, yielding to the event loop
+   * Builds every sorted order (and the prefix index) up front, yielding to the event loop
    * between them, so that no search pays for a sort (tens of ms each over ~90k accounts, which
    * put endpoint 13's p99 on the first use of each order). Ties go by address rank: the order of
    * {@link comparator}, at number cost.
@@ -148,7 +148,8 @@ class Snapshot {
       const dir = order === 'asc' ? 1 : -1;
       this.orders.set(`${sortBy} ${order}`, rows().sort((a, b) => (values[a]! - values[b]!) * dir || rank[a]! - rank[b]!));
     }
-    this.lowerAddresses();
+    await yieldToLoop();
+    this.prefix ??= prefixIndexOf(this.table);
   }
 }
 
@@ -222,18 +223,19 @@ export class AccountsIndex {
     const search = q.search?.toLowerCase() ?? null;
     const trades = table.numbers('trades');
     const open = table.numbers('open_positions');
-    const addresses = search === null ? [] : snap.lowerAddresses();
-    const order = snap.ordered(q.sortBy, q.order);
     if (search === null && q.minTrades === null && q.hasActive === null) {
       // no filter: the page is a slice of the order, the total its length (no walk)
+      const order = snap.ordered(q.sortBy, q.order);
       return { rows: order.slice(q.offset, q.offset + q.limit).map((i) => table.row(i)), total: order.length };
     }
+    // a prefix narrows the rows to a handful (a binary search); sorting them by the order's own
+    // comparator puts them in the order's sequence. Without one, the built order is walked.
+    const candidates = search === null
+      ? snap.ordered(q.sortBy, q.order)
+      : snap.withPrefix(search).sort(comparator(table, q.sortBy, q.order));
     const rows: Row[] = [];
     let total = 0;
-    for (const i of order) {
-      // the prefix first: it rejects nearly every row, before two random reads of number columns
-      // (a search with both number filters took ~8 ms over 90k accounts checked the other way round)
-      if (search !== null && !addresses[i]!.startsWith(search)) continue;
+    for (const i of candidates) {
       if (q.minTrades !== null && trades[i]! < q.minTrades) continue;
       if (q.hasActive !== null && open[i]! > 0 !== q.hasActive) continue;
       if (total >= q.offset && rows.length < q.limit) rows.push(table.row(i));
