@@ -15,21 +15,23 @@
 -- are not matches when sorting by it). Then address asc, then position_id desc (total order).
 -- Meta: oldest_updated = min(updated_at); last_full_refresh = max(updated_at) of poll-sourced rows.
 -- Always returns at least one row: a page past the end gives one row with only total/meta set.
+-- Rows: the open_alpha_position_rows() macro (sql/schema/read-macros.sql), the served row plus the
+-- exact values the filters and sorts use, shared with the in-memory set's load.
 -- Plan (issue 7): one sort value per row instead of twelve CASE terms, so the page is a top-N.
 WITH
-live AS (SELECT * FROM open_alpha_positions()),  -- sql/schema/read-macros.sql
+live AS (SELECT * FROM open_alpha_position_rows()),
 matched AS (
   SELECT r.*,
          -- the sort value: exact decimals for the USD keys, doubles (times as epoch µs, exact) for
          -- the others; desc = ascending on 0 - value (never -0.0); NULL sorts last either way
          CASE $sort_by::VARCHAR
-           WHEN 'size' THEN r.current_size_usd::DECIMAL(38,6)
-           WHEN 'pnl' THEN r.unrealized_pnl_usd
-           WHEN 'collateral' THEN r.current_collateral_usd::DECIMAL(38,6)
+           WHEN 'size' THEN r.size_exact::DECIMAL(38,6)
+           WHEN 'pnl' THEN r.pnl_exact
+           WHEN 'collateral' THEN r.collateral_exact::DECIMAL(38,6)
          END AS dv,
          CASE $sort_by::VARCHAR
            WHEN 'leverage' THEN r.leverage
-           WHEN 'opened_at' THEN epoch_us(r.opened_at)::DOUBLE
+           WHEN 'opened_at' THEN r.opened_us
            WHEN 'liq_proximity' THEN r.liq_proximity
          END AS fv
   FROM live r
@@ -37,7 +39,7 @@ matched AS (
     AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
     AND ($address::VARCHAR IS NULL OR r.address = $address::VARCHAR)
     AND ($side::VARCHAR IS NULL OR r.side = $side::VARCHAR)
-    AND ($min_size_usd::DOUBLE IS NULL OR r.current_size_usd::DOUBLE >= $min_size_usd::DOUBLE)
+    AND ($min_size_usd::DOUBLE IS NULL OR r.size_exact::DOUBLE >= $min_size_usd::DOUBLE)
     AND ($sort_by::VARCHAR <> 'liq_proximity' OR r.liq_proximity IS NOT NULL)
 ),
 summary AS (
@@ -55,26 +57,7 @@ page AS (
   LIMIT $limit::BIGINT OFFSET $offset::BIGINT
 )
 SELECT s.total, s.oldest_updated, s.last_full_refresh,
-       'alpha' AS protocol,
-       r.position_id,
-       r.market_variant,
-       r.market,
-       r.address,
-       r.side,
-       round(r.current_size_usd, 6)::DOUBLE AS current_size_usd,
-       round(r.max_size_usd, 6)::DOUBLE AS max_size_usd,
-       round(r.current_collateral_usd, 6)::DOUBLE AS current_collateral_usd,
-       round(r.max_collateral_usd, 6)::DOUBLE AS max_collateral_usd,
-       round(r.unsettled_borrowing_usd, 6)::DOUBLE AS unsettled_borrowing_usd,
-       round(r.unsettled_funding_usd, 6)::DOUBLE AS unsettled_funding_usd,
-       round(r.claimable_funding_usd, 6)::DOUBLE AS claimable_funding_usd,
-       r.entry_price,
-       r.leverage,
-       r.opened_at,
-       r.mark_price,
-       r.unrealized_pnl_usd::DOUBLE AS unrealized_pnl_usd,
-       r.liquidation_price,
-       r.updated_at
+       r.* EXCLUDE (size_exact, collateral_exact, pnl_exact, opened_us, liq_proximity, source, dv, fv, ds, fs)
 FROM summary s
 LEFT JOIN page r ON true
 ORDER BY r.ds ASC NULLS LAST, r.fs ASC NULLS LAST, r.address ASC, r.position_id DESC;

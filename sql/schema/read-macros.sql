@@ -63,6 +63,41 @@ live AS (
 )
   SELECT * FROM live;
 
+-- Endpoint 16's Open-search row exactly as served (USD rounded to 6 decimals, prices, leverage
+-- and liq_proximity not), then what a search filters and sorts by that the served row does not
+-- carry: the exact size_exact / collateral_exact / pnl_exact decimals, opened_us (the opening time
+-- in epoch µs) and source (poll / event / NULL). Shared by sql/api/alpha-open-positions-search.sql
+-- and alpha-open-positions-all.sql (the in-memory set's load), so the two cannot drift apart.
+-- No arguments.
+CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE
+  SELECT 'alpha' AS protocol,
+         r.position_id,
+         r.market_variant,
+         r.market,
+         r.address,
+         r.side,
+         round(r.current_size_usd, 6)::DOUBLE AS current_size_usd,
+         round(r.max_size_usd, 6)::DOUBLE AS max_size_usd,
+         round(r.current_collateral_usd, 6)::DOUBLE AS current_collateral_usd,
+         round(r.max_collateral_usd, 6)::DOUBLE AS max_collateral_usd,
+         round(r.unsettled_borrowing_usd, 6)::DOUBLE AS unsettled_borrowing_usd,
+         round(r.unsettled_funding_usd, 6)::DOUBLE AS unsettled_funding_usd,
+         round(r.claimable_funding_usd, 6)::DOUBLE AS claimable_funding_usd,
+         r.entry_price,
+         r.leverage,
+         r.opened_at,
+         r.mark_price,
+         r.unrealized_pnl_usd::DOUBLE AS unrealized_pnl_usd,
+         r.liquidation_price,
+         r.updated_at,
+         r.current_size_usd AS size_exact,
+         r.current_collateral_usd AS collateral_exact,
+         r.unrealized_pnl_usd AS pnl_exact,
+         epoch_us(r.opened_at)::DOUBLE AS opened_us,
+         r.liq_proximity,
+         r.source
+  FROM open_alpha_positions() r;
+
 -- Alpha accounts in the API's Account shape (spec Account table, contract §6), shared by
 -- endpoints 13 and 14: USD amounts rounded to 6 decimals; leverage, win rate and duration not
 -- rounded; avg_position_duration_hours NULL while the account has no closed lifecycle. No arguments.
