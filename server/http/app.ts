@@ -14,6 +14,7 @@ import { authenticate } from './auth.ts';
 import { ResponseCache } from './cache.ts';
 import { HistoryIndex } from './history-index.ts';
 import { AccountsIndex } from './accounts-index.ts';
+import { FundingIndex } from './funding-index.ts';
 import { HistoryMirror } from './history-mirror.ts';
 import { LiquidationIndex } from './liquidation-index.ts';
 import { OpenPositionsIndex } from './open-positions-index.ts';
@@ -46,11 +47,13 @@ export interface RouteParts {
   mirror?: HistoryMirror;
   /** endpoint 5's events (default: a new one, loaded on first use) */
   liquidations?: LiquidationIndex;
+  /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
+  funding?: FundingIndex;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
-  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service) } = parts;
+  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service) } = parts;
   const accounts = new AccountsIndex(service);
   // endpoint 16's open positions, whose live fields endpoint 18 shows too
   const openPositions = new OpenPositionsIndex(service);
@@ -62,7 +65,7 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...liquidationRoutes(service, liquidations),
     ...currentRoutes(service),
     ...accountRoutes(service, accounts),
-    ...historyRoutes(service, mirror),
+    ...historyRoutes(service, mirror, funding),
     ...openPositionRoutes(service, openPositions),
     ...positionRoutes(service, history, accounts, openPositions),
   ];
@@ -99,7 +102,7 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
 const backgroundLoads = new WeakMap<H3, () => Promise<void>>();
 
 /**
- * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events) answer, so that
+ * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows) answer, so that
  * requests take the in-memory paths rather than their SQL fallbacks (tests).
  */
 export function appLoaded(app: H3): Promise<void> {
@@ -128,14 +131,16 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const mirror = new HistoryMirror(cache.service);
   const liquidations = new LiquidationIndex(cache.service);
-  const routes = restRoutes(cache.service, { history, mirror, liquidations });
+  const funding = new FundingIndex(cache.service);
+  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
   void history.open();
   mirror.open();
   liquidations.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded()]).then(() => undefined));
+  funding.open();
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded()]).then(() => undefined));
   for (const route of routes) mountRoute(app, route, keys, limits, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

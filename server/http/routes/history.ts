@@ -18,6 +18,7 @@ import { historyEnvelope, resolveWindow, windowParams, type HistoryKind, type Hi
 import { oiPieces, sumPieces } from '../history-pieces.ts';
 import { oiSeries } from '../oi-series.ts';
 import { declareHistoryValidity } from '../history-validity.ts';
+import type { FundingIndex } from '../funding-index.ts';
 import type { HistoryMirror } from '../history-mirror.ts';
 import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from '../mirror-history.ts';
 import * as v from 'valibot';
@@ -47,9 +48,10 @@ const fundingHistoryQuery = querySchema({
 
 /**
  * History routes: GET /v1/alpha/{liquidations,open-interest,volume,funding-rates}/history. 6, 8
- * and 9 answer from `mirror` (the in-memory 5-minute buckets) when it can, else from their SQL.
+ * and 9 answer from `mirror` (the in-memory 5-minute buckets) when it can, 11 from `funding` (the
+ * in-memory hourly funding rows), else each from its SQL.
  */
-export function historyRoutes(service: Service, mirror: HistoryMirror): RestRoute[] {
+export function historyRoutes(service: Service, mirror: HistoryMirror, funding: FundingIndex): RestRoute[] {
   const windowOf = (
     query: Parameters<typeof resolveWindow>[0],
     key: ApiKeyRecord | null,
@@ -118,9 +120,9 @@ export function historyRoutes(service: Service, mirror: HistoryMirror): RestRout
         const w = windowOf(query, key, 'funding');
         await assertAlphaScopeKnown(service, query);
         const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'funding', 'hours');
-        const data = await service.db.query('api/funding-rates-history', {
-          ...windowParams(w), market_variant: query.market_variant,
-        });
+        // from the in-memory hourly rows when loaded (server/http/funding-index.ts), else the SQL
+        const data = await funding.rows(query.market_variant, w.from, w.to, w.bucketMs)
+          ?? await service.db.query('api/funding-rates-history', { ...windowParams(w), market_variant: query.market_variant });
         declare(data);
         return historyEnvelope(w, data);
       },
