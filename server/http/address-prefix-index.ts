@@ -4,6 +4,7 @@
  * carried over when the snapshot is patched after an append.
  */
 import type { AccountTable } from './account-table.ts';
+import { lowerBound } from './lower-bound.ts';
 
 /**
  * The lower-cased addresses in sorted order with their row indices, so a case-insensitive prefix
@@ -13,18 +14,6 @@ import type { AccountTable } from './account-table.ts';
 export interface PrefixIndex {
   keys: string[];
   rows: Int32Array;
-}
-
-/** The index of the first key >= `key` in sorted `keys`. */
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The prefix index of every row of `table`. */

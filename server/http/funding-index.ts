@@ -20,6 +20,7 @@ import type { Row } from '../db/database.ts';
 import { isoFromMs } from '../db/values.ts';
 import { unscaledOf, wideDecimalToDouble } from '../db/decimal-double.ts';
 import type { Service } from '../service.ts';
+import { lowerBound } from './lower-bound.ts';
 
 const HOUR = 3_600_000;
 /** The scale of `funding_1h`'s rate sums (sql/schema/derived.sql). */
@@ -47,18 +48,6 @@ class VariantHours {
     this.long.push(this.long[i]! + long);
     this.short.push(this.short[i]! + short);
   }
-}
-
-/** The index of the first of sorted `values` that is >= `x`. */
-function lowerBound(values: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** See the file comment. One per route list. */
