@@ -102,8 +102,8 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
 const backgroundLoads = new WeakMap<H3, () => Promise<void>>();
 
 /**
- * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows) answer, so that
- * requests take the in-memory paths rather than their SQL fallbacks (tests).
+ * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows)
+ * answer, so that requests take the in-memory paths rather than their SQL fallbacks (tests).
  */
 export function appLoaded(app: H3): Promise<void> {
   return backgroundLoads.get(app)?.() ?? Promise.resolve();

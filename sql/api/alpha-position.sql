@@ -4,9 +4,10 @@
 -- does for no row: an unknown id). The live fields of an open lifecycle are read next by the route
 -- (server/http/open-positions-index.ts, else sql/api/alpha-position-live.sql).
 -- Parameters: $id BIGINT (position_id, unique across protocols).
--- Plan (issue 7): `lifecycles` filtered on the integer position_id alone (3.9M values on the bench
--- journal, ~2-3 ms); a string filter on address in the same scan, or the address's lifecycles
--- through the read index and `open_lifecycles`, cost more (p50 ~10 ms, most of it planning).
+-- Plan (issue 7): `lifecycles` filtered on the integer position_id alone (a scan of 3.9M ids on the
+-- bench journal: zone maps prune little, rows are in close order). Reading the address's
+-- lifecycles through the read index and `open_lifecycles` instead took as long (median ~12 ms
+-- either way in-process, alternating); this is one scan and one plan.
 SELECT * EXCLUDE (last_seq)
 FROM alpha_record_shape('lifecycles')
 WHERE position_id = $id::BIGINT;
