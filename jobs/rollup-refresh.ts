@@ -57,7 +57,11 @@ export async function refreshRollups(service: Service): Promise<RollupRefreshRes
     const started = performance.now();
     const counts = await db.write((w) => refreshChunk(w, service.dataDir, chunk, afterSeq, afterCommit));
     if (counts.fills || counts.snapshots) {
-      service.derivedChanged({ fromMs: Date.parse(`${chunk[0]}T00:00:00Z`), toMs: Date.parse(`${chunk.at(-1)}T00:00:00Z`) + DAY_MS - 1 });
+      service.derivedChanged({
+        fromMs: Date.parse(`${chunk[0]}T00:00:00Z`),
+        toMs: Date.parse(`${chunk.at(-1)}T00:00:00Z`) + DAY_MS - 1,
+        marketSnapshots: counts.snapshots > 0,
+      });
     }
     log.debug(`rollup refresh: ${chunk[0]}..${chunk.at(-1)} in ${(performance.now() - started).toFixed(0)} ms (writer held)`);
     fillBuckets += counts.fills;

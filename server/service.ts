@@ -6,7 +6,7 @@ import { catchUp } from './derive/catch-up.ts';
 import { readWatermark } from './derive/apply.ts';
 import { deriveVersion } from './derive/version.ts';
 import {
-  AppendPath, type AppendListener, type AppendOptions, type AppendResult, type DerivedChangeListener, type TimeSpan,
+  AppendPath, type AppendListener, type AppendOptions, type AppendResult, type DerivedChange, type DerivedChangeListener,
 } from './ingest/append.ts';
 import { FillDedup } from './ingest/dedup.ts';
 import { LifecycleIndex } from './ingest/lifecycle-index.ts';
@@ -30,10 +30,10 @@ export interface Service {
   /** The one append path (see server/ingest/append.ts). */
   append(batch: IncomingBatch, opts?: AppendOptions): Promise<AppendResult>;
   onAppend(listener: AppendListener): () => void;
-  /** Hears of every committed change to derived buckets: each append's time span, and jobs' (below). */
+  /** Hears of every committed change to derived buckets: each append's, and jobs' (below). */
   onDerivedChange(listener: DerivedChangeListener): () => void;
-  /** A job that rewrote derived buckets of `span` (e.g. the rollup refresh) says so once committed. */
-  derivedChanged(span: TimeSpan): void;
+  /** A job that rewrote derived buckets (e.g. the rollup refresh) says so once committed. */
+  derivedChanged(change: DerivedChange): void;
   /** the resume point a source stored with its last committed batch */
   sourceCheckpoint(source: string): unknown;
   lastSeq(): number;
@@ -112,7 +112,7 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
     append: (batch, opts) => path.append(batch, opts),
     onAppend: (l) => path.onAppend(l),
     onDerivedChange: (l) => path.onDerivedChange(l),
-    derivedChanged: (span) => path.announce(span),
+    derivedChanged: (change) => path.announce(change),
     sourceCheckpoint: (s) => path.sourceCheckpoint(s),
     lastSeq: () => path.lastSeq,
     close: () => db.close(),

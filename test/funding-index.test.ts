@@ -4,6 +4,7 @@ import { refreshRollups } from '../jobs/rollup-refresh.ts';
 import { FundingIndex } from '../server/http/funding-index.ts';
 import { resolveWindow, windowParams, type HistoryInterval, type HistoryWindow } from '../server/http/history-window.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
+import { fill } from './helpers/fixtures.ts';
 import { rng } from '../server/bench/workloads.ts';
 
 /**
@@ -85,8 +86,24 @@ describe('funding history from the in-memory hourly rows', () => {
       await compare(index, windows(15, until));
     }
     // a change over the whole history (a backfill's span) is read in whole
-    t.service.derivedChanged({ fromMs: START, toMs: now });
+    t.service.derivedChanged({ fromMs: START, toMs: now, marketSnapshots: true });
     await compare(index, windows(15, 5));
+    // a fills-only append (every second or two in live mode) changes no funding row: nothing is read again
+    const db = t.service.db;
+    const query = db.query.bind(db);
+    const reads: string[] = [];
+    db.query = (name, params) => {
+      reads.push(name);
+      return query(name, params);
+    };
+    try {
+      await t.service.append({ fills: [fill({ time: now - 1_000, tx: 'funding-fills-only', position_key: 'FFO' })], marketSnapshots: [], positionSnapshots: [] });
+      await compare(index, windows(5, 77));
+      expect(reads).toContain('api/funding-rates-history');
+      expect(reads).not.toContain('mirror/funding-1h');
+    } finally {
+      db.query = query;
+    }
   }, 120_000);
 
   it('follows the rollup refresh: an hour it repairs in DuckDB is repaired in memory', async () => {

@@ -96,7 +96,7 @@ describe('history from the in-memory mirror', () => {
       await compare(mirror, windows(12, until));
     }
     // a long span (a backfill) drops it: SQL answers meanwhile, then it reloads whole
-    t.service.derivedChanged({ fromMs: START, toMs: now });
+    t.service.derivedChanged({ fromMs: START, toMs: now, marketSnapshots: true });
     expect(await mirror.current()).toBeNull();
     for (const batch of sim.advance(LATER)) await t.service.append(batch);
     now = LATER;

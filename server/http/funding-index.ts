@@ -8,13 +8,14 @@
  * summed here as exact integers (BigInt running sums) and cast to DOUBLE as DuckDB casts them
  * (server/db/decimal-double.ts), then divided by the snapshot count.
  *
- * Never stale: every committed change to `funding_1h` is announced with its time span (the append
- * path for each append's market snapshots, the rollup refresh for the days it recomputed: Service
- * `onDerivedChange`). The rows from the earliest announced hour on are read again before the next
- * answer (requests wait for that); until the first load is done the route answers from SQL.
+ * Never stale: every committed change to `funding_1h` is announced with its time span and
+ * `marketSnapshots` set (the append path for each append with market snapshots, the rollup refresh
+ * for the days whose snapshot buckets it recomputed: Service `onDerivedChange`). The rows from the
+ * earliest announced hour on are read again before the next answer (requests wait for that); until
+ * the first load is done the route answers from SQL.
  * A change announced while rows are being read is read again by the next answer.
  */
-import type { TimeSpan } from '../ingest/append.ts';
+import type { DerivedChange } from '../ingest/append.ts';
 import { log } from '../log.ts';
 import type { Row } from '../db/database.ts';
 import { isoFromMs } from '../db/values.ts';
@@ -67,8 +68,10 @@ export class FundingIndex {
   open(): void {
     if (this.opened) return;
     this.opened = true;
-    this.service.onDerivedChange((span: TimeSpan) => {
-      this.dirtyFrom = Math.min(this.dirtyFrom, Math.floor(span.fromMs / HOUR) * HOUR);
+    this.service.onDerivedChange((change: DerivedChange) => {
+      // funding_1h follows market snapshots alone: a fills-only append (every second or two in live
+      // mode) changes none of its rows
+      if (change.marketSnapshots) this.dirtyFrom = Math.min(this.dirtyFrom, Math.floor(change.fromMs / HOUR) * HOUR);
     });
     this.work = this.read().finally(() => (this.work = null));
   }

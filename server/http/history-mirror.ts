@@ -11,7 +11,10 @@
  * {@link QUIET_MS} (an option), is done. Until the first load is done, the routes answer from SQL as well.
  */
 import type { DuckDBDataChunk } from '@duckdb/node-api';
-import type { TimeSpan } from '../ingest/append.ts';
+import type { DerivedChange } from '../ingest/append.ts';
+
+/** The time a change touched (the mirror patches rollups and snapshot OI alike). */
+type TimeSpan = Pick<DerivedChange, 'fromMs' | 'toMs'>;
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import { Inexact, LOAD_LIMIT, M5, VariantBuckets, variantKey } from './variant-buckets.ts';
@@ -61,7 +64,7 @@ export class HistoryMirror {
   open(): void {
     if (this.opened) return;
     this.opened = true;
-    this.service.onDerivedChange((span) => this.changed(span));
+    this.service.onDerivedChange((change) => this.changed(change));
     this.scheduleReload(0);
   }
 

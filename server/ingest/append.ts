@@ -31,18 +31,22 @@ export interface AppendOptions {
 export type AppendListener = (fills: readonly Fill[]) => void;
 
 /**
- * A span of time (epoch ms, inclusive) whose derived buckets (rollups, snapshot OI, funding) a
- * write may have changed: an append's fills and market snapshots, or a job's recomputed days.
+ * A committed write that may have changed derived buckets: the span of time it touched (epoch ms,
+ * inclusive; an append's fills and market snapshots, or a job's recomputed days), and whether market
+ * snapshots were among what changed. The rollups follow fills and snapshots; the buckets derived
+ * from market snapshots alone (snapshot OI, funding) change only when `marketSnapshots` is true, so
+ * their readers can ignore the fills-only appends that come every second or two in live mode.
  */
-export interface TimeSpan {
+export interface DerivedChange {
   fromMs: number;
   toMs: number;
+  marketSnapshots: boolean;
 }
 
-export type DerivedChangeListener = (span: TimeSpan) => void;
+export type DerivedChangeListener = (change: DerivedChange) => void;
 
-/** The span of a batch's fills and market snapshots (null when it has neither). */
-function spanOf(fills: readonly Fill[], batch: IncomingBatch): TimeSpan | null {
+/** The change of a batch's fills and market snapshots (null when it has neither). */
+function changeOf(fills: readonly Fill[], batch: IncomingBatch): DerivedChange | null {
   let lo = Infinity;
   let hi = -Infinity;
   for (const f of fills) {
@@ -60,7 +64,8 @@ function spanOf(fills: readonly Fill[], batch: IncomingBatch): TimeSpan | null {
       if (t > hi) hi = t;
     }
   }
-  return lo <= hi ? { fromMs: lo, toMs: hi } : null;
+  const marketSnapshots = batch.marketSnapshots.length > 0 || (batch.marketSnapshotColumns?.length ?? 0) > 0;
+  return lo <= hi ? { fromMs: lo, toMs: hi, marketSnapshots } : null;
 }
 
 /**
@@ -117,17 +122,17 @@ export class AppendPath {
     return () => this.listeners.delete(listener);
   }
 
-  /** Listens to changes of derived buckets: each append's span, and those {@link announce}d. */
+  /** Listens to changes of derived buckets: each append's, and those {@link announce}d. */
   onDerivedChange(listener: DerivedChangeListener): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
 
-  /** Tells the derived-change listeners that the buckets of `span` may have changed (committed). */
-  announce(span: TimeSpan): void {
+  /** Tells the derived-change listeners of a committed `change` to derived buckets. */
+  announce(change: DerivedChange): void {
     for (const listener of this.changeListeners) {
       try {
-        listener(span);
+        listener(change);
       } catch (err) {
         log.error('derived-change listener failed', err);
       }
@@ -141,8 +146,8 @@ export class AppendPath {
       const result = await this.appendLocked(w, batch, opts);
       // committed: derived-change listeners first, so that whoever hears of the fills next finds
       // every in-memory copy of derived buckets already marked out of date
-      const span = spanOf(result.fills, batch);
-      if (span) this.announce(span);
+      const change = changeOf(result.fills, batch);
+      if (change) this.announce(change);
       for (const listener of this.listeners) {
         try {
           listener(result.fills);
