@@ -21,6 +21,7 @@ import type { Row } from '../db/database.ts';
 import { AccountTableBuilder, type AccountTable } from './account-table.ts';
 import { patchedPrefix, prefixIndexOf, rowsWithPrefix, type PrefixIndex } from './address-prefix-index.ts';
 import type { Service } from '../service.ts';
+import { yieldToLoop } from './waiting.ts';
 
 /** `sort_by` of endpoint 13 → the Account field it sorts by. */
 const SORT_FIELD = {
@@ -47,8 +48,6 @@ export const MAX_PATCH = 2000;
 /** Every (sort key, direction) a search can ask for. */
 const ORDERS: [AccountSort, 'asc' | 'desc'][] = (Object.keys(SORT_FIELD) as AccountSort[]).flatMap((k) => [[k, 'asc'], [k, 'desc']] as [AccountSort, 'asc' | 'desc'][]);
 
-/** Lets the event loop serve other requests between two long synchronous steps. */
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** (value, address asc) comparator over row indices of `table`, one sort key and direction: the SQL's order. */
 function comparator(table: AccountTable, sortBy: AccountSort, order: 'asc' | 'desc'): (a: number, b: number) => number {

@@ -22,6 +22,7 @@ import { isoFromMs } from '../db/values.ts';
 import { unscaledOf, wideDecimalToDouble } from '../db/decimal-double.ts';
 import type { Service } from '../service.ts';
 import { lowerBound } from './lower-bound.ts';
+import { waitUntil } from './waiting.ts';
 
 const HOUR = 3_600_000;
 /** The scale of `funding_1h`'s rate sums (sql/schema/derived.sql). */
@@ -77,12 +78,8 @@ export class FundingIndex {
   }
 
   /** Resolves once the set answers (tests, which want the in-memory path from the first request). */
-  async loaded(timeoutMs = 30_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (!(await this.current())) {
-      if (Date.now() > until) throw new Error('funding index: not loaded in time');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+  loaded(timeoutMs?: number): Promise<void> {
+    return waitUntil(async () => (await this.current()) !== null, 'funding index', timeoutMs);
   }
 
   /**

@@ -12,12 +12,13 @@
  */
 import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { DerivedChange } from '../ingest/append.ts';
-
-/** The time a change touched (the mirror patches rollups and snapshot OI alike). */
-type TimeSpan = Pick<DerivedChange, 'fromMs' | 'toMs'>;
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import { Inexact, LOAD_LIMIT, M5, VariantBuckets, variantKey } from './variant-buckets.ts';
+import { waitUntil, yieldToLoop } from './waiting.ts';
+
+/** The time a change touched (the mirror patches rollups and snapshot OI alike). */
+type TimeSpan = Pick<DerivedChange, 'fromMs' | 'toMs'>;
 
 const DAY = 86_400_000;
 /** Spans up to this many days are patched; longer ones drop the mirror until a full reload. */
@@ -36,8 +37,6 @@ export interface MirrorView {
   variants: readonly VariantBuckets[];
 }
 
-/** Lets the event loop serve other requests between two long synchronous steps. */
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** See the file comment. One per route list. */
 export class HistoryMirror {
@@ -82,12 +81,8 @@ export class HistoryMirror {
   }
 
   /** Resolves once the mirror answers (tests, which want the in-memory path from the first request). */
-  async loaded(timeoutMs = 30_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while ((await this.current()) === null) {
-      if (Date.now() > until) throw new Error('history mirror: not loaded in time');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+  loaded(timeoutMs?: number): Promise<void> {
+    return waitUntil(async () => (await this.current()) !== null, 'history mirror', timeoutMs);
   }
 
   private changed(span: TimeSpan): void {

@@ -17,6 +17,7 @@
 import type { Row } from '../db/database.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
+import { waitUntil } from './waiting.ts';
 
 /** One search, as sql/api/alpha-liquidations-search.sql takes it (null: no such bound). */
 export interface LiquidationSearch {
@@ -124,13 +125,9 @@ export class LiquidationIndex {
   }
 
   /** Resolves once the index answers (tests, which want the in-memory path from the first request). */
-  async loaded(timeoutMs = 30_000): Promise<void> {
+  loaded(timeoutMs?: number): Promise<void> {
     this.open();
-    const until = Date.now() + timeoutMs;
-    while (!this.isLoaded || this.reading) {
-      if (Date.now() > until) throw new Error('liquidation index: not loaded in time');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    return waitUntil(() => this.isLoaded && !this.reading, 'liquidation index', timeoutMs);
   }
 
   /** The time (epoch ms) of the newest event held; null until loaded, -Infinity when none. */
