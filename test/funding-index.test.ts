@@ -5,7 +5,7 @@ import { FundingIndex } from '../server/http/funding-index.ts';
 import { resolveWindow, windowParams, type HistoryInterval, type HistoryWindow } from '../server/http/history-window.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { fill } from './helpers/fixtures.ts';
-import { rng } from '../server/bench/workloads.ts';
+import { randomWindows } from './helpers/history-windows.ts';
 
 /**
  * Endpoint 11 from the in-memory hourly funding rows (server/http/funding-index.ts) gives exactly
@@ -32,23 +32,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Windows of every coarse interval: aligned and not, defaulted `to`, before the data, past it. */
-function windows(count: number, seed: number): HistoryWindow[] {
-  const r = rng(seed);
-  const out: HistoryWindow[] = [];
-  while (out.length < count) {
-    const interval = INTERVALS[Math.floor(r() * INTERVALS.length)]!;
-    const span = Math.ceil(r() * 20 * 86_400_000);
-    const snap = (x: number): number => (r() < 0.4 ? Math.floor(x / 3_600_000) * 3_600_000 : x);
-    const to = r() < 0.25 ? undefined : snap(START - 86_400_000 + Math.floor(r() * (now - START + 2 * 86_400_000)));
-    const from = snap((to ?? now) - span);
-    try {
-      out.push(resolveWindow({ interval, from, to }, { plan: 'internal', kind: 'funding', now }));
-    } catch {
-      // a window the plan refuses: drawn again
-    }
-  }
-  return out;
-}
+const windows = (count: number, seed: number): HistoryWindow[] => randomWindows({
+  count, seed, intervals: INTERVALS, spanDays: () => 20, kind: 'funding', start: START, now, fiveMinuteEdges: false,
+});
 
 async function loadedIndex(): Promise<FundingIndex> {
   const index = new FundingIndex(t.service);

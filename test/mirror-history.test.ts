@@ -7,7 +7,7 @@ import { resolveWindow, type HistoryInterval, type HistoryWindow } from '../serv
 import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from '../server/http/mirror-history.ts';
 import { oiSeries } from '../server/http/oi-series.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
-import { rng } from '../server/bench/workloads.ts';
+import { randomWindows } from './helpers/history-windows.ts';
 
 /**
  * Endpoints 6, 8 and 9 from the in-memory mirror of the 5-minute buckets (issue 7) give exactly
@@ -33,24 +33,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Windows of every interval: aligned and not, defaulted `to`, before the data, past it. */
-function windows(count: number, seed: number): HistoryWindow[] {
-  const r = rng(seed);
-  const out: HistoryWindow[] = [];
-  const spans: Record<HistoryInterval, number> = { '5m': 2, '15m': 5, '1h': 9, '4h': 20, '1d': 30 };
-  while (out.length < count) {
-    const interval = INTERVALS[Math.floor(r() * INTERVALS.length)]!;
-    const span = Math.ceil(r() * spans[interval] * 86_400_000);
-    const snap = (x: number): number => (r() < 0.4 ? Math.floor(x / 3_600_000) * 3_600_000 : r() < 0.5 ? Math.floor(x / 300_000) * 300_000 : x);
-    const to = r() < 0.25 ? undefined : snap(START - 86_400_000 + Math.floor(r() * (now - START + 2 * 86_400_000)));
-    const from = snap((to ?? now) - span);
-    try {
-      out.push(resolveWindow({ interval, from, to }, { plan: 'internal', kind: 'history', now }));
-    } catch {
-      // a window of more than 10,000 buckets: drawn again
-    }
-  }
-  return out;
-}
+const SPAN_DAYS: Record<HistoryInterval, number> = { '5m': 2, '15m': 5, '1h': 9, '4h': 20, '1d': 30 };
+const windows = (count: number, seed: number): HistoryWindow[] => randomWindows({
+  count, seed, intervals: INTERVALS, spanDays: (i) => SPAN_DAYS[i], kind: 'history', start: START, now, fiveMinuteEdges: true,
+});
 
 async function loadedMirror(): Promise<HistoryMirror> {
   const mirror = new HistoryMirror(t.service, { quietMs: 200 });
