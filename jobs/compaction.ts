@@ -120,6 +120,9 @@ async function compactPartition(service: Service, conn: DuckDBConnection, part: 
       log.debug(`compaction: ${part.dir} changed during the copy; retrying next run`);
       return undefined;
     }
+    // ... and on disk too: the derived state keeps no WAL (server/db/database.ts), so after a
+    // crash it is the last checkpoint's, which must not be behind the commits this file merges
+    await w.exec('CHECKPOINT state');
     const intentPath = compactionIntentPath(dataDir, part.kind, part.protocol, part.day);
     writeCompactionIntent(intentPath, { tmp, final, remove: paths });
     fail(failAt, 'intent');

@@ -43,6 +43,7 @@ describe('same-instant snapshots', () => {
     await service.append({ fills: [], marketSnapshots: [], positionSnapshots: [positionSnapshot({ time: t, size_usd: 1500 })] });
     expect(await latest()).toBe(1500);
 
+    await service.db.checkpoint(); // diffStates reads the file: no WAL, so what a checkpoint wrote
     await rebuildState(dir, join(dir, 'rebuilt.duckdb'));
     const diff = await diffStates(statePath(dir), join(dir, 'rebuilt.duckdb'));
     for (const [table, d] of Object.entries(diff)) expect({ table, onlyA: d.onlyA, onlyB: d.onlyB }).toEqual({ table, onlyA: 0, onlyB: 0 });
@@ -73,6 +74,7 @@ describe('same-instant snapshots', () => {
     await snapshots([next + 180_000, 106]);
     expect(await latest()).toBe(106);
 
+    await service.db.checkpoint(); // diffStates reads the file: no WAL, so what a checkpoint wrote
     await rebuildState(dir, join(dir, 'rebuilt.duckdb'));
     const diff = await diffStates(statePath(dir), join(dir, 'rebuilt.duckdb'));
     for (const [table, d] of Object.entries(diff)) expect({ table, onlyA: d.onlyA, onlyB: d.onlyB }).toEqual({ table, onlyA: 0, onlyB: 0 });

@@ -29,8 +29,7 @@ describe('JS arithmetic = DuckDB casts', () => {
       xs.push((k + 0.5) / 1e6, k / 1e6 + r() * 1e-6, (r() - 0.5) * 10 ** Math.floor(r() * 12), Math.floor(r() * 1e7) / 1e7);
     }
     const times = Array.from({ length: 20_000 }, (_, i) => at('2026-06-01T00:00:00Z') + Math.floor(r() * 1e9) + [0, 0.5, 0.4995, 0.9999, r()][i % 5]!);
-    const instance = db.instance;
-    const conn = await instance.connect();
+    const conn = await db.connect();
     try {
       await conn.run('CREATE TABLE xs (i INTEGER, x DOUBLE); CREATE TABLE ts (i INTEGER, t DOUBLE)');
       const ax = await conn.createAppender('xs');

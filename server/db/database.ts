@@ -1,4 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { log } from '../log.ts';
 import { sqlFile } from './sql-files.ts';
 import { plainRow, type Plain } from './values.ts';
 import type { StagingPlace } from '../journal/stage.ts';
@@ -75,7 +76,7 @@ export class Database {
   /** writes the journal's Parquet files under the write lock, beside the writer (see Writer.journal) */
   private journal!: DuckDBConnection;
   private writeChain: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  private closing: Promise<void> | undefined;
 
   private constructor(readonly instance: DuckDBInstance, readonly path: string, private threadCount: number) {}
 
@@ -92,10 +93,19 @@ export class Database {
     this.threadCount = n;
   }
 
-  /** Opens (or creates) the database file at `path` (`:memory:` for tests). */
+  /**
+   * Opens (or creates) the database file at `path` (`:memory:` for tests), attached as `state`
+   * without a write-ahead log: a commit is durable only once a checkpoint wrote it (see
+   * {@link checkpoint}). Everything in it is derived from the journal, which is durable on its
+   * own, and a checkpoint writes the derived tables and their watermark together; so after a
+   * crash the file holds an older but consistent state that start-up catches up from the journal
+   * (server/derive/catch-up.ts). Logging every commit cost the default backfill ~7 of its ~50 s
+   * (the WAL was written, then written again into the file by the checkpoint at the end). A WAL
+   * left by an older version is replayed by DuckDB on attach.
+   */
   static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {
     const threads = Math.max(1, Math.floor(Number(opts.threads ?? process.env.PERPS_DUCKDB_THREADS ?? 2)) || 2);
-    const instance = await DuckDBInstance.create(path, {
+    const instance = await DuckDBInstance.create(':memory:', {
       // PERPS_DUCKDB_THREADS: DuckDB's worker threads (default 2)
       threads: String(threads),
       // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit for bulk work (catch-up, rebuild, backfill;
@@ -103,8 +113,13 @@ export class Database {
       memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
     });
     const db = new Database(instance, path, threads);
-    db.writer = { conn: await instance.connect(), statements: new Map() };
-    db.journal = await instance.connect();
+    const connect = () => db.connect();
+    const attachOnly = await instance.connect();
+    const recovery = path === ':memory:' ? '' : ' (RECOVERY_MODE NO_WAL_WRITES)';
+    await attachOnly.run(`ATTACH '${path.replaceAll("'", "''")}' AS state${recovery}`);
+    attachOnly.closeSync();
+    db.writer = { conn: await connect(), statements: new Map() };
+    db.journal = await connect();
     // A journal commit writes one file per (protocol, day) in one partitioned COPY; past this
     // many open files DuckDB would split a partition into several files.
     for (const c of [db.writer.conn, db.journal]) await c.run('SET partitioned_write_max_open_files = 10000');
@@ -114,13 +129,21 @@ export class Database {
     await db.writer.conn.run("ATTACH ':memory:' AS stage");
     const current = (await db.writer.conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0] as string;
     await db.writer.conn.run(`SET search_path = '"${current.replaceAll('"', '""')}".main,stage.main'`);
-    // Each append is durable through the WAL; checkpointing every 16 MB (the default) rewrote
-    // the derived tables over and over during a backfill (16 of 98 s). Checkpoint less often.
+    // DuckDB's own checkpoints: every 16 MB of changes (the default) rewrote the derived tables
+    // over and over during a backfill (16 of 98 s); checkpoint less often.
     await db.writer.conn.run("SET checkpoint_threshold = '1GB'");
     for (let i = 0; i < (opts.readers ?? 4); i++) {
-      db.idle.push({ conn: await instance.connect(), statements: new Map() });
+      db.idle.push({ conn: await connect(), statements: new Map() });
     }
     return db;
+  }
+
+  /** A new connection of the instance whose default database is the derived state (`state`);
+   * the caller closes it. A bare `instance.connect()` would default to an empty in-memory one. */
+  async connect(): Promise<DuckDBConnection> {
+    const conn = await this.instance.connect();
+    await conn.run('USE state');
+    return conn;
   }
 
   private acquire(): Promise<PooledConnection> {
@@ -214,9 +237,27 @@ export class Database {
     return run;
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  /**
+   * Writes every committed change into the database file (DuckDB's CHECKPOINT), after the writes
+   * queued before it: from then on a crash keeps them. DuckDB also checkpoints on its own once
+   * ~`checkpoint_threshold` of changes have piled up; the service calls this after a backfill,
+   * before a journal compaction swaps files, on a schedule (jobs/service-jobs.ts) and on close.
+   */
+  checkpoint(): Promise<void> {
+    return this.write((w) => w.exec('CHECKPOINT state'));
+  }
+
+  /** Checkpoints (see {@link checkpoint}) and closes; later calls share the first one's promise. */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    await this.checkpoint().catch((err: unknown) => {
+      // nothing is lost: the state on disk is older but consistent, and the next start catches up
+      log.warn(`closing the derived state without a final checkpoint: ${(err as Error).message}`);
+    });
     await this.writeChain;
     for (const pc of [...this.idle, this.writer]) pc.conn.closeSync();
     this.journal.closeSync();
