@@ -122,7 +122,7 @@ async function compactPartition(service: Service, conn: DuckDBConnection, part: 
     }
     // ... and on disk too: the derived state keeps no WAL (server/db/database.ts), so after a
     // crash it is the last checkpoint's, which must not be behind the commits this file merges
-    await w.exec('CHECKPOINT state');
+    await w.checkpoint();
     const intentPath = compactionIntentPath(dataDir, part.kind, part.protocol, part.day);
     writeCompactionIntent(intentPath, { tmp, final, remove: paths });
     fail(failAt, 'intent');

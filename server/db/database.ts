@@ -114,13 +114,14 @@ export class Database {
       memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
     });
     const db = new Database(instance, path, threads);
-    const connect = () => db.connect();
-    const attachOnly = await instance.connect();
     const recovery = path === ':memory:' ? '' : ' (RECOVERY_MODE NO_WAL_WRITES)';
-    await attachOnly.run(`ATTACH '${path.replaceAll("'", "''")}' AS state${recovery}`);
-    attachOnly.closeSync();
-    db.writer = { conn: await connect(), statements: new Map() };
-    db.journal = await connect();
+    // attached once for the instance (on what becomes the writer); every connection then makes it
+    // its default (db.connect)
+    const writer = await instance.connect();
+    await writer.run(`ATTACH '${path.replaceAll("'", "''")}' AS state${recovery}`);
+    await writer.run('USE state');
+    db.writer = { conn: writer, statements: new Map() };
+    db.journal = await db.connect();
     // A journal commit writes one file per (protocol, day) in one partitioned COPY; past this
     // many open files DuckDB would split a partition into several files.
     for (const c of [db.writer.conn, db.journal]) await c.run('SET partitioned_write_max_open_files = 10000');
@@ -128,13 +129,12 @@ export class Database {
     // sees (server/journal/stage.ts), so the journal connection can write it to Parquet while the
     // writer folds it into the derived state; the writer finds its tables by unqualified name.
     await db.writer.conn.run("ATTACH ':memory:' AS stage");
-    const current = (await db.writer.conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0] as string;
-    await db.writer.conn.run(`SET search_path = '"${current.replaceAll('"', '""')}".main,stage.main'`);
+    await db.writer.conn.run("SET search_path = 'state.main,stage.main'");
     // DuckDB's own checkpoints: every 16 MB of changes (the default) rewrote the derived tables
     // over and over during a backfill (16 of 98 s); checkpoint less often.
     await db.writer.conn.run("SET checkpoint_threshold = '1GB'");
     for (let i = 0; i < (opts.readers ?? 4); i++) {
-      db.idle.push({ conn: await connect(), statements: new Map() });
+      db.idle.push({ conn: await db.connect(), statements: new Map() });
     }
     return db;
   }
@@ -245,7 +245,7 @@ export class Database {
    * before a journal compaction swaps files, on a schedule (jobs/service-jobs.ts) and on close.
    */
   checkpoint(): Promise<void> {
-    return this.write((w) => w.exec('CHECKPOINT state'));
+    return this.write((w) => w.checkpoint());
   }
 
   /** Checkpoints (see {@link checkpoint}) and closes; later calls share the first one's promise. */
@@ -305,6 +305,11 @@ export class Writer {
   /** Runs literal SQL without parameters (DDL, transaction control, multi-statement scripts). */
   async exec(sql: string): Promise<void> {
     await this.pc.conn.run(sql);
+  }
+
+  /** Database.checkpoint for a caller that already holds the writer (outside a transaction). */
+  async checkpoint(): Promise<void> {
+    await this.pc.conn.run('CHECKPOINT state');
   }
 
   /** Runs literal SQL with bound parameters and returns plain rows. */

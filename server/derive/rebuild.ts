@@ -66,7 +66,9 @@ export async function rebuildState(dataDir: string, target = statePath(dataDir),
         await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
       }
       await catchUp(w, dataDir, checkpoint, { label: 'rebuild', ...opts });
-      await w.exec('CHECKPOINT');
+      // here, not only in close(), which logs a failed checkpoint and goes on: an unwritten file
+      // must not be renamed into place
+      await w.checkpoint();
     });
   } finally {
     await db.close();
