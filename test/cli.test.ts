@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,31 @@ describe('keys CLI', () => {
     expect(await cli('keys', 'revoke', id, '--data', dir)).toContain(`revoked ${id}`);
     expect(await cli('keys', 'list', '--data', dir)).toMatch(new RegExp(`${id}\\tpremium\\t.*\\trevoked`));
   }, 30_000);
+});
+
+describe('bad flags', () => {
+  it('fail before the data directory is touched, with one line naming the flag and no stack', async () => {
+    const untouched = join(dir, 'untouched');
+    const cases: [string[], string][] = [
+      [['simulate', '--scale', 'abc'], '--scale must be a number > 0, got "abc"'],
+      [['simulate', '--seed', '1.5'], '--seed must be an integer, got "1.5"'],
+      [['simulate', '--until', 'Nov 24'], '--until must be an RFC 3339 time'],
+      [['start', '--port', '99999'], '--port must be an integer >= 0 and <= 65535, got "99999"'],
+      [['start', '--live-every', '0'], '--live-every must be a number > 0, got "0"'],
+      [['keys', 'create', '--plan', 'gold'], 'unknown plan "gold"'],
+      [['rebuild'], `no data directory at ${untouched}: nothing to rebuild`],
+    ];
+    for (const [args, message] of cases) {
+      const failed = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args, '--data', untouched],
+        { env: { ...process.env, PERPS_LOG_LEVEL: '1' } }).then(() => undefined, (err: { code: number; stderr: string; stdout: string }) => err);
+      expect(failed, args.join(' ')).toBeDefined();
+      expect(failed!.code).toBe(1);
+      const output = failed!.stderr + failed!.stdout;
+      expect(output).toContain(message);
+      expect(output).not.toMatch(/\n\s+at /); // no stack trace
+      expect(existsSync(untouched), args.join(' ')).toBe(false);
+    }
+  }, 60_000);
 });
 
 describe('start', () => {

@@ -143,6 +143,25 @@ describe('window logic (contract §4)', () => {
     expect(body.error.message).toContain('RFC 3339');
   });
 
+  it('times outside 1970-01-01 … 9999-12-31 are a 400 naming the parameter (answers could not echo them)', async () => {
+    for (const [q, param] of [['to=0000-01-01T00:00:00Z', 'to'], ['from=1969-12-31T23:59:59.999Z', 'from'],
+      ['from=0001-01-01', 'from'], ['to=9999-12-31T23:59:59-00:01', 'to']] as const) {
+      for (const path of ['/v1/alpha/volume/history', '/v1/alpha/liquidations/search']) {
+        const { status, body } = await get(`${path}?${q.replace('+', '%2B')}`);
+        expect(status, `${path}?${q}`).toBe(400);
+        expect(body.error).toMatchObject({ code: 'invalid_parameter', param });
+        expect(body.error.message).toContain('1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z');
+      }
+    }
+    // the edges themselves are fine, and a default window that starts before 1970 still echoes four-digit years
+    const early = await get('/v1/alpha/volume/history?interval=1d&to=1970-01-01T00:00:00Z');
+    expect(early.status).toBe(200);
+    expect(early.body.from).toMatch(/^1969-\d{2}-\d{2}T/);
+    expect(early.body.to).toBe('1970-01-01T00:00:00.000Z');
+    const late = await get('/v1/alpha/liquidations/search?to=9999-12-31T23:59:59.999Z');
+    expect(late.status).toBe(200);
+  });
+
   it('rejects intervals outside the endpoint set and unknown parameters', async () => {
     expect((await get('/v1/alpha/liquidations/history?interval=5m')).body.error).toMatchObject({ code: 'invalid_parameter', param: 'interval' });
     expect((await get('/v1/alpha/volume/history?market_variant=SOL%2FUSD%5BWSOL-USDC%5D')).body.error.code).toBe('unknown_parameter');

@@ -79,6 +79,23 @@ describe('HTTP gates before the MCP exchange', () => {
     await res.text();
   });
 
+  it("the transport's own error answers (bad JSON, wrong Accept) carry the request id and version too", async () => {
+    const badJson = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': t.key('pro'), 'x-request-id': 'mcp-trace-0002' },
+      body: '{bad',
+    });
+    expect(badJson.status).toBe(400);
+    expect(((await badJson.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const wrongAccept = await post({ 'x-api-key': t.key('pro'), 'x-request-id': 'mcp-trace-0003', accept: 'text/html' });
+    expect(wrongAccept.status).toBe(406);
+    await wrongAccept.text();
+    for (const [res, id] of [[badJson, 'mcp-trace-0002'], [wrongAccept, 'mcp-trace-0003']] as const) {
+      expect(res.headers.get('x-request-id')).toBe(id);
+      expect(res.headers.get('x-api-version')).toBe('1.0.0-rc.1');
+    }
+  });
+
   it('answers 401 without a key (a key in the query string is not read)', async () => {
     const res = await post({});
     expect(res.status).toBe(401);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
+import { numberFlag } from './flags.ts';
 
 /** The p-th percentile (0-100) of sorted numbers. */
 function percentile(sorted: readonly number[], p: number): number {
@@ -51,13 +52,13 @@ export const latencyCommand = defineCommand({
     requests: { type: 'string', default: '100', description: 'measured requests per endpoint' },
   },
   async run({ args }) {
+    const n = numberFlag('requests', args.requests, { integer: true, min: 1 });
     const key =
       args.key ??
       (JSON.parse(readFileSync(join(args.data ?? configFromEnv().dataDir, 'demo-keys.json'), 'utf8')) as { plan: string; key: string }[]).find(
         (k) => k.plan === 'premium',
       )?.key;
     if (!key) throw new Error('no key: pass --key or start the server once to create demo keys');
-    const n = Number(args.requests);
     const top = await getJson(`${args.url}/v1/alpha/accounts/search?sort_by=positions&limit=1`, key);
     const address = (top.body.data as { address: string }[] | undefined)?.[0]?.address ?? 'unknown';
     const hist = await getJson(`${args.url}/v1/alpha/accounts/${address}/history?limit=1`, key);

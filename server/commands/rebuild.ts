@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
 import { rebuildState } from '../derive/rebuild.ts';
@@ -18,6 +19,8 @@ export const rebuildCommand = defineCommand({
     if (chunkRows !== undefined && !(Number.isInteger(chunkRows) && chunkRows > 0)) {
       throw new Error(`--chunk-rows must be a positive integer, got ${args['chunk-rows']}`);
     }
-    await rebuildState(args.data ?? configFromEnv().dataDir, undefined, { chunkRows });
+    const dataDir = args.data ?? configFromEnv().dataDir;
+    if (!existsSync(dataDir)) throw new Error(`no data directory at ${dataDir}: nothing to rebuild`);
+    await rebuildState(dataDir, undefined, { chunkRows });
   },
 });

@@ -1,5 +1,6 @@
 import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
+import { numberFlag } from './flags.ts';
 import { startServer } from '../http/serve.ts';
 import { ensureDemoKeys } from '../keys/demo.ts';
 import { KeyStore } from '../keys/store.ts';
@@ -97,20 +98,24 @@ export const startCommand = defineCommand({
     const from = args.source === 'solana' ? parseFrom(args.from) : undefined;
     const speed = parseSpeed(args.speed);
     const env = configFromEnv();
+    const port = args.port === undefined ? env.port : numberFlag('port', args.port, { integer: true, min: 0, max: 65_535 });
+    const simulator = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { min: 0, minExclusive: true }) };
+    const liveEveryMs = numberFlag('live-every', args['live-every'], { min: 0, minExclusive: true }) * 1000;
+    const rpcConcurrency = numberFlag('rpc-concurrency', args['rpc-concurrency'], { integer: true, min: 1 });
     const dataDir = args.data ?? env.dataDir;
     const started = performance.now();
     const service = await openService({ dataDir });
     const keys = KeyStore.open(dataDir);
     ensureDemoKeys(keys);
     const limits = openLimits(dataDir);
-    const server = await startServer({ service, keys, limits, port: Number(args.port ?? env.port), hostname: args.host ?? env.host });
+    const server = await startServer({ service, keys, limits, port, hostname: args.host ?? env.host });
     log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);
 
     const feed =
       args.source === 'simulate'
-        ? feedFromSimulator(service, { seed: Number(args.seed), scale: Number(args.scale) }, Number(args['live-every']) * 1000)
+        ? feedFromSimulator(service, simulator, liveEveryMs)
         : args.source === 'solana'
-          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: Number(args['rpc-concurrency']) })
+          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: rpcConcurrency })
           : args.source === 'replay'
             ? startReplay(service, { from: args.from!, speed })
             : undefined;

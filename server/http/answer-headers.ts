@@ -8,8 +8,7 @@
  * workload). So the limit gate stages its headers here ({@link stageHeader}), REST answers are built
  * once with every header in a plain object ({@link jsonAnswer}, an srvx `FastResponse`, which
  * writes them straight to Node), and errors copy them too (server/http/errors.ts). MCP, whose
- * answer the SDK's transport builds, copies them onto `event.res.headers` for h3 to merge
- * ({@link stampAnswerHeaders}).
+ * answer the SDK's transport builds, copies them onto that answer ({@link withAnswerHeaders}).
  */
 import { randomUUID } from 'node:crypto';
 import type { H3Event } from 'h3';
@@ -57,7 +56,13 @@ export function jsonAnswer(event: H3Event, body: string): Response {
   return new FastResponse(body, { headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
 }
 
-/** For an answer h3 builds from `event.res.headers`: copies the staged headers, request id and version there. */
-export function stampAnswerHeaders(event: H3Event): void {
-  for (const [name, value] of Object.entries(identityAnd(event))) event.res.headers.set(name, value);
+/**
+ * An answer built elsewhere (MCP: the SDK's transport) with the staged headers, request id and
+ * version added. Not through `event.res.headers`: h3 merges those into a returned `Response` only
+ * below status 400, so the transport's own 400/406/415 answers went out without them.
+ */
+export function withAnswerHeaders(event: H3Event, answer: Response): Response {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => { headers[name] = value; });
+  return new FastResponse(answer.body, { status: answer.status, statusText: answer.statusText, headers: { ...headers, ...identityAnd(event) } });
 }

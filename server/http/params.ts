@@ -37,6 +37,14 @@ const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2}))?$/;
 const TIMESTAMP_MESSAGE = 'must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z or a date such as 2026-05-01';
 const EPOCH_MESSAGE = 'must not be an epoch number: use RFC 3339, such as 2026-05-01T00:00:00Z or 2026-05-01';
+/**
+ * The instants `from` and `to` may name. Answers echo their window as `YYYY-MM-DDTHH:MM:SS.sssZ`,
+ * which has no form for a year before 0000 or after 9999 (a `to` of 0000-01-01 would echo a default
+ * `from` of "-000001-12-25…"); nothing is stored before 1970 anyway.
+ */
+const EARLIEST_MS = 0;
+const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const RANGE_MESSAGE = 'must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z';
 
 /**
  * Parses an RFC 3339 date-time (`Z` or `±HH:MM` offset, optional fraction, truncated to ms) or a
@@ -69,15 +77,19 @@ export function parseTimestamp(text: string): number | undefined {
   return utc.getTime() - offsetMinutes * 60_000;
 }
 
-/** `from` / `to`: RFC 3339 or `YYYY-MM-DD` → epoch ms. Epoch numbers get a "use RFC 3339" 400. */
+/** `from` / `to`: RFC 3339 or `YYYY-MM-DD` → epoch ms, 1970 to 9999. Epoch numbers get a "use RFC 3339" 400. */
 export const timestampParam = v.pipe(
   v.string(ONCE),
-  v.description('RFC 3339 date-time with Z or an offset (e.g. 2026-05-01T00:00:00Z), or a date YYYY-MM-DD (= 00:00Z).'),
+  v.description('RFC 3339 date-time with Z or an offset (e.g. 2026-05-01T00:00:00Z), or a date YYYY-MM-DD (= 00:00Z); from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.'),
   v.examples(['2026-05-01T00:00:00Z', '2026-05-01']),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const ms = parseTimestamp(dataset.value);
     if (ms === undefined) {
       addIssue({ message: /^-?\d+(\.\d+)?$/.test(dataset.value) ? EPOCH_MESSAGE : TIMESTAMP_MESSAGE });
+      return NEVER;
+    }
+    if (ms < EARLIEST_MS || ms > LATEST_MS) {
+      addIssue({ message: RANGE_MESSAGE });
       return NEVER;
     }
     return ms;

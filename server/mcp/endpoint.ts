@@ -20,7 +20,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { H3, H3Event } from 'h3';
 import { authenticate } from '../http/auth.ts';
-import { API_VERSION, requestIdOf, stagedHeaders, stageHeader, stampAnswerHeaders } from '../http/answer-headers.ts';
+import { API_VERSION, requestIdOf, stagedHeaders, stageHeader, withAnswerHeaders } from '../http/answer-headers.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RestRoute } from '../http/routes/define.ts';
 import { getPlan } from '../keys/plans.ts';
@@ -132,8 +132,7 @@ export function mountMcp(deps: McpDeps): void {
     await server.connect(transport);
     try {
       const answer = await transport.handleRequest(event.req as Request);
-      stampAnswerHeaders(event); // after the tool calls staged their limit headers; h3 merges them
-      return answer;
+      return withAnswerHeaders(event, answer); // after the tool calls staged their limit headers
     } finally {
       await server.close();
     }
