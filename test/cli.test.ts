@@ -54,6 +54,10 @@ describe('bad flags', () => {
       expect(output).not.toMatch(/\n\s+at /); // no stack trace
       expect(existsSync(untouched), args.join(' ')).toBe(false);
     }
+    const badEnv = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', '--data', untouched],
+      { env: { ...process.env, PERPS_LOG_LEVEL: '1', PORT: 'http' } }).then(() => undefined, (err: { stderr: string; stdout: string }) => err);
+    expect(badEnv!.stderr + badEnv!.stdout).toContain('--port (or $PORT) must be an integer >= 0 and <= 65535, got "http"');
+    expect(existsSync(untouched)).toBe(false);
   }, 60_000);
 });
 
