@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 export interface Config {
   /** data directory: journal, derived state, keys (default ./data) */
   dataDir: string;
-  port: number;
+  /** `$PORT` as given (default 8080): `start` checks it, so a bad one fails only the command that listens */
+  port: string;
   /** bind address; 127.0.0.1 by default so a fresh start is not exposed to the network */
   host: string;
 }
@@ -12,7 +13,7 @@ export interface Config {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     dataDir: resolve(env.PERPS_DATA_DIR ?? './data'),
-    port: Number(env.PORT ?? 8080),
+    port: env.PORT ?? '8080',
     host: env.HOST ?? '127.0.0.1',
   };
 }

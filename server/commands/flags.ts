@@ -4,27 +4,26 @@
  * inside the simulator or the HTTP server, after files were already created.
  */
 
-/** Bounds of a numeric flag. */
+/** Bounds of a numeric flag (all optional). */
 export interface NumberFlagRules {
-  /** smallest allowed value (inclusive) */
+  /** smallest allowed value */
   min?: number;
-  /** largest allowed value (inclusive) */
+  /** values must be greater than this (e.g. a scale: above 0) */
+  above?: number;
+  /** largest allowed value */
   max?: number;
   /** whole numbers only */
   integer?: boolean;
-  /** the smallest value itself is not allowed (e.g. a scale must be > 0) */
-  minExclusive?: boolean;
 }
 
 /** The value of `--name`, or an error naming the flag, the rule and what was given. */
 export function numberFlag(name: string, text: string, rules: NumberFlagRules = {}): number {
   const value = text.trim() === '' ? Number.NaN : Number(text);
-  const { min, max, integer = false, minExclusive = false } = rules;
+  const { min, above, max, integer = false } = rules;
   const ok = Number.isFinite(value) && (!integer || Number.isInteger(value)) &&
-    (min === undefined || (minExclusive ? value > min : value >= min)) && (max === undefined || value <= max);
+    (min === undefined || value >= min) && (above === undefined || value > above) && (max === undefined || value <= max);
   if (ok) return value;
-  const kind = integer ? 'an integer' : 'a number';
-  const low = min === undefined ? '' : minExclusive ? ` > ${min}` : ` >= ${min}`;
-  const high = max === undefined ? '' : `${low ? ' and' : ''} <= ${max}`;
-  throw new Error(`--${name} must be ${kind}${low}${high}, got "${text}"`);
+  const bounds = [min === undefined ? '' : `>= ${min}`, above === undefined ? '' : `> ${above}`, max === undefined ? '' : `<= ${max}`]
+    .filter(Boolean).join(' and ');
+  throw new Error(`--${name} must be ${integer ? 'an integer' : 'a number'}${bounds ? ` ${bounds}` : ''}, got "${text}"`);
 }

@@ -4,9 +4,9 @@ import { log } from '../log.ts';
 // citty's CommandDef is generic over each command's own args: `any` here, as citty's SubCommandsDef has it
 type AnyCommand = CommandDef<any>;
 
-/** A subcommand given as an object (not a function or promise resolving to one). */
-function isPlainCommand(sub: unknown): sub is AnyCommand {
-  return typeof sub === 'object' && sub !== null && !('then' in sub);
+/** Given as an object, not as a function or a promise resolving to one (citty's `Resolvable`). */
+function isResolved<T extends object>(value: unknown): value is T {
+  return typeof value === 'object' && value !== null && !('then' in value);
 }
 
 /**
@@ -28,8 +28,8 @@ export function withPlainErrors(cmd: AnyCommand): AnyCommand {
         process.exit(1);
       }
     }),
-    subCommands: subCommands && typeof subCommands === 'object' && !('then' in subCommands)
-      ? Object.fromEntries(Object.entries(subCommands).map(([name, sub]) => [name, isPlainCommand(sub) ? withPlainErrors(sub) : sub]))
+    subCommands: isResolved<Record<string, unknown>>(subCommands)
+      ? Object.fromEntries(Object.entries(subCommands).map(([name, sub]) => [name, isResolved<AnyCommand>(sub) ? withPlainErrors(sub) : sub]))
       : subCommands,
   };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
 import { rebuildState } from '../derive/rebuild.ts';
+import { numberFlag } from './flags.ts';
 
 /** `rebuild`: throw the derived state away and derive it again from the journal alone. */
 export const rebuildCommand = defineCommand({
@@ -15,10 +16,7 @@ export const rebuildCommand = defineCommand({
     'chunk-rows': { type: 'string', description: 'rows folded per transaction (default $PERPS_CATCHUP_CHUNK_ROWS or 1000000)' },
   },
   async run({ args }) {
-    const chunkRows = args['chunk-rows'] === undefined ? undefined : Number(args['chunk-rows']);
-    if (chunkRows !== undefined && !(Number.isInteger(chunkRows) && chunkRows > 0)) {
-      throw new Error(`--chunk-rows must be a positive integer, got ${args['chunk-rows']}`);
-    }
+    const chunkRows = args['chunk-rows'] === undefined ? undefined : numberFlag('chunk-rows', args['chunk-rows'], { integer: true, min: 1 });
     const dataDir = args.data ?? configFromEnv().dataDir;
     if (!existsSync(dataDir)) throw new Error(`no data directory at ${dataDir}: nothing to rebuild`);
     await rebuildState(dataDir, undefined, { chunkRows });

@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
-import { parseTimestamp } from '../http/params.ts';
+import { parseTimestamp, TIMESTAMP_MESSAGE } from '../http/params.ts';
 import { numberFlag } from './flags.ts';
 import { openService } from '../service.ts';
 import { backfillSimulator } from '../sources/simulate-source.ts';
@@ -17,8 +17,8 @@ export const simulateCommand = defineCommand({
   async run({ args }) {
     const dataDir = args.data ?? configFromEnv().dataDir;
     const until = args.until ? parseTimestamp(args.until) : Date.now();
-    if (until === undefined) throw new Error(`--until must be an RFC 3339 time such as 2026-05-01T00:00:00Z or a date such as 2026-05-01, got "${args.until}"`);
-    const opts = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { min: 0, minExclusive: true }) };
+    if (until === undefined) throw new Error(`--until ${TIMESTAMP_MESSAGE}, got "${args.until}"`);
+    const opts = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { above: 0 }) };
     const service = await openService({ dataDir });
     try {
       await backfillSimulator(service, opts, until);

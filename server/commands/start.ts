@@ -98,11 +98,9 @@ export const startCommand = defineCommand({
     const from = args.source === 'solana' ? parseFrom(args.from) : undefined;
     const speed = parseSpeed(args.speed);
     const env = configFromEnv();
-    // the flag, else $PORT (configFromEnv reads it unchecked), else 8080
-    const port = numberFlag(args.port === undefined ? 'port (or $PORT)' : 'port', args.port ?? process.env.PORT ?? String(env.port),
-      { integer: true, min: 0, max: 65_535 });
-    const simulator = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { min: 0, minExclusive: true }) };
-    const liveEveryMs = numberFlag('live-every', args['live-every'], { min: 0, minExclusive: true }) * 1000;
+    const port = numberFlag(args.port === undefined ? 'port (or $PORT)' : 'port', args.port ?? env.port, { integer: true, min: 0, max: 65_535 });
+    const simulator = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { above: 0 }) };
+    const liveEveryMs = numberFlag('live-every', args['live-every'], { above: 0 }) * 1000;
     const rpcConcurrency = numberFlag('rpc-concurrency', args['rpc-concurrency'], { integer: true, min: 1 });
     const dataDir = args.data ?? env.dataDir;
     const started = performance.now();

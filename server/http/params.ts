@@ -35,7 +35,8 @@ export const noQuery = querySchema({});
 
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2}))?$/;
-const TIMESTAMP_MESSAGE = 'must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z or a date such as 2026-05-01';
+/** What `from`, `to` (and `simulate --until`) must be. */
+export const TIMESTAMP_MESSAGE = 'must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z or a date such as 2026-05-01';
 const EPOCH_MESSAGE = 'must not be an epoch number: use RFC 3339, such as 2026-05-01T00:00:00Z or 2026-05-01';
 /**
  * The instants `from` and `to` may name. Answers echo their window as `YYYY-MM-DDTHH:MM:SS.sssZ`,
