@@ -144,7 +144,7 @@ export function mib(bytes: number): number {
  * most `maxMs`): the server loads its in-memory working sets in the background after it first
  * answers, and the per-endpoint latencies are "after warm-up". Returns the seconds waited.
  */
-export async function untilQuiet(child: ServerChild, busyMs = 15, maxMs = 60_000): Promise<number> {
+export async function untilQuiet(child: ServerChild, busyMs = 15, maxMs = 240_000): Promise<number> {
   const t0 = performance.now();
   let quiet = 0;
   let last = child.cpuSeconds();

@@ -18,6 +18,7 @@ import { FundingIndex } from './funding-index.ts';
 import { HistoryMirror } from './history-mirror.ts';
 import { LiquidationIndex } from './liquidation-index.ts';
 import { OpenPositionsIndex } from './open-positions-index.ts';
+import { LifecycleStore } from './lifecycle-store.ts';
 import { jsonAnswer } from './answer-headers.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
 import { memoizedQueryParser } from './params.ts';
@@ -49,11 +50,14 @@ export interface RouteParts {
   liquidations?: LiquidationIndex;
   /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
   funding?: FundingIndex;
+  /** endpoints 18 and 19's closed lifecycles (default: the service's, as opened by whoever follows it) */
+  lifecycles?: LifecycleStore;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
-  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service) } = parts;
+  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
+    lifecycles = LifecycleStore.of(service) } = parts;
   const accounts = new AccountsIndex(service);
   // endpoint 16's open positions, whose live fields endpoint 18 shows too
   const openPositions = new OpenPositionsIndex(service);
@@ -67,7 +71,7 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...accountRoutes(service, accounts),
     ...historyRoutes(service, mirror, funding),
     ...openPositionRoutes(service, openPositions),
-    ...positionRoutes(service, history, accounts, openPositions),
+    ...positionRoutes(service, { history, accounts, openPositions, lifecycles }),
   ];
 }
 
@@ -132,11 +136,13 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const mirror = new HistoryMirror(cache.service);
   const liquidations = new LiquidationIndex(cache.service);
   const funding = new FundingIndex(cache.service);
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding });
+  const lifecycles = LifecycleStore.of(service);
+  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
   void history.open();
+  void lifecycles.follow(history);
   mirror.open();
   liquidations.open();
   funding.open();

@@ -51,6 +51,7 @@ export class HistoryIndex {
   /** no rebuild before this time (epoch ms): a bulk append (a backfill) came recently */
   private quietFrom = 0;
   private recheck: NodeJS.Timeout | undefined;
+  private readonly rebuiltListeners: ((mark: number) => void)[] = [];
 
   constructor(private readonly service: Service, opts: HistoryIndexOptions = {}) {
     this.rebuildAfter = opts.rebuildAfter ?? 20_000;
@@ -84,6 +85,11 @@ export class HistoryIndex {
     return this.markNow;
   }
 
+  /** Calls `listener` with the new mark after each rebuild (the lifecycle store follows it). */
+  onRebuilt(listener: (mark: number) => void): void {
+    this.rebuiltListeners.push(listener);
+  }
+
   /** Rebuilds now (tests, and the background rebuild); resolves once the new mark is in use. */
   rebuild(): Promise<void> {
     this.building ??= this.service.db.write(async (w) => {
@@ -105,6 +111,7 @@ export class HistoryIndex {
       // are counted by the listener again (an over-count only brings the next rebuild forward)
       this.tail = 0;
       if (seq > this.markNow) this.markNow = seq;
+      for (const listener of this.rebuiltListeners) listener(this.markNow);
     }).finally(() => {
       this.building = null;
     });

@@ -1,6 +1,6 @@
 /**
  * Binary search shared by the in-memory working sets (server/http/address-prefix-index.ts,
- * funding-index.ts).
+ * funding-index.ts, lifecycle-segment.ts).
  */
 
 /** The index of the first of ascending `sorted` that is >= `x` (its length when none is). */

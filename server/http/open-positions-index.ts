@@ -55,8 +55,18 @@ const LIVE_FIELDS = [
   'mark_price', 'unrealized_pnl_usd', 'liquidation_price', 'updated_at',
 ] as const;
 
-/** Columns loaded for searching, not served. */
-const HELPERS = ['opened_us', 'liq_proximity', 'source'] as const;
+/** Columns loaded for searching (and for endpoints 18 and 19), not served by the search. */
+const HELPERS = ['opened_us', 'liq_proximity', 'source', 'last_seq', 'record'] as const;
+
+/** An open lifecycle as endpoints 18 and 19 need it (one generation's row). */
+export interface OpenLifecycle {
+  /** endpoint 18's record, sql/api/alpha-position.sql's row exactly */
+  record: Row;
+  /** endpoint 18's live fields, sql/api/alpha-position-live.sql's row exactly */
+  live: Row;
+  /** the journal seq of its last fill */
+  lastSeq: number;
+}
 
 /** See the file comment. One per route list. */
 export class OpenPositionsIndex {
@@ -93,11 +103,24 @@ export class OpenPositionsIndex {
    * null when it is not open, undefined when the route must run the SQL.
    */
   async live(id: number): Promise<Row | null | undefined> {
+    const open = await this.lifecycle(id);
+    return open ? open.live : open;
+  }
+
+  /**
+   * Open lifecycle `id` of the current generation: null when it is not open, undefined when the
+   * route must read DuckDB (the set cannot be loaded here).
+   */
+  async lifecycle(id: number): Promise<OpenLifecycle | null | undefined> {
     const set = await this.rows();
     if (set === null) return undefined;
     const r = set.get(id);
     if (!r) return null;
-    return Object.fromEntries(LIVE_FIELDS.map((f) => [f, r[f] ?? null]));
+    return {
+      record: r.record as Row,
+      live: Object.fromEntries(LIVE_FIELDS.map((f) => [f, r[f] ?? null])),
+      lastSeq: r.last_seq as number,
+    };
   }
 
   /** The search's page (the SQL's exactly), or null when the route must run the SQL. */

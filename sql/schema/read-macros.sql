@@ -164,6 +164,25 @@ CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
        l.last_seq
   FROM query_table(source) l;
 
+-- Endpoint 19's events (PositionEvent) of alpha fills with after_seq < seq <= upto_seq, each as a
+-- compact JSON array for the lifecycle store (server/http/lifecycle-store.ts), which keeps them per
+-- lifecycle and sorts, filters and pages them itself (server/http/lifecycle-timeline.ts):
+-- [seq, time as epoch µs, type, size_delta_usd, position_size_usd, collateral_delta_usd, price,
+--  entry_price, pnl_delta_usd, fee_usd, borrowing_fee_usd, funding_fee_usd, liquidation_fee_usd,
+--  fee_total_usd, tx]: the values of sql/api/alpha-position-lifecycle.sql's columns (USD rounded to 6
+-- decimals, prices not). Arguments: after_seq, upto_seq (bound parameters: table filters on seq).
+CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
+  SELECT f.position_id,
+         f.seq,
+         json_array(f.seq, epoch_us(f.time), f.type,
+           round(f.size_delta_usd, 6)::DOUBLE, round(f.position_size_usd, 6)::DOUBLE,
+           round(f.collateral_delta_usd, 6)::DOUBLE, f.price, f.entry_price,
+           round(f.pnl_delta_usd, 6)::DOUBLE, round(f.fee_usd, 6)::DOUBLE,
+           round(f.borrowing_fee_usd, 6)::DOUBLE, round(f.funding_fee_usd, 6)::DOUBLE,
+           round(f.liquidation_fee_usd, 6)::DOUBLE, round(f.fee_total_usd, 6)::DOUBLE, f.tx)::VARCHAR AS doc
+  FROM fills f
+  WHERE f.protocol = 'alpha' AND f.seq > after_seq AND f.seq <= upto_seq;
+
 -- An alpha address's closed and liquidated lifecycles in the History-row shape (endpoint 15).
 -- Arguments: of_address, mark. Without a scan of `lifecycles`: the history read index
 -- (sql/schema/read-index.sql, sorted by address) up to `mark`, and `lifecycles` after it (its last

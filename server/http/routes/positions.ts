@@ -6,6 +6,8 @@
  * with a tie-breaker (15: position_id desc; 19: journal seq in the sort's direction), so offset pages
  * never repeat or skip a row. 15 omits lifecycles opened before the plan's history depth. 18 has no
  * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
+ * 18 and 19 answer from the lifecycle store and the open-position set when they can
+ * (server/http/lifecycle-answers.ts), else from DuckDB.
  */
 import * as v from 'valibot';
 import { getRouterParam, type H3Event } from 'h3';
@@ -21,6 +23,8 @@ import type { Service } from '../../service.ts';
 import { HistoryIndex } from '../history-index.ts';
 import { AccountsIndex } from '../accounts-index.ts';
 import { OpenPositionsIndex } from '../open-positions-index.ts';
+import { LifecycleStore } from '../lifecycle-store.ts';
+import { positionFromMemory, timelineFromMemory } from '../lifecycle-answers.ts';
 
 /** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
@@ -164,9 +168,21 @@ function positionOf(event: H3Event): { address: string; id: number } {
   return { address, id: Number(id) };
 }
 
+/** The working sets the routes read before DuckDB (each defaults to a new one, or the service's store). */
+export interface PositionParts {
+  history?: HistoryIndex;
+  accounts?: AccountsIndex;
+  openPositions?: OpenPositionsIndex;
+  /** null: none (every answer from DuckDB and the open-position set; tests compare the two) */
+  lifecycles?: LifecycleStore | null;
+}
+
 /** GET /v1/alpha/accounts/:address/history, /v1/alpha/positions/:address/:id(/lifecycle). */
-export function positionRoutes(service: Service, index = new HistoryIndex(service), accounts = new AccountsIndex(service),
-  openPositions = new OpenPositionsIndex(service)): RestRoute[] {
+export function positionRoutes(service: Service, parts: PositionParts = {}): RestRoute[] {
+  const {
+    history: index = new HistoryIndex(service), accounts = new AccountsIndex(service),
+    openPositions = new OpenPositionsIndex(service), lifecycles = LifecycleStore.of(service),
+  } = parts;
   return [
     defineRoute({
       path: '/v1/alpha/accounts/:address/history',
@@ -212,6 +228,9 @@ export function positionRoutes(service: Service, index = new HistoryIndex(servic
       response: dataOf(PositionDetail),
       handle: async ({ event }) => {
         const { address, id } = positionOf(event);
+        const fromMemory = await positionFromMemory(lifecycles, openPositions, id, address, NO_LIVE);
+        if (fromMemory === null) throw positionNotFound();
+        if (fromMemory) return { data: fromMemory };
         // the record first; only an open lifecycle has live fields (NULL otherwise)
         for (let attempt = 0; ; attempt++) {
           const row = await service.db.queryOne('api/alpha-position', { id });
@@ -233,13 +252,7 @@ export function positionRoutes(service: Service, index = new HistoryIndex(servic
       handle: async ({ event, query: q }) => {
         const { address, id } = positionOf(event);
         const { offset, limit } = pageOf(q);
-        // the lifecycle's seq range first: the timeline then reads only that range of fills
-        const span = await service.db.queryOne('api/alpha-position-span', { id });
-        if (!isAlphaLifecycleOf(span, address)) throw positionNotFound();
-        const params = {
-          id,
-          first_seq: span.first_seq as number,
-          last_seq: span.last_seq as number,
+        const filters = {
           type: q.type ?? null,
           include_collateral: q.include_collateral_events ?? false,
           sort_by: q.sort_by ?? 'time',
@@ -247,6 +260,13 @@ export function positionRoutes(service: Service, index = new HistoryIndex(servic
           offset,
           limit,
         };
+        const fromMemory = await timelineFromMemory(service, lifecycles, openPositions, id, address, filters);
+        if (fromMemory === null) throw positionNotFound();
+        if (fromMemory) return { data: fromMemory.data, pagination: { limit, offset, total: fromMemory.total } };
+        // the lifecycle's seq range first: the timeline then reads only that range of fills
+        const span = await service.db.queryOne('api/alpha-position-span', { id });
+        if (!isAlphaLifecycleOf(span, address)) throw positionNotFound();
+        const params = { id, first_seq: span.first_seq as number, last_seq: span.last_seq as number, ...filters };
         const rows = await service.db.query('api/alpha-position-lifecycle', params);
         // a page past the end has no row: the first page's first row carries the total
         const counted = rows.length || offset === 0 ? rows : await service.db.query('api/alpha-position-lifecycle', { ...params, offset: 0, limit: 1 });

@@ -1,0 +1,224 @@
+/**
+ * The lifecycle store (issue 7): endpoints 18 and 19 for alpha lifecycles without DuckDB. Closed
+ * lifecycles never change, so up to a mark (a journal seq) each closed or liquidated alpha lifecycle
+ * is written once, with its record and every fill, into a segment file (server/http/lifecycle-segment.ts)
+ * under `<data>/read-index/lifecycles/`; the fills at or before the mark of the lifecycles open now
+ * (a few thousand) are held in memory as prefixes, which endpoint 19 completes with the fills after
+ * the mark (one query over the newest fills). What the store does not hold (lifecycles closed after
+ * the mark, unknown ids) the routes read from DuckDB as before.
+ *
+ * The mark follows the history read index (server/http/history-index.ts): after each of its rebuilds
+ * a segment for the lifecycles closed since the previous mark is added, and the prefixes are read
+ * again. Segments are only ever added; a manifest (written atomically after the segment's files)
+ * names them. Each segment's data is DuckDB's own text (sql/store/lifecycle-docs.sql), so an answer
+ * from the store equals the SQL's (test/lifecycle-store.test.ts compares them).
+ *
+ * Not derived state: deleting the directory only costs a rebuild. The manifest records what the
+ * files were written from (a hash of the SQL that writes them, the derive version, the record
+ * columns, the tx of the last fill at the mark); when any of it differs from the state opened, the
+ * store starts again from nothing.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { sqlFile } from '../db/sql-files.ts';
+import { writeFileAtomic } from '../fs-atomic.ts';
+import { log } from '../log.ts';
+import type { Service } from '../service.ts';
+import type { HistoryIndex } from './history-index.ts';
+import { Segment, writeSegment, type SegmentEntry, type SegmentMeta } from './lifecycle-segment.ts';
+import type { FillDoc } from './lifecycle-timeline.ts';
+
+/** Bumped when the files' layout changes. */
+const FORMAT = 1;
+
+interface Manifest {
+  format: number;
+  /** hash of the SQL the documents come from */
+  sql: string;
+  derive_version: string | null;
+  /** endpoint 18's record columns, the order of a record's values */
+  columns: string[];
+  mark: number;
+  /** tx of the last fill at or before the mark (null: none) */
+  mark_tx: string | null;
+  segments: SegmentMeta[];
+}
+
+/** What one request reads: replaced whole when the mark moves, so a request never mixes two marks. */
+export interface StoreView {
+  /** 0: the store holds nothing */
+  readonly mark: number;
+  readonly columns: readonly string[];
+  /** closed lifecycle `id` if the store holds it (closed at or before the mark) */
+  closed(id: number): Promise<SegmentEntry | undefined>;
+  /** the fills at or before the mark of lifecycle `id` if it was open when they were read */
+  readonly prefixes: ReadonlyMap<number, FillDoc[]>;
+}
+
+const EMPTY: StoreView = { mark: 0, columns: [], closed: async () => undefined, prefixes: new Map() };
+
+function viewOf(segments: readonly Segment[], columns: string[], mark: number, prefixes: Map<number, FillDoc[]>): StoreView {
+  return {
+    mark,
+    columns,
+    prefixes,
+    async closed(id) {
+      for (const segment of segments) {
+        const entry = await segment.get(id);
+        if (entry) return entry;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** One store per open state (apps over the same service share it: they would write the same files). */
+const stores = new WeakMap<object, LifecycleStore>();
+
+/** See the file comment. */
+export class LifecycleStore {
+  private current: StoreView = EMPTY;
+  private segments: Segment[] = [];
+  private manifest: Manifest | null = null;
+  private opened: Promise<void> | null = null;
+  private extending: Promise<void> = Promise.resolve();
+  private readonly dir: string;
+
+  /**
+   * A store over `service`'s directory. The app uses {@link LifecycleStore.of}; two stores over one
+   * directory must not extend at once (tests reopen the files with a second one).
+   */
+  constructor(private readonly service: Service) {
+    this.dir = join(service.dataDir, 'read-index', 'lifecycles');
+  }
+
+  /** The store of `service`'s data directory (one per open state). */
+  static of(service: Service): LifecycleStore {
+    let store = stores.get(service.db);
+    if (!store) stores.set(service.db, (store = new LifecycleStore(service)));
+    return store;
+  }
+
+  /** Loads the store from its files (or starts it empty) once, then follows `history`'s mark. */
+  follow(history: HistoryIndex): Promise<void> {
+    this.opened ??= this.load();
+    const done = this.opened.then(async () => {
+      history.onRebuilt((mark) => void this.extend(mark).catch((err) => log.warn('lifecycle store: could not extend it', err)));
+      await this.extend(await history.mark());
+    });
+    done.catch((err) => log.warn('lifecycle store: not available; endpoints 18 and 19 read DuckDB', err));
+    return done;
+  }
+
+  /** The store as it is now (empty until opened). */
+  view(): StoreView {
+    return this.current;
+  }
+
+  /**
+   * Adds the lifecycles closed in (mark now, `mark`] and reads the open prefixes at `mark`; one
+   * extension at a time, in call order. Resolves once the new view is in use.
+   */
+  extend(mark: number): Promise<void> {
+    const next = this.extending.then(() => this.extendTo(mark));
+    this.extending = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Closes the segments' files. */
+  async close(): Promise<void> {
+    await this.extending;
+    this.current = EMPTY;
+    await Promise.all(this.segments.map((s) => s.close()));
+    this.segments = [];
+  }
+
+  private async extendTo(mark: number): Promise<void> {
+    const from = this.manifest?.mark ?? 0;
+    if (mark <= from || !this.manifest) return;
+    const t0 = performance.now();
+    const meta = await writeSegment(this.service.db, this.dir, from, mark);
+    const segment = Segment.open(this.dir, meta);
+    const prefixes = await this.readPrefixes(mark);
+    const tx = await this.service.db.queryOne('store/mark-fill', { mark });
+    const manifest: Manifest = {
+      ...this.manifest,
+      mark,
+      mark_tx: (tx?.tx as string | undefined) ?? null,
+      segments: [...this.manifest.segments, meta],
+    };
+    writeFileAtomic(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
+    this.manifest = manifest;
+    this.segments = [...this.segments, segment];
+    this.current = viewOf(this.segments, manifest.columns, mark, prefixes);
+    log.info(`lifecycle store: up to seq ${mark}, ${meta.count} closed lifecycles added `
+      + `(${(meta.bytes / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  private async readPrefixes(mark: number): Promise<Map<number, FillDoc[]>> {
+    const prefixes = new Map<number, FillDoc[]>();
+    for (const row of await this.service.db.query('store/open-prefix-docs', { mark })) {
+      const id = row.position_id as number;
+      let list = prefixes.get(id);
+      if (!list) prefixes.set(id, (list = []));
+      list.push(JSON.parse(row.doc as string) as FillDoc);
+    }
+    return prefixes;
+  }
+
+  /** What the files must have been written from to be used with the state opened. */
+  private async expected(): Promise<Omit<Manifest, 'mark' | 'mark_tx' | 'segments'>> {
+    const sql = createHash('sha256')
+      .update(sqlFile('store/lifecycle-docs')).update(sqlFile('store/open-prefix-docs')).update(sqlFile('schema/read-macros'))
+      .digest('hex');
+    const version = await this.service.db.queryOne('ingest/derive-version');
+    const columns = (await this.service.db.query('store/record-columns')).map((r) => r.column_name as string);
+    return { format: FORMAT, sql, derive_version: (version?.value as string | undefined) ?? null, columns };
+  }
+
+  /** Opens the segments the manifest names if it matches the state, else starts from nothing. */
+  private async load(): Promise<void> {
+    const expected = await this.expected();
+    mkdirSync(this.dir, { recursive: true });
+    let manifest: Manifest | null = null;
+    try {
+      manifest = JSON.parse(readFileSync(join(this.dir, 'manifest.json'), 'utf8')) as Manifest;
+    } catch {
+      manifest = null; // none yet (or unreadable: start again)
+    }
+    if (manifest && !(await this.matches(manifest, expected))) {
+      log.info('lifecycle store: its files were written from another state or SQL; starting it again');
+      manifest = null;
+    }
+    manifest ??= { ...expected, mark: 0, mark_tx: null, segments: [] };
+    const named = new Set(manifest.segments.flatMap((s) => [s.file, s.file.replace(/\.jsonl$/, '.idx')]));
+    for (const name of readdirSync(this.dir)) {
+      if (name !== 'manifest.json' && !named.has(name)) rmSync(join(this.dir, name), { force: true });
+    }
+    try {
+      this.segments = manifest.segments.map((m) => Segment.open(this.dir, m));
+    } catch (err) {
+      log.warn('lifecycle store: a segment could not be opened; starting it again', err);
+      for (const s of manifest.segments) {
+        rmSync(join(this.dir, s.file), { force: true });
+        rmSync(join(this.dir, s.file.replace(/\.jsonl$/, '.idx')), { force: true });
+      }
+      manifest = { ...expected, mark: 0, mark_tx: null, segments: [] };
+      this.segments = [];
+    }
+    writeFileAtomic(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
+    this.manifest = manifest;
+    if (manifest.mark > 0) {
+      this.current = viewOf(this.segments, manifest.columns, manifest.mark, await this.readPrefixes(manifest.mark));
+    }
+  }
+
+  private async matches(m: Manifest, expected: Omit<Manifest, 'mark' | 'mark_tx' | 'segments'>): Promise<boolean> {
+    if (m.format !== expected.format || m.sql !== expected.sql || m.derive_version !== expected.derive_version
+      || JSON.stringify(m.columns) !== JSON.stringify(expected.columns) || !Array.isArray(m.segments)) return false;
+    if (m.mark === 0) return true;
+    const tx = await this.service.db.queryOne('store/mark-fill', { mark: m.mark });
+    return ((tx?.tx as string | undefined) ?? null) === m.mark_tx;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Endpoints 18 and 19 from the lifecycle store's documents (server/http/lifecycle-store.ts) instead
+ * of DuckDB: a record array becomes endpoint 18's row, and a lifecycle's fill arrays become one page
+ * of endpoint 19, filtered, sorted and paged exactly as sql/api/alpha-position-lifecycle.sql does.
+ *
+ * The arrays are sql/schema/read-macros.sql `alpha_timeline_docs` (fills) and
+ * sql/store/lifecycle-docs.sql (records): values as DuckDB computed them, times as epoch µs.
+ * test/lifecycle-store.test.ts compares every answer with the SQL's.
+ */
+import type { Row } from '../db/database.ts';
+import { isoFromMs } from '../db/values.ts';
+
+/** One fill as `alpha_timeline_docs` writes it: [seq, time µs, type, 11 amounts and prices, tx]. */
+export type FillDoc = [number, number, string, ...(number | string | null)[]];
+
+/** PositionEvent's fields after `time` and `type`, in the doc's order (positions 3-15). */
+const EVENT_FIELDS = [
+  'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'price', 'entry_price', 'pnl_delta_usd', 'fee_usd',
+  'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'fee_total_usd', 'tx',
+] as const;
+
+/** The record's times, written as epoch µs by sql/store/lifecycle-docs.sql. */
+const RECORD_TIMES = new Set(['opened_at', 'closed_at']);
+
+/**
+ * Distinct 6-decimal amounts below this stay distinct (and ordered) as doubles: the SQL sorts by
+ * the exact |size_delta_usd|, this module by its double, so a lifecycle with a larger amount is
+ * left to the SQL.
+ */
+const ORDER_SAFE_USD = 4e9;
+
+/** 19's filters and page (validated by the route). */
+export interface TimelineQuery {
+  type: string | null;
+  include_collateral: boolean;
+  sort_by: 'time' | 'size';
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** Epoch µs as the contract's timestamp, truncated to ms as `toPlain` does (exact integer steps). */
+export function isoFromMicros(us: number): string {
+  return isoFromMs((us - (us % 1000)) / 1000);
+}
+
+/** Endpoint 18's record (without live fields) from the store's array and the column names. */
+export function recordRow(names: readonly string[], values: readonly (number | string | null)[]): Row {
+  const row: Row = {};
+  names.forEach((name, i) => {
+    const v = values[i] ?? null;
+    row[name] = RECORD_TIMES.has(name) && typeof v === 'number' ? isoFromMicros(v) : v;
+  });
+  return row;
+}
+
+/** One PositionEvent row from a fill doc. */
+function eventRow(doc: FillDoc): Row {
+  const row: Row = { time: isoFromMicros(doc[1]), type: doc[2] };
+  EVENT_FIELDS.forEach((name, i) => {
+    row[name] = doc[i + 3] ?? null;
+  });
+  return row;
+}
+
+/**
+ * One page of the timeline and the match count, or null when its order cannot be reproduced on
+ * doubles (an amount of 4e9 USD or more: the route runs the SQL). `fills` is every fill of the
+ * lifecycle (any order).
+ */
+export function timelinePage(fills: readonly FillDoc[], q: TimelineQuery): { data: Row[]; total: number } | null {
+  const kept = fills.filter((f) => (q.type === null || f[2] === q.type)
+    && (q.include_collateral || f[3] !== 0 || f[2] === 'liquidation'));
+  if (q.sort_by === 'size' && kept.some((f) => Math.abs(f[3] as number) >= ORDER_SAFE_USD)) return null;
+  // ascending by the key, then seq; desc is exactly the reverse (the SQL negates both keys)
+  const key = q.sort_by === 'size' ? (f: FillDoc) => Math.abs(f[3] as number) : (f: FillDoc) => f[1];
+  kept.sort((a, b) => (key(a) !== key(b) ? key(a) - key(b) : a[0] - b[0]));
+  if (q.order === 'desc') kept.reverse();
+  return { data: kept.slice(q.offset, q.offset + q.limit).map(eventRow), total: kept.length };
+}
