@@ -151,7 +151,7 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     expect(second.sqlReads).toBe(PATHS_PER_LIFECYCLE);
   }, 180_000);
 
-  it('reopens on its files, and starts again when they do not match the state', async () => {
+  it('reopens on its files, and starts again when they do not match the state or name other files', async () => {
     const dir = join(t.dir, 'read-index', 'lifecycles');
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { mark: number; mark_tx: string };
     const files = readdirSync(dir).sort();
@@ -176,5 +176,17 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     expect(existsSync(join(dir, '.tmp-seg-1-2.jsonl'))).toBe(false);
     expect((await restarted.view().closed(closed[1]))?.address).toBe(closed[0]);
     await restarted.close();
+
+    // a manifest naming a file that is not a segment's is not followed outside the directory
+    const current = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { segments: { file: string }[] };
+    const outside = join(t.dir, 'keys.jsonl');
+    writeFileSync(outside, 'not the store\'s');
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...current, segments: [{ ...current.segments[0], file: '../../keys.jsonl' }] }));
+    const guarded = new LifecycleStore(t.service);
+    await guarded.follow(history);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([`seg-0-${await history.mark()}.jsonl`]);
+    expect((await guarded.view().closed(closed[1]))?.address).toBe(closed[0]);
+    expect(readFileSync(outside, 'utf8')).toBe('not the store\'s');
+    await guarded.close();
   }, 60_000);
 });

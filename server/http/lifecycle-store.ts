@@ -32,6 +32,9 @@ import type { FillDoc } from './lifecycle-timeline.ts';
 /** Bumped when the files' layout changes. */
 const FORMAT = 1;
 
+/** A segment's data file name (a manifest naming anything else is not ours: never opened or deleted). */
+const SEGMENT_FILE = /^seg-\d+-\d+\.jsonl$/;
+
 interface Manifest {
   format: number;
   /** hash of the SQL the documents come from */
@@ -82,6 +85,7 @@ export class LifecycleStore {
   private segments: Segment[] = [];
   private manifest: Manifest | null = null;
   private opened: Promise<void> | null = null;
+  private readonly followed = new WeakSet<HistoryIndex>();
   private extending: Promise<void> = Promise.resolve();
   private readonly dir: string;
 
@@ -104,7 +108,10 @@ export class LifecycleStore {
   follow(history: HistoryIndex): Promise<void> {
     this.opened ??= this.load();
     const done = this.opened.then(async () => {
-      history.onRebuilt((mark) => void this.extend(mark).catch((err) => log.warn('lifecycle store: could not extend it', err)));
+      if (!this.followed.has(history)) {
+        this.followed.add(history);
+        history.onRebuilt((mark) => void this.extend(mark).catch((err) => log.warn('lifecycle store: could not extend it', err)));
+      }
       await this.extend(await history.mark());
     });
     done.catch((err) => log.warn('lifecycle store: not available; endpoints 18 and 19 read DuckDB', err));
@@ -216,7 +223,8 @@ export class LifecycleStore {
 
   private async matches(m: Manifest, expected: Omit<Manifest, 'mark' | 'mark_tx' | 'segments'>): Promise<boolean> {
     if (m.format !== expected.format || m.sql !== expected.sql || m.derive_version !== expected.derive_version
-      || JSON.stringify(m.columns) !== JSON.stringify(expected.columns) || !Array.isArray(m.segments)) return false;
+      || JSON.stringify(m.columns) !== JSON.stringify(expected.columns) || !Array.isArray(m.segments)
+      || !m.segments.every((s) => SEGMENT_FILE.test(s.file))) return false;
     if (m.mark === 0) return true;
     const tx = await this.service.db.queryOne('store/mark-fill', { mark: m.mark });
     return ((tx?.tx as string | undefined) ?? null) === m.mark_tx;
