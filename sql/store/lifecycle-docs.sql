@@ -25,7 +25,7 @@ SELECT position_id, part, doc FROM (
   FROM alpha_record_shape('lifecycles') r
   WHERE r.protocol = 'alpha' AND r.status <> 'open' AND r.last_seq > $after::BIGINT AND r.last_seq <= $mark::BIGINT
   UNION ALL
-  -- their fills: none before the earliest first_seq among them (a bound on seq is a table filter)
+  -- their fills (none is older than the earliest first_seq among them)
   SELECT d.position_id, 1, d.seq, d.doc
   FROM alpha_timeline_docs((SELECT coalesce(min(first_seq), $mark::BIGINT + 1) - 1 FROM done), $mark::BIGINT) d
   SEMI JOIN done USING (position_id)
