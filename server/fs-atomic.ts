@@ -14,16 +14,16 @@ export function fsyncPath(path: string): void {
 }
 
 /**
- * Writes `text` to `path` so that a reader or a crash sees the old file or the new one, never a
+ * Writes `text` (or bytes) to `path` so that a reader or a crash sees the old file or the new one, never a
  * half-written one: a `.tmp-` sibling is written with exactly `mode` (not subject to the
  * umask), fsynced, renamed over `path`, and the directory fsynced. Temp names start with `.tmp-`
  * so start-up sweeps (journal recovery) recognise leftovers.
  */
-export function writeFileAtomic(path: string, text: string, mode = 0o644): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array, mode = 0o644): void {
   const tmp = join(dirname(path), `.tmp-${basename(path)}-${process.pid}-${++tmpCounter}`);
   const fd = openSync(tmp, 'w', mode);
   try {
-    writeSync(fd, text);
+    writeSync(fd, typeof text === 'string' ? Buffer.from(text) : text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

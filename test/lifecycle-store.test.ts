@@ -164,7 +164,7 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     expect(reopened.view().mark).toBe(manifest.mark);
     expect(readdirSync(dir).sort()).toEqual(files);
     const closed = (await lifecycles()).find(([, , s]) => s === 'closed')!;
-    expect((await reopened.view().closed(closed[1]))?.address).toBe(closed[0]);
+    expect((await reopened.view().closed(closed[1]))?.record.address).toBe(closed[0]);
     await reopened.close();
 
     // a manifest from another journal (its last fill's tx differs): everything is written again
@@ -174,7 +174,7 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     expect(restarted.view().mark).toBe(await history.mark());
     expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([`seg-0-${await history.mark()}.jsonl`]);
     expect(existsSync(join(dir, '.tmp-seg-1-2.jsonl'))).toBe(false);
-    expect((await restarted.view().closed(closed[1]))?.address).toBe(closed[0]);
+    expect((await restarted.view().closed(closed[1]))?.record.address).toBe(closed[0]);
     await restarted.close();
 
     // a manifest naming a file that is not a segment's is not followed outside the directory
@@ -185,7 +185,7 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     const guarded = new LifecycleStore(t.service);
     await guarded.follow(history);
     expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([`seg-0-${await history.mark()}.jsonl`]);
-    expect((await guarded.view().closed(closed[1]))?.address).toBe(closed[0]);
+    expect((await guarded.view().closed(closed[1]))?.record.address).toBe(closed[0]);
     expect(readFileSync(outside, 'utf8')).toBe('not the store\'s');
     await guarded.close();
   }, 60_000);

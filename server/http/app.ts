@@ -50,14 +50,14 @@ export interface RouteParts {
   liquidations?: LiquidationIndex;
   /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
   funding?: FundingIndex;
-  /** endpoints 18 and 19's closed lifecycles (default: the service's, as opened by whoever follows it) */
+  /** endpoints 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
   lifecycles?: LifecycleStore;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
   const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
-    lifecycles = LifecycleStore.of(service) } = parts;
+    lifecycles } = parts;
   const accounts = new AccountsIndex(service);
   // endpoint 16's open positions, whose live fields endpoint 18 shows too
   const openPositions = new OpenPositionsIndex(service);

@@ -6,7 +6,7 @@
  * no cold DuckDB blocks (issue 7: endpoints 18 and 19 spent ~1 ms on a DuckDB round trip, 2-3.5 ms
  * planning and the rest reading scattered blocks of 4 GB of tables).
  *
- * Files: `seg-<after>-<mark>.jsonl` (line i = `[address, record, [fill, ...]]`, the documents of
+ * Files: `seg-<after>-<mark>.jsonl` (line i = `[record, [fill, ...]]`, the documents of
  * sql/store/lifecycle-docs.sql) and `seg-<after>-<mark>.idx` (float64s: count, the ids ascending,
  * then count + 1 offsets; the last is the data file's size). Both are written under temp names,
  * fsynced and renamed; the store's manifest, written after them, is what makes a segment part of the
@@ -16,6 +16,7 @@ import { rename } from 'node:fs/promises';
 import { close, closeSync, fstatSync, fsyncSync, openSync, read, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
+import { writeFileAtomic } from '../fs-atomic.ts';
 import type { FillDoc } from './lifecycle-timeline.ts';
 import { lowerBound } from './lower-bound.ts';
 
@@ -32,45 +33,34 @@ export interface SegmentMeta {
 
 /** One lifecycle as a segment holds it. */
 export interface SegmentEntry {
-  address: string;
-  /** endpoint 18's record values in the store's column order (times as epoch µs) */
+  /** endpoint 18's record values in sql/store/record-columns.sql's order (times as epoch µs) */
   record: (number | string | null)[];
   fills: FillDoc[];
 }
 
-/** Grows a Float64Array by doubling. */
-class Float64List {
-  values = new Float64Array(1024);
-  length = 0;
-  push(x: number): void {
-    if (this.length === this.values.length) {
-      const next = new Float64Array(this.values.length * 2);
-      next.set(this.values);
-      this.values = next;
-    }
-    this.values[this.length++] = x;
-  }
+/** The data and index files of the segment whose data file is `file`. */
+export function segmentFiles(file: string): [string, string] {
+  return [file, file.replace(/\.jsonl$/, '.idx')];
 }
-
-const indexFile = (file: string): string => file.replace(/\.jsonl$/, '.idx');
 
 /**
  * Writes the segment of lifecycles closed in (after, mark] into `dir` (reads DuckDB on a pooled
- * reader, streaming; a few MB of JS memory whatever the size) and returns its metadata.
+ * reader, streaming: about 1 MB of text at a time, plus an id and an offset per lifecycle) and
+ * returns its metadata.
  */
 export async function writeSegment(db: Database, dir: string, after: number, mark: number): Promise<SegmentMeta> {
   const file = `seg-${after}-${mark}.jsonl`;
   const tmp = join(dir, `.tmp-${file}`);
   const fd = openSync(tmp, 'w');
-  const ids = new Float64List();
-  const offsets = new Float64List();
+  const ids: number[] = [];
+  const offsets: number[] = [];
   let bytes = 0;
-  let head = ''; // the current lifecycle's head doc, without its closing bracket
+  let head = ''; // the current lifecycle's record doc
   let fills: string[] = [];
   let pending = '';
   const endLifecycle = () => {
     if (!head) return;
-    const line = `${head},[${fills.join(',')}]]\n`;
+    const line = `[${head},[${fills.join(',')}]]\n`;
     offsets.push(bytes);
     bytes += Buffer.byteLength(line);
     pending += line;
@@ -82,7 +72,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
         if (partCol[i] === 0) {
           endLifecycle();
           ids.push(Number(idCol[i]));
-          head = docCol[i]!.slice(0, -1);
+          head = docCol[i]!;
           fills = [];
         } else {
           fills.push(docCol[i]!);
@@ -101,20 +91,9 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
   }
   offsets.push(bytes);
   const count = ids.length;
-  const index = new Float64Array(1 + count + count + 1);
-  index[0] = count;
-  index.set(ids.values.subarray(0, count), 1);
-  index.set(offsets.values.subarray(0, count + 1), 1 + count);
-  const idxTmp = join(dir, `.tmp-${indexFile(file)}`);
-  const ifd = openSync(idxTmp, 'w');
-  try {
-    writeSync(ifd, new Uint8Array(index.buffer));
-    fsyncSync(ifd);
-  } finally {
-    closeSync(ifd);
-  }
+  const index = new Float64Array([count, ...ids, ...offsets]);
   await rename(tmp, join(dir, file));
-  await rename(idxTmp, join(dir, indexFile(file)));
+  writeFileAtomic(join(dir, segmentFiles(file)[1]), new Uint8Array(index.buffer));
   return { file, after, mark, count, bytes };
 }
 
@@ -130,7 +109,7 @@ export class Segment {
 
   /** Opens a segment written by {@link writeSegment}; throws when its files do not match `meta`. */
   static open(dir: string, meta: SegmentMeta): Segment {
-    const raw = readFileSync(join(dir, indexFile(meta.file)));
+    const raw = readFileSync(join(dir, segmentFiles(meta.file)[1]));
     // copied: a small file's Buffer may sit at an offset of a shared pool not aligned to 8
     const index = new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
     const count = index[0]!;
@@ -157,8 +136,8 @@ export class Segment {
       read(this.fd, buf, 0, length, start, (err, n) => (err ? reject(err) : resolve(n)));
     });
     if (bytesRead !== length) throw new Error(`lifecycle store: short read in ${this.meta.file}`);
-    const [address, record, fills] = JSON.parse(buf.toString('utf8')) as [string, SegmentEntry['record'], FillDoc[]];
-    return { address, record, fills };
+    const [record, fills] = JSON.parse(buf.toString('utf8')) as [SegmentEntry['record'], FillDoc[]];
+    return { record, fills };
   }
 
   /** Closes the data file (the caller has stopped handing out reads). */

@@ -26,8 +26,9 @@ import { writeFileAtomic } from '../fs-atomic.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import type { HistoryIndex } from './history-index.ts';
-import { Segment, writeSegment, type SegmentEntry, type SegmentMeta } from './lifecycle-segment.ts';
-import type { FillDoc } from './lifecycle-timeline.ts';
+import type { Row } from '../db/database.ts';
+import { Segment, segmentFiles, writeSegment, type SegmentMeta } from './lifecycle-segment.ts';
+import { recordRow, type FillDoc } from './lifecycle-timeline.ts';
 
 /** Bumped when the files' layout changes. */
 const FORMAT = 1;
@@ -48,28 +49,34 @@ interface Manifest {
   segments: SegmentMeta[];
 }
 
+/** A closed lifecycle as the store holds it. */
+export interface ClosedLifecycle {
+  /** endpoint 18's record, sql/api/alpha-position.sql's row exactly */
+  record: Row;
+  /** every fill */
+  fills: FillDoc[];
+}
+
 /** What one request reads: replaced whole when the mark moves, so a request never mixes two marks. */
 export interface StoreView {
   /** 0: the store holds nothing */
   readonly mark: number;
-  readonly columns: readonly string[];
   /** closed lifecycle `id` if the store holds it (closed at or before the mark) */
-  closed(id: number): Promise<SegmentEntry | undefined>;
+  closed(id: number): Promise<ClosedLifecycle | undefined>;
   /** the fills at or before the mark of lifecycle `id` if it was open when they were read */
   readonly prefixes: ReadonlyMap<number, FillDoc[]>;
 }
 
-const EMPTY: StoreView = { mark: 0, columns: [], closed: async () => undefined, prefixes: new Map() };
+const EMPTY: StoreView = { mark: 0, closed: async () => undefined, prefixes: new Map() };
 
 function viewOf(segments: readonly Segment[], columns: string[], mark: number, prefixes: Map<number, FillDoc[]>): StoreView {
   return {
     mark,
-    columns,
     prefixes,
     async closed(id) {
       for (const segment of segments) {
         const entry = await segment.get(id);
-        if (entry) return entry;
+        if (entry) return { record: recordRow(columns, entry.record), fills: entry.fills };
       }
       return undefined;
     },
@@ -198,23 +205,23 @@ export class LifecycleStore {
       log.info('lifecycle store: its files were written from another state or SQL; starting it again');
       manifest = null;
     }
-    manifest ??= { ...expected, mark: 0, mark_tx: null, segments: [] };
-    const named = new Set(manifest.segments.flatMap((s) => [s.file, s.file.replace(/\.jsonl$/, '.idx')]));
+    if (manifest) {
+      try {
+        this.segments = manifest.segments.map((m) => Segment.open(this.dir, m));
+      } catch (err) {
+        log.warn('lifecycle store: a segment could not be opened; starting it again', err);
+        manifest = null;
+      }
+    }
+    if (!manifest) {
+      manifest = { ...expected, mark: 0, mark_tx: null, segments: [] };
+      writeFileAtomic(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
+    }
+    // whatever the manifest does not name: leftovers of a write cut short, files of a discarded store
+    const named = new Set(manifest.segments.flatMap((m) => segmentFiles(m.file)));
     for (const name of readdirSync(this.dir)) {
       if (name !== 'manifest.json' && !named.has(name)) rmSync(join(this.dir, name), { force: true });
     }
-    try {
-      this.segments = manifest.segments.map((m) => Segment.open(this.dir, m));
-    } catch (err) {
-      log.warn('lifecycle store: a segment could not be opened; starting it again', err);
-      for (const s of manifest.segments) {
-        rmSync(join(this.dir, s.file), { force: true });
-        rmSync(join(this.dir, s.file.replace(/\.jsonl$/, '.idx')), { force: true });
-      }
-      manifest = { ...expected, mark: 0, mark_tx: null, segments: [] };
-      this.segments = [];
-    }
-    writeFileAtomic(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
     this.manifest = manifest;
     if (manifest.mark > 0) {
       this.current = viewOf(this.segments, manifest.columns, manifest.mark, await this.readPrefixes(manifest.mark));

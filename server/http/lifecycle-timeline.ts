@@ -9,6 +9,7 @@
  */
 import type { Row } from '../db/database.ts';
 import { isoFromMs } from '../db/values.ts';
+import { ORDER_SAFE_USD } from './open-positions-index.ts';
 
 /** One fill as `alpha_timeline_docs` writes it: [seq, time µs, type, 11 amounts and prices, tx]. */
 export type FillDoc = [number, number, string, ...(number | string | null)[]];
@@ -21,13 +22,6 @@ const EVENT_FIELDS = [
 
 /** The record's times, written as epoch µs by sql/store/lifecycle-docs.sql. */
 const RECORD_TIMES = new Set(['opened_at', 'closed_at']);
-
-/**
- * Distinct 6-decimal amounts below this stay distinct (and ordered) as doubles: the SQL sorts by
- * the exact |size_delta_usd|, this module by its double, so a lifecycle with a larger amount is
- * left to the SQL.
- */
-const ORDER_SAFE_USD = 4e9;
 
 /** 19's filters and page (validated by the route). */
 export interface TimelineQuery {
@@ -65,7 +59,8 @@ function eventRow(doc: FillDoc): Row {
 
 /**
  * One page of the timeline and the match count, or null when its order cannot be reproduced on
- * doubles (an amount of 4e9 USD or more: the route runs the SQL). `fills` is every fill of the
+ * doubles (the SQL sorts by the exact |size_delta_usd|: an amount of ORDER_SAFE_USD or more is left
+ * to it). `fills` is every fill of the
  * lifecycle (any order).
  */
 export function timelinePage(fills: readonly FillDoc[], q: TimelineQuery): { data: Row[]; total: number } | null {

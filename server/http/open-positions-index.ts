@@ -26,8 +26,11 @@ const SORT_COLUMN = {
 
 export type OpenPositionSort = keyof typeof SORT_COLUMN;
 
-/** Distinct 6-decimal amounts below this stay distinct (and ordered) as doubles. */
-const ORDER_SAFE_USD = 4e9;
+/**
+ * Distinct 6-decimal amounts below this stay distinct (and ordered) as doubles, so sorting the
+ * served doubles gives the SQL's order over exact decimals (here and server/http/lifecycle-timeline.ts).
+ */
+export const ORDER_SAFE_USD = 4e9;
 
 /** The filters and page of one search (validated by the route). */
 export interface OpenPositionSearch {
@@ -55,17 +58,17 @@ const LIVE_FIELDS = [
   'mark_price', 'unrealized_pnl_usd', 'liquidation_price', 'updated_at',
 ] as const;
 
-/** Columns loaded for searching (and for endpoints 18 and 19), not served by the search. */
-const HELPERS = ['opened_us', 'liq_proximity', 'source', 'last_seq', 'record'] as const;
+/** Columns loaded for searching (and for endpoint 19), not served by the search. */
+const HELPERS = ['opened_us', 'liq_proximity', 'source', 'last_seq', 'fill_count'] as const;
 
 /** An open lifecycle as endpoints 18 and 19 need it (one generation's row). */
 export interface OpenLifecycle {
-  /** endpoint 18's record, sql/api/alpha-position.sql's row exactly */
-  record: Row;
+  address: string;
   /** endpoint 18's live fields, sql/api/alpha-position-live.sql's row exactly */
   live: Row;
-  /** the journal seq of its last fill */
+  /** the journal seq of its last fill, and how many fills it has */
   lastSeq: number;
+  fillCount: number;
 }
 
 /** See the file comment. One per route list. */
@@ -117,9 +120,10 @@ export class OpenPositionsIndex {
     const r = set.get(id);
     if (!r) return null;
     return {
-      record: r.record as Row,
+      address: r.address as string,
       live: Object.fromEntries(LIVE_FIELDS.map((f) => [f, r[f] ?? null])),
       lastSeq: r.last_seq as number,
+      fillCount: r.fill_count as number,
     };
   }
 

@@ -5,8 +5,8 @@
 -- Parameters: $after BIGINT (the store's previous mark, 0 for the first segment), $mark BIGINT (a
 -- journal seq the derived state includes).
 -- Columns: position_id; part (0 = head, 1 = fill); doc:
---   head: [address, record], record = endpoint 18's record as an array in alpha_record_shape's column
---         order without last_seq (opened_at / closed_at as epoch µs)
+--   head: endpoint 18's record as an array in alpha_record_shape's column order without last_seq
+--         (sql/store/record-columns.sql; opened_at / closed_at as epoch µs)
 --   fill: alpha_timeline_docs' doc (endpoint 19's event)
 -- Numbers are written by DuckDB's JSON writer and parsed back by JSON.parse; test/lifecycle-store.test.ts
 -- compares the answers with the SQL's byte for byte.
@@ -19,9 +19,7 @@ SELECT position_id, part, doc FROM (
   SELECT r.position_id,
          0 AS part,
          0::BIGINT AS seq,
-         json_array(r.address,
-           json_array(*COLUMNS(* EXCLUDE (last_seq) REPLACE (epoch_us(opened_at) AS opened_at, epoch_us(closed_at) AS closed_at)))
-         )::VARCHAR AS doc
+         json_array(*COLUMNS(* EXCLUDE (last_seq) REPLACE (epoch_us(opened_at) AS opened_at, epoch_us(closed_at) AS closed_at)))::VARCHAR AS doc
   FROM alpha_record_shape('lifecycles') r
   WHERE r.protocol = 'alpha' AND r.status <> 'open' AND r.last_seq > $after::BIGINT AND r.last_seq <= $mark::BIGINT
   UNION ALL

@@ -24,7 +24,7 @@ import { HistoryIndex } from '../history-index.ts';
 import { AccountsIndex } from '../accounts-index.ts';
 import { OpenPositionsIndex } from '../open-positions-index.ts';
 import { LifecycleStore } from '../lifecycle-store.ts';
-import { positionFromMemory, timelineFromMemory } from '../lifecycle-answers.ts';
+import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../lifecycle-answers.ts';
 
 /** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
@@ -228,9 +228,9 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
       response: dataOf(PositionDetail),
       handle: async ({ event }) => {
         const { address, id } = positionOf(event);
-        const fromMemory = await positionFromMemory(lifecycles, openPositions, id, address, NO_LIVE);
-        if (fromMemory === null) throw positionNotFound();
-        if (fromMemory) return { data: fromMemory };
+        const quick = await positionFromStoreOrSet(service, lifecycles, openPositions, id, address, NO_LIVE);
+        if (quick === null) throw positionNotFound();
+        if (quick) return { data: quick };
         // the record first; only an open lifecycle has live fields (NULL otherwise)
         for (let attempt = 0; ; attempt++) {
           const row = await service.db.queryOne('api/alpha-position', { id });
@@ -260,9 +260,9 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
           offset,
           limit,
         };
-        const fromMemory = await timelineFromMemory(service, lifecycles, openPositions, id, address, filters);
-        if (fromMemory === null) throw positionNotFound();
-        if (fromMemory) return { data: fromMemory.data, pagination: { limit, offset, total: fromMemory.total } };
+        const quick = await timelineFromStoreOrSet(service, lifecycles, openPositions, id, address, filters);
+        if (quick === null) throw positionNotFound();
+        if (quick) return { data: quick.data, pagination: { limit, offset, total: quick.total } };
         // the lifecycle's seq range first: the timeline then reads only that range of fills
         const span = await service.db.queryOne('api/alpha-position-span', { id });
         if (!isAlphaLifecycleOf(span, address)) throw positionNotFound();
