@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Database } from '../server/db/database.ts';
 import { openService } from '../server/service.ts';
 import { fill, tempDataDir } from './helpers/fixtures.ts';
@@ -34,6 +36,24 @@ describe('DuckDB settings at run time', () => {
       expect(await threads()).toBe(1);
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('spill files', () => {
+  it('go beside the state file, not under the working directory (the in-memory instance\'s default)', async () => {
+    const { dir, cleanup } = tempDataDir();
+    const path = join(dir, 'state.duckdb');
+    const db = await Database.open(path, { memoryLimit: '64MB', threads: 1 });
+    try {
+      expect((await db.querySql(`SELECT current_setting('temp_directory') AS v`))[0]!.v).toBe(`${path}.tmp`);
+      // a sort larger than the memory limit spills there
+      await db.write((w) => w.exec(`CREATE TABLE spilled AS SELECT md5(range::VARCHAR) || md5((range + 1)::VARCHAR) AS s
+        FROM range(3000000) ORDER BY s`));
+      expect(existsSync(`${path}.tmp`)).toBe(true);
+    } finally {
+      await db.close();
+      cleanup();
     }
   });
 });

@@ -112,6 +112,10 @@ export class Database {
       // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit for bulk work (catch-up, rebuild, backfill;
       // default 2GB); a serving process lowers it once that is done (PERPS_DUCKDB_SERVE_MEMORY)
       memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
+      // where a query that outgrows memory spills (a sort of the lifecycle store, a large rebuild
+      // chunk): beside the state file, as DuckDB does for a file database. The instance itself is
+      // in memory, whose default is `.tmp` under the working directory: the repository under `npm start`.
+      ...(path === ':memory:' ? {} : { temp_directory: `${path}.tmp` }),
     });
     const db = new Database(instance, path, threads);
     const recovery = path === ':memory:' ? '' : ' (RECOVERY_MODE NO_WAL_WRITES)';
