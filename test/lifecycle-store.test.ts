@@ -19,6 +19,7 @@ import { OpenPositionsIndex, type OpenLifecycle } from '../server/http/open-posi
 import { positionRoutes } from '../server/http/routes/positions.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
+import { countSqlRuns } from './helpers/sql-runs.ts';
 
 const START = Date.UTC(2026, 3, 20);
 const FIRST = Date.UTC(2026, 3, 26);
@@ -40,7 +41,7 @@ let viaStore: H3;
 let plain: H3;
 let day = FIRST;
 /** SQL files the service ran, by name (counted while only the store's app asks) */
-const ran = new Map<string, number>();
+let ran: Map<string, number>;
 
 beforeAll(async () => {
   sim = new Simulator({ seed: 11, start: START, snapshotsFrom: FIRST });
@@ -51,11 +52,7 @@ beforeAll(async () => {
   plain = new H3({ silent: true, onError: handleError });
   const routes = positionRoutes(t.service, { history, lifecycles: null, openPositions: new NoOpenSet(t.service) });
   for (const route of routes) mountRoute(plain, route, t.keys);
-  const query = t.service.db.query.bind(t.service.db);
-  t.service.db.query = (name, params) => {
-    ran.set(name, (ran.get(name) ?? 0) + 1);
-    return query(name, params);
-  };
+  ran = countSqlRuns(t.service.db);
 }, 60_000);
 afterAll(() => t.close());
 

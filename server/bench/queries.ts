@@ -11,7 +11,9 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createApp } from '../http/app.ts';
+import { appLoaded, createApp } from '../http/app.ts';
+import { HistoryIndex } from '../http/history-index.ts';
+import { LifecycleStore } from '../http/lifecycle-store.ts';
 import { ResponseCache } from '../http/cache.ts';
 import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
@@ -39,7 +41,11 @@ const service = await openService({ dataDir });
 const keys = KeyStore.open(dataDir);
 const limits = openLimits(dataDir);
 const { key, record } = keys.create({ plan: 'internal', label: 'bench:queries' });
-const app = createApp(service, keys, limits, { cache: new ResponseCache(service, { enabled: false }) });
+const history = new HistoryIndex(service);
+const app = createApp(service, keys, limits, { cache: new ResponseCache(service, { enabled: false }), history });
+// the in-memory sets and the lifecycle store, as the HTTP bench waits for them (else the first
+// requests measure their SQL fallbacks)
+await Promise.all([appLoaded(app), LifecycleStore.of(service).follow(history)]);
 const get = async (path: string): Promise<number> => {
   const res = await app.request(path, { headers: { 'x-api-key': key } });
   await res.text();

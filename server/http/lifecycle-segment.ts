@@ -11,14 +11,18 @@
  * then count + 1 offsets; the last is the data file's size). Both are written under temp names,
  * fsynced and renamed; the store's manifest, written after them, is what makes a segment part of the
  * store, so a crash mid-write leaves only files that nothing names (removed at the next open).
+ * The same lifecycles by address, for endpoint 15, are in the segment's account files
+ * (server/http/lifecycle-accounts.ts).
  */
 import { rename } from 'node:fs/promises';
-import { close, closeSync, fstatSync, fsyncSync, openSync, read, readFileSync, writeSync } from 'node:fs';
+import { close, closeSync, fstatSync, fsyncSync, openSync, read, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
 import { writeFileAtomic } from '../fs-atomic.ts';
+import { BufferedWriter } from '../buffered-writer.ts';
 import type { FillDoc } from './lifecycle-timeline.ts';
 import { lowerBound } from './lower-bound.ts';
+import { AccountFiles, accountFiles, writeAccountFiles, type AccountRun } from './lifecycle-accounts.ts';
 
 /** What the store's manifest records about a segment. */
 export interface SegmentMeta {
@@ -29,6 +33,8 @@ export interface SegmentMeta {
   mark: number;
   count: number;
   bytes: number;
+  /** size of the account files' `.recs` */
+  records_bytes: number;
 }
 
 /** One lifecycle as a segment holds it. */
@@ -38,32 +44,31 @@ export interface SegmentEntry {
   fills: FillDoc[];
 }
 
-/** The data and index files of the segment whose data file is `file`. */
-export function segmentFiles(file: string): [string, string] {
-  return [file, file.replace(/\.jsonl$/, '.idx')];
+/** Every file of the segment whose data file is `file`: the data, its index, then the account files. */
+export function segmentFiles(file: string): string[] {
+  return [file, file.replace(/\.jsonl$/, '.idx'), ...accountFiles(file)];
 }
 
 /**
  * Writes the segment of lifecycles closed in (after, mark] into `dir` (reads DuckDB on a pooled
- * reader, streaming: about 1 MB of text at a time, plus an id and an offset per lifecycle) and
+ * reader, streaming through a 1 MB buffer, plus an id and an offset per lifecycle) and
  * returns its metadata.
  */
 export async function writeSegment(db: Database, dir: string, after: number, mark: number): Promise<SegmentMeta> {
   const file = `seg-${after}-${mark}.jsonl`;
   const tmp = join(dir, `.tmp-${file}`);
   const fd = openSync(tmp, 'w');
+  const out = new BufferedWriter(fd);
   const ids: number[] = [];
   const offsets: number[] = [];
-  let bytes = 0;
   let head = ''; // the current lifecycle's record doc
   let fills: string[] = [];
-  let pending = '';
   const endLifecycle = () => {
     if (!head) return;
-    const line = `[${head},[${fills.join(',')}]]\n`;
-    offsets.push(bytes);
-    bytes += Buffer.byteLength(line);
-    pending += line;
+    offsets.push(out.bytes);
+    out.write(`[${head},[`);
+    fills.forEach((fill, i) => out.write(i === 0 ? fill : `,${fill}`));
+    out.write(']]\n');
   };
   try {
     await db.queryChunkColumns('store/lifecycle-docs', { after, mark }, (chunk) => {
@@ -78,23 +83,21 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
           fills.push(docCol[i]!);
         }
       }
-      if (pending.length > 1 << 20) {
-        writeSync(fd, pending);
-        pending = '';
-      }
     });
     endLifecycle();
-    writeSync(fd, pending);
+    out.flush();
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+  const bytes = out.bytes;
   offsets.push(bytes);
   const count = ids.length;
   const index = new Float64Array([count, ...ids, ...offsets]);
   await rename(tmp, join(dir, file));
-  writeFileAtomic(join(dir, segmentFiles(file)[1]), new Uint8Array(index.buffer));
-  return { file, after, mark, count, bytes };
+  writeFileAtomic(join(dir, segmentFiles(file)[1]!), new Uint8Array(index.buffer));
+  const recordsBytes = await writeAccountFiles(db, dir, file, after, mark);
+  return { file, after, mark, count, bytes, records_bytes: recordsBytes };
 }
 
 /** An open segment: its index in memory, its data file open for reads. */
@@ -105,11 +108,12 @@ export class Segment {
     private readonly offsets: Float64Array,
     /** a plain descriptor, not a FileHandle: the apps of a process are not closed one by one */
     private readonly fd: number,
+    private readonly accounts: AccountFiles,
   ) {}
 
   /** Opens a segment written by {@link writeSegment}; throws when its files do not match `meta`. */
   static open(dir: string, meta: SegmentMeta): Segment {
-    const raw = readFileSync(join(dir, segmentFiles(meta.file)[1]));
+    const raw = readFileSync(join(dir, segmentFiles(meta.file)[1]!));
     // copied: a small file's Buffer may sit at an offset of a shared pool not aligned to 8
     const index = new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
     const count = index[0]!;
@@ -122,7 +126,14 @@ export class Segment {
       closeSync(fd);
       throw new Error(`lifecycle store: ${meta.file} has ${size} bytes, its manifest says ${meta.bytes}`);
     }
-    return new Segment(meta, index.subarray(1, 1 + count), index.subarray(1 + count), fd);
+    let accounts: AccountFiles;
+    try {
+      accounts = AccountFiles.open(dir, meta.file, count, meta.records_bytes);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    return new Segment(meta, index.subarray(1, 1 + count), index.subarray(1 + count), fd, accounts);
   }
 
   /** Lifecycle `id`, if this segment holds it. */
@@ -140,8 +151,16 @@ export class Segment {
     return { record, fills };
   }
 
-  /** Closes the data file (the caller has stopped handing out reads). */
-  close(): Promise<void> {
-    return new Promise((resolve, reject) => close(this.fd, (err) => (err ? reject(err) : resolve())));
+  /** `address`'s closed lifecycles in this segment (endpoint 15), if it has any. */
+  account(address: string): Promise<AccountRun | undefined> {
+    return this.accounts.account(address);
+  }
+
+  /** Closes the files (the caller has stopped handing out reads). */
+  async close(): Promise<void> {
+    await Promise.all([
+      new Promise<void>((resolve, reject) => close(this.fd, (err) => (err ? reject(err) : resolve()))),
+      this.accounts.close(),
+    ]);
   }
 }

@@ -1,11 +1,13 @@
 /**
- * The lifecycle store (issue 7): endpoints 18 and 19 for alpha lifecycles without DuckDB. Closed
+ * The lifecycle store (issue 7): endpoints 15, 18 and 19 for alpha lifecycles without DuckDB. Closed
  * lifecycles never change, so up to a mark (a journal seq) each closed or liquidated alpha lifecycle
  * is written once, with its record and every fill, into a segment file (server/http/lifecycle-segment.ts)
- * under `<data>/read-index/lifecycles/`; the fills at or before the mark of the lifecycles open now
+ * under `<data>/read-index/lifecycles/`, and its record and endpoint 15's keys again by address
+ * (server/http/lifecycle-accounts.ts); the fills at or before the mark of the lifecycles open now
  * (a few thousand) are held in memory as prefixes, which endpoint 19 completes with the fills after
  * the mark (one query over the newest fills). What the store does not hold (lifecycles closed after
- * the mark, unknown ids) the routes read from DuckDB as before.
+ * the mark, unknown ids) endpoints 18 and 19 read from DuckDB as before; endpoint 15 holds the
+ * lifecycles closed after the mark in memory (server/http/closed-tail.ts).
  *
  * The mark follows the history read index (server/http/history-index.ts): after each of its rebuilds
  * a segment for the lifecycles closed since the previous mark is added, and the prefixes are read
@@ -28,10 +30,11 @@ import type { Service } from '../service.ts';
 import type { HistoryIndex } from './history-index.ts';
 import type { Row } from '../db/database.ts';
 import { Segment, segmentFiles, writeSegment, type SegmentMeta } from './lifecycle-segment.ts';
+import type { AccountRun } from './lifecycle-accounts.ts';
 import { recordRow, type FillDoc } from './lifecycle-timeline.ts';
 
-/** Bumped when the files' layout changes. */
-const FORMAT = 1;
+/** Bumped when the files' layout changes (2: the account files of endpoint 15). */
+const FORMAT = 2;
 
 /** A segment's data file name (a manifest naming anything else is not ours: never opened or deleted). */
 const SEGMENT_FILE = /^seg-\d+-\d+\.jsonl$/;
@@ -65,14 +68,23 @@ export interface StoreView {
   closed(id: number): Promise<ClosedLifecycle | undefined>;
   /** the fills at or before the mark of lifecycle `id` if it was open when they were read */
   readonly prefixes: ReadonlyMap<number, FillDoc[]>;
+  /** endpoint 18's record columns: the order of a record document's values */
+  readonly columns: readonly string[];
+  /** the closed lifecycles of `address` the store holds (endpoint 15), one run per segment that has any */
+  accounts(address: string): Promise<AccountRun[]>;
 }
 
-const EMPTY: StoreView = { mark: 0, closed: async () => undefined, prefixes: new Map() };
+const EMPTY: StoreView = { mark: 0, closed: async () => undefined, prefixes: new Map(), columns: [], accounts: async () => [] };
 
 function viewOf(segments: readonly Segment[], columns: string[], mark: number, prefixes: Map<number, FillDoc[]>): StoreView {
   return {
     mark,
     prefixes,
+    columns,
+    async accounts(address) {
+      const runs = await Promise.all(segments.map((segment) => segment.account(address)));
+      return runs.filter((run) => run !== undefined);
+    },
     async closed(id) {
       for (const segment of segments) {
         const entry = await segment.get(id);
@@ -121,7 +133,7 @@ export class LifecycleStore {
       }
       await this.extend(await history.mark());
     });
-    done.catch((err) => log.warn('lifecycle store: not available; endpoints 18 and 19 read DuckDB', err));
+    done.catch((err) => log.warn('lifecycle store: not available; endpoints 15, 18 and 19 read DuckDB', err));
     return done;
   }
 
@@ -167,7 +179,7 @@ export class LifecycleStore {
     this.segments = [...this.segments, segment];
     this.current = viewOf(this.segments, manifest.columns, mark, prefixes);
     log.info(`lifecycle store: up to seq ${mark}, ${meta.count} closed lifecycles added `
-      + `(${(meta.bytes / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      + `(${((meta.bytes + meta.records_bytes) / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
 
   private async readPrefixes(mark: number): Promise<Map<number, FillDoc[]>> {
@@ -184,7 +196,8 @@ export class LifecycleStore {
   /** What the files must have been written from to be used with the state opened. */
   private async expected(): Promise<Omit<Manifest, 'mark' | 'mark_tx' | 'segments'>> {
     const sql = createHash('sha256')
-      .update(sqlFile('store/lifecycle-docs')).update(sqlFile('store/open-prefix-docs')).update(sqlFile('schema/read-macros'))
+      .update(sqlFile('store/lifecycle-docs')).update(sqlFile('store/account-docs')).update(sqlFile('store/open-prefix-docs'))
+      .update(sqlFile('schema/read-macros'))
       .digest('hex');
     const version = await this.service.db.queryOne('ingest/derive-version');
     const columns = (await this.service.db.query('store/record-columns')).map((r) => r.column_name as string);

@@ -164,6 +164,28 @@ CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
        l.last_seq
   FROM query_table(source) l;
 
+-- The lifecycle store's record documents (server/http/lifecycle-store.ts): every alpha lifecycle
+-- with endpoint 18's record as a compact JSON array in alpha_record_shape's column order without
+-- last_seq (sql/store/record-columns.sql; opened_at / closed_at as epoch µs), beside the columns the
+-- store files and orders it by, and endpoint 15's sort keys exactly as sql/api/alpha-account-history.sql
+-- computes them (times as epoch µs, USD as the served 6-decimal doubles). One projection, so a
+-- record's keys and its text cannot differ. No arguments; filters on the output reach the scan.
+CREATE OR REPLACE MACRO alpha_record_docs() AS TABLE
+  SELECT r.position_id,
+         r.address,
+         r.market,
+         r.market_variant,
+         r.status,
+         r.last_seq,
+         epoch_us(r.opened_at)::DOUBLE AS opened_us,
+         epoch_us(r.closed_at)::DOUBLE AS closed_us,
+         r.max_size_usd,
+         r.net_pnl_usd,
+         r.max_leverage,
+         json_array(*COLUMNS(* EXCLUDE (last_seq) REPLACE (epoch_us(opened_at) AS opened_at, epoch_us(closed_at) AS closed_at)))::VARCHAR AS doc
+  FROM alpha_record_shape('lifecycles') r
+  WHERE r.protocol = 'alpha';
+
 -- Endpoint 19's events (PositionEvent) of alpha fills with after_seq < seq <= upto_seq, each as a
 -- compact JSON array for the lifecycle store (server/http/lifecycle-store.ts), which keeps them per
 -- lifecycle and sorts, filters and pages them itself (server/http/lifecycle-timeline.ts):

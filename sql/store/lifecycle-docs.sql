@@ -5,8 +5,7 @@
 -- Parameters: $after BIGINT (the store's previous mark, 0 for the first segment), $mark BIGINT (a
 -- journal seq the derived state includes).
 -- Columns: position_id; part (0 = head, 1 = fill); doc:
---   head: endpoint 18's record as an array in alpha_record_shape's column order without last_seq
---         (sql/store/record-columns.sql; opened_at / closed_at as epoch µs)
+--   head: endpoint 18's record, the alpha_record_docs macro's doc
 --   fill: alpha_timeline_docs' doc (endpoint 19's event)
 -- Numbers are written by DuckDB's JSON writer and parsed back by JSON.parse; test/lifecycle-store.test.ts
 -- compares the answers with the SQL's byte for byte.
@@ -16,12 +15,9 @@ WITH done AS (
   WHERE protocol = 'alpha' AND status <> 'open' AND last_seq > $after::BIGINT AND last_seq <= $mark::BIGINT
 )
 SELECT position_id, part, doc FROM (
-  SELECT r.position_id,
-         0 AS part,
-         0::BIGINT AS seq,
-         json_array(*COLUMNS(* EXCLUDE (last_seq) REPLACE (epoch_us(opened_at) AS opened_at, epoch_us(closed_at) AS closed_at)))::VARCHAR AS doc
-  FROM alpha_record_shape('lifecycles') r
-  WHERE r.protocol = 'alpha' AND r.status <> 'open' AND r.last_seq > $after::BIGINT AND r.last_seq <= $mark::BIGINT
+  SELECT r.position_id, 0 AS part, 0::BIGINT AS seq, r.doc
+  FROM alpha_record_docs() r
+  WHERE r.status <> 'open' AND r.last_seq > $after::BIGINT AND r.last_seq <= $mark::BIGINT
   UNION ALL
   -- their fills (none is older than the earliest first_seq among them)
   SELECT d.position_id, 1, d.seq, d.doc

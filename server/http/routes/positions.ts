@@ -7,7 +7,8 @@
  * never repeat or skip a row. 15 omits lifecycles opened before the plan's history depth. 18 has no
  * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
  * 18 and 19 answer from the lifecycle store and the open-position set when they can
- * (server/http/lifecycle-answers.ts), else from DuckDB.
+ * (server/http/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
+ * (server/http/account-history.ts), else from DuckDB.
  */
 import * as v from 'valibot';
 import { getRouterParam, type H3Event } from 'h3';
@@ -25,6 +26,8 @@ import { AccountsIndex } from '../accounts-index.ts';
 import { OpenPositionsIndex } from '../open-positions-index.ts';
 import { LifecycleStore } from '../lifecycle-store.ts';
 import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../lifecycle-answers.ts';
+import { historyFromStore } from '../account-history.ts';
+import { ClosedTail } from '../closed-tail.ts';
 
 /** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
@@ -175,6 +178,8 @@ export interface PositionParts {
   openPositions?: OpenPositionsIndex;
   /** null: none (every answer from DuckDB and the open-position set; tests compare the two) */
   lifecycles?: LifecycleStore | null;
+  /** endpoint 15's closed lifecycles after the store's mark */
+  closedTail?: ClosedTail;
 }
 
 /** GET /v1/alpha/accounts/:address/history, /v1/alpha/positions/:address/:id(/lifecycle). */
@@ -182,6 +187,7 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
   const {
     history: index = new HistoryIndex(service), accounts = new AccountsIndex(service),
     openPositions = new OpenPositionsIndex(service), lifecycles = LifecycleStore.of(service),
+    closedTail = new ClosedTail(service),
   } = parts;
   return [
     defineRoute({
@@ -200,9 +206,7 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
         const exists = async () => accounts.peek(address)
           ? true
           : (await service.db.queryOne('api/alpha-account-exists', { address }))?.account_exists === true;
-        const page = async () => service.db.query('api/alpha-account-history', {
-          address,
-          mark: await index.mark(),
+        const filters = {
           market: q.market ?? null,
           market_variant: q.market_variant ?? null,
           since,
@@ -210,13 +214,18 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
           order: q.order ?? 'desc',
           offset,
           limit,
-        });
-        const [known, rows] = await Promise.all([exists(), page()]);
+        };
+        const page = async () => {
+          const quick = lifecycles && await historyFromStore(lifecycles, closedTail, address, filters);
+          if (quick) return quick;
+          const rows = await service.db.query('api/alpha-account-history', { address, mark: await index.mark(), ...filters });
+          const data = rows
+            .filter((r) => r.position_id !== null)
+            .map(({ total: _t, ...row }) => row);
+          return { data, total: (rows[0]?.total as number | undefined) ?? 0 };
+        };
+        const [known, { data, total }] = await Promise.all([exists(), page()]);
         if (!known) throw notFound('No alpha account has this address.');
-        const total = (rows[0]?.total as number | undefined) ?? 0;
-        const data = rows
-          .filter((r) => r.position_id !== null)
-          .map(({ total: _t, ...row }) => row);
         return { data, pagination: { limit, offset, total } };
       },
     }),
