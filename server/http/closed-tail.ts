@@ -40,7 +40,7 @@ export interface TailView {
 }
 
 export interface ClosedTailOptions {
-  /** the most lifecycles held (default 100,000) */
+  /** the most lifecycles held (default 50,000: ~40 MB; a segment is added every ~20,000) */
   cap?: number;
 }
 
@@ -82,7 +82,7 @@ export class ClosedTail {
   private readonly cap: number;
 
   constructor(private readonly service: Service, opts: ClosedTailOptions = {}) {
-    this.cap = opts.cap ?? 100_000;
+    this.cap = opts.cap ?? 50_000;
   }
 
   /** The lifecycles closed after `store`'s mark, up to the current generation; null when they cannot be held. */

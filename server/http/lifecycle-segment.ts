@@ -45,7 +45,7 @@ export interface SegmentEntry {
 }
 
 /** Every file of the segment whose data file is `file`: the data, its index, then the account files. */
-export function segmentFiles(file: string): string[] {
+export function segmentFiles(file: string): [string, string, ...string[]] {
   return [file, file.replace(/\.jsonl$/, '.idx'), ...accountFiles(file)];
 }
 
@@ -95,7 +95,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
   const count = ids.length;
   const index = new Float64Array([count, ...ids, ...offsets]);
   await rename(tmp, join(dir, file));
-  writeFileAtomic(join(dir, segmentFiles(file)[1]!), new Uint8Array(index.buffer));
+  writeFileAtomic(join(dir, segmentFiles(file)[1]), new Uint8Array(index.buffer));
   const recordsBytes = await writeAccountFiles(db, dir, file, after, mark);
   return { file, after, mark, count, bytes, records_bytes: recordsBytes };
 }
@@ -113,7 +113,7 @@ export class Segment {
 
   /** Opens a segment written by {@link writeSegment}; throws when its files do not match `meta`. */
   static open(dir: string, meta: SegmentMeta): Segment {
-    const raw = readFileSync(join(dir, segmentFiles(meta.file)[1]!));
+    const raw = readFileSync(join(dir, segmentFiles(meta.file)[1]));
     // copied: a small file's Buffer may sit at an offset of a shared pool not aligned to 8
     const index = new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
     const count = index[0]!;
