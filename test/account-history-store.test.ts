@@ -3,10 +3,13 @@
  * after its mark (server/http/account-history.ts, lifecycle-accounts.ts, closed-tail.ts) answers byte
  * for byte as sql/api/alpha-account-history.sql does: every filter, sort, order and page, with and
  * without the plan's history depth, for accounts of every size, unknown and beta-only addresses, at
- * every stage of the store (none, a first segment, closes after its mark, a second segment, reopened
- * on its files), and with a tail too long to hold (the route then runs the SQL).
+ * every stage of the store (none, a first segment, closes after its mark, a second segment, a third
+ * merged with the second, reopened on its files), and with a tail too long to hold (the route then
+ * runs the SQL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { H3 } from 'h3';
 import { mountRoute } from '../server/http/app.ts';
 import { handleError } from '../server/http/errors.ts';
@@ -139,8 +142,28 @@ describe('endpoint 15 from the lifecycle store', () => {
     await history.rebuild();
     await store.follow(history);
     expect(store.view().mark).toBeGreaterThan(first);
-    const second = await expectSameAnswers('second segment', viaStore);
-    expect(second.sql).toBe(0);
+    const secondAnswers = await expectSameAnswers('second segment', viaStore);
+    expect(secondAnswers.sql).toBe(0);
+
+    // a third segment about as big as the second: the two are merged into one
+    const second = store.view().mark;
+    const before = store.view();
+    for (const batch of sim.advance((day += 2 * DAY))) await t.service.append(batch);
+    await history.rebuild();
+    await store.follow(history);
+    const third = store.view().mark;
+    const dir = join(t.dir, 'read-index', 'lifecycles');
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { segments: { file: string }[] };
+    expect(manifest.segments.map((m) => m.file)).toEqual([`seg-0-${first}.jsonl`, `seg-${first}-${third}.jsonl`]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()).toEqual(manifest.segments.map((m) => m.file).sort());
+    const merged = await expectSameAnswers('merged segments', viaStore);
+    expect(merged.sql).toBe(0);
+    // every closed lifecycle is in the store once (18), and a view from before the merge still reads
+    const closed = await t.service.db.querySql(`SELECT position_id::DOUBLE AS id, last_seq::DOUBLE AS last_seq FROM lifecycles
+      WHERE protocol = 'alpha' AND status <> 'open'`);
+    for (const r of closed) expect(await store.view().closed(Number(r.id)), `lifecycle ${r.id}`).toBeDefined();
+    const old = closed.find((r) => Number(r.last_seq) > first && Number(r.last_seq) <= second)!;
+    expect((await before.closed(Number(old.id)))?.record.position_id).toBe(Number(old.id));
 
     // the same files opened by another store (another process)
     const reopened = new LifecycleStore(t.service);

@@ -11,7 +11,9 @@
  *
  * The mark follows the history read index (server/http/history-index.ts): after each of its rebuilds
  * a segment for the lifecycles closed since the previous mark is added, and the prefixes are read
- * again. Segments are only ever added; a manifest (written atomically after the segment's files)
+ * again. A segment is written once; the newest two are merged into one (written again from DuckDB)
+ * while the older is at most twice the newer (server/http/lifecycle-merge.ts), so a store keeps a
+ * few segments however long it runs. A manifest (written atomically after the segment's files)
  * names them. Each segment's data is DuckDB's own text (sql/store/lifecycle-docs.sql), so an answer
  * from the store equals the SQL's (test/lifecycle-store.test.ts compares them).
  *
@@ -31,6 +33,7 @@ import type { HistoryIndex } from './history-index.ts';
 import type { Row } from '../db/database.ts';
 import { Segment, segmentFiles, writeSegment, type SegmentMeta } from './lifecycle-segment.ts';
 import type { AccountRun } from './lifecycle-accounts.ts';
+import { retire, shouldMergeLast } from './lifecycle-merge.ts';
 import { recordRow, type FillDoc } from './lifecycle-timeline.ts';
 
 /** Bumped when the files' layout changes (2: the account files of endpoint 15). */
@@ -76,7 +79,7 @@ export interface StoreView {
 
 const EMPTY: StoreView = { mark: 0, closed: async () => undefined, prefixes: new Map(), columns: [], accounts: async () => [] };
 
-function viewOf(segments: readonly Segment[], columns: string[], mark: number, prefixes: Map<number, FillDoc[]>): StoreView {
+function viewOf(segments: readonly Segment[], columns: string[], mark: number, prefixes: ReadonlyMap<number, FillDoc[]>): StoreView {
   return {
     mark,
     prefixes,
@@ -106,6 +109,8 @@ export class LifecycleStore {
   private opened: Promise<void> | null = null;
   private readonly followed = new WeakSet<HistoryIndex>();
   private extending: Promise<void> = Promise.resolve();
+  /** merged segments whose files stay open a while for reads begun before the merge */
+  private readonly retired = new Set<Segment>();
   private readonly dir: string;
 
   /**
@@ -156,8 +161,9 @@ export class LifecycleStore {
   async close(): Promise<void> {
     await this.extending;
     this.current = EMPTY;
-    await Promise.all(this.segments.map((s) => s.close()));
+    await Promise.all([...this.segments, ...this.retired].map((s) => s.close()));
     this.segments = [];
+    this.retired.clear();
   }
 
   private async extendTo(mark: number): Promise<void> {
@@ -165,21 +171,43 @@ export class LifecycleStore {
     if (mark <= from || !this.manifest) return;
     const t0 = performance.now();
     const meta = await writeSegment(this.service.db, this.dir, from, mark);
-    const segment = Segment.open(this.dir, meta);
+    // a segment without lifecycles is not kept: the mark moves all the same
+    const segment = meta.count > 0 ? Segment.open(this.dir, meta) : null;
     const prefixes = await this.readPrefixes(mark);
     const tx = await this.service.db.queryOne('store/mark-fill', { mark });
     const manifest: Manifest = {
       ...this.manifest,
       mark,
       mark_tx: (tx?.tx as string | undefined) ?? null,
-      segments: [...this.manifest.segments, meta],
+      segments: segment ? [...this.manifest.segments, meta] : this.manifest.segments,
     };
     writeFileAtomic(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
+    if (!segment) for (const name of segmentFiles(meta.file)) rmSync(join(this.dir, name), { force: true });
     this.manifest = manifest;
-    this.segments = [...this.segments, segment];
+    if (segment) this.segments = [...this.segments, segment];
     this.current = viewOf(this.segments, manifest.columns, mark, prefixes);
     log.info(`lifecycle store: up to seq ${mark}, ${meta.count} closed lifecycles added `
       + `(${((meta.bytes + meta.records_bytes) / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await this.mergeNewest();
+  }
+
+  /** Merges the newest two segments into one while {@link shouldMergeLast} says so. */
+  private async mergeNewest(): Promise<void> {
+    while (this.manifest && shouldMergeLast(this.manifest.segments.map((m) => m.count))) {
+      const t0 = performance.now();
+      const [older, newer] = this.manifest.segments.slice(-2) as [SegmentMeta, SegmentMeta];
+      const meta = await writeSegment(this.service.db, this.dir, older.after, newer.mark);
+      const merged = Segment.open(this.dir, meta);
+      const manifest: Manifest = { ...this.manifest, segments: [...this.manifest.segments.slice(0, -2), meta] };
+      writeFileAtomic(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
+      const replaced = this.segments.slice(-2);
+      this.manifest = manifest;
+      this.segments = [...this.segments.slice(0, -2), merged];
+      this.current = viewOf(this.segments, manifest.columns, manifest.mark, this.current.prefixes);
+      retire(this.dir, replaced, this.retired);
+      log.info(`lifecycle store: segments ${older.file} and ${newer.file} merged (${meta.count} lifecycles) `
+        + `in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
   }
 
   private async readPrefixes(mark: number): Promise<Map<number, FillDoc[]>> {
