@@ -79,9 +79,12 @@ async function queries(): Promise<string[]> {
 /** Queries also asked with a 30-day plan (the rest with no history depth). */
 const WITH_DEPTH = new Set(['', '?sort_by=size&order=asc&offset=3&limit=5', '?sort_by=pnl&limit=4', '?offset=100000']);
 
-/** Asks `app` and the SQL-only app the same paths; returns how many answers matched and the SQL `app` ran. */
-async function expectSameAnswers(stage: string, app: H3): Promise<{ answers: number; sql: number; tailReads: number }> {
-  const list = await addresses();
+/**
+ * Asks `app` and the SQL-only app the same paths (`few`: for the first six addresses only); returns
+ * how many answers matched and the SQL `app` ran.
+ */
+async function expectSameAnswers(stage: string, app: H3, few = false): Promise<{ answers: number; sql: number; tailReads: number }> {
+  const list = (await addresses()).slice(0, few ? 6 : undefined);
   const qs = await queries();
   let n = 0;
   let sql = 0;
@@ -136,7 +139,7 @@ describe('endpoint 15 from the lifecycle store', () => {
     expect(withTail.tailReads).toBe(1); // the lifecycles closed since, once
 
     // a tail longer than its cap: DuckDB answers
-    const small = await expectSameAnswers('tail over its cap', appOver(store, new ClosedTail(t.service, { cap: 3 })));
+    const small = await expectSameAnswers('tail over its cap', appOver(store, new ClosedTail(t.service, { cap: 3 })), true);
     expect(small.sql).toBeGreaterThan(0);
 
     await history.rebuild();
@@ -168,7 +171,7 @@ describe('endpoint 15 from the lifecycle store', () => {
     // the same files opened by another store (another process)
     const reopened = new LifecycleStore(t.service);
     await reopened.follow(history);
-    const again = await expectSameAnswers('reopened', appOver(reopened, new ClosedTail(t.service)));
+    const again = await expectSameAnswers('reopened', appOver(reopened, new ClosedTail(t.service)), true);
     expect(again.sql).toBe(0);
     await reopened.close();
   }, 240_000);

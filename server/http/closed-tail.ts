@@ -118,6 +118,7 @@ export class ClosedTail {
 
   /** Adds the lifecycles closed after what is held (from `mark` when nothing is). */
   private async readMore(mark: number): Promise<TailView | null> {
+    if (!this.held && mark === this.overflowAt) return null; // queued before the overflow was known
     const held = this.held ?? new Held(mark, mark);
     const restarts = this.restarts;
     const room = this.cap - held.count;
@@ -125,7 +126,9 @@ export class ClosedTail {
     const closed = rows.filter((r) => r.position_id !== null);
     if (restarts !== this.restarts) return null; // dropped meanwhile (the route reads DuckDB this once)
     if (closed.length > room) {
-      this.held = null; // too many: DuckDB answers until the store moves on
+      // too many: DuckDB answers until the store's mark moves, then the tail starts again there
+      this.held = null;
+      this.loaded = null;
       this.overflowAt = mark;
       return null;
     }
