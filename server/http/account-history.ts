@@ -32,11 +32,12 @@ const SORT_KEY = { opened_at: K.opened, closed_at: K.closed, size: K.size, pnl: 
 const TAIL_KEY = { opened_at: 'opened', closed_at: 'closed', size: 'size', pnl: 'pnl', leverage: 'leverage' } as const;
 
 /**
- * One page of `address`'s closed lifecycles and the match count, or undefined when the store and
- * tail cannot answer (nothing stored yet, or a tail too long to hold): the route runs the SQL.
+ * One page of `address`'s closed lifecycles, the match count and whether the address has any closed
+ * lifecycle at all (`held`, before the filters), or undefined when the store and tail cannot answer
+ * (nothing stored yet, or a tail too long to hold): the route runs the SQL.
  */
 export async function historyFromStore(store: LifecycleStore, closedTail: ClosedTail, address: string,
-  q: AccountHistoryQuery): Promise<{ data: Row[]; total: number } | undefined> {
+  q: AccountHistoryQuery): Promise<{ data: Row[]; total: number; held: boolean } | undefined> {
   if (store.view().mark === 0) return undefined;
   const tail = await closedTail.at(store.view());
   // the view as it is now, read with the tail before any other await: the tail drops only what a
@@ -74,7 +75,8 @@ export async function historyFromStore(store: LifecycleStore, closedTail: Closed
   });
   const page = pageOrder(values.subarray(0, n), ids, q);
   const docs = await readRecords(page.map((m) => where[m]!), runs, later);
-  return { data: docs.map((doc) => recordRow(view.columns, JSON.parse(doc) as (number | string | null)[])), total: n };
+  const data = docs.map((doc) => recordRow(view.columns, JSON.parse(doc) as (number | string | null)[]));
+  return { data, total: n, held: runs.length > 0 || later.length > 0 };
 }
 
 /**

@@ -215,17 +215,19 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
           offset,
           limit,
         };
-        const page = async () => {
-          const quick = lifecycles && await historyFromStore(lifecycles, closedTail, address, filters);
-          if (quick) return quick;
-          const rows = await service.db.query('api/alpha-account-history', { address, mark: await index.mark(), ...filters });
-          const data = rows
-            .filter((r) => r.position_id !== null)
-            .map(({ total: _t, ...row }) => row);
-          return { data, total: (rows[0]?.total as number | undefined) ?? 0 };
-        };
-        const [known, { data, total }] = await Promise.all([exists(), page()]);
+        const quick = lifecycles ? await historyFromStore(lifecycles, closedTail, address, filters) : undefined;
+        if (quick) {
+          // an address with a closed alpha lifecycle has an alpha account (accounts derive from lifecycles)
+          if (!quick.held && !(await exists())) throw notFound('No alpha account has this address.');
+          return { data: quick.data, pagination: { limit, offset, total: quick.total } };
+        }
+        const page = async () => service.db.query('api/alpha-account-history', { address, mark: await index.mark(), ...filters });
+        const [known, rows] = await Promise.all([exists(), page()]);
         if (!known) throw notFound('No alpha account has this address.');
+        const total = (rows[0]?.total as number | undefined) ?? 0;
+        const data = rows
+          .filter((r) => r.position_id !== null)
+          .map(({ total: _t, ...row }) => row);
         return { data, pagination: { limit, offset, total } };
       },
     }),
