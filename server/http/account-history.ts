@@ -13,7 +13,7 @@ import type { Row } from '../db/database.ts';
 import { K, KEY_WIDTH, type AccountRun } from './lifecycle-accounts.ts';
 import type { LifecycleStore } from './lifecycle-store.ts';
 import { recordRow } from './lifecycle-timeline.ts';
-import type { ClosedTail, TailLifecycle } from './closed-tail.ts';
+import type { ClosedTail } from './closed-tail.ts';
 
 /** Endpoint 15's filters, order and page (validated by the route). */
 export interface AccountHistoryQuery {
@@ -29,7 +29,6 @@ export interface AccountHistoryQuery {
 
 /** Position of each sort value in a key row. */
 const SORT_KEY = { opened_at: K.opened, closed_at: K.closed, size: K.size, pnl: K.pnl, leverage: K.leverage } as const;
-const TAIL_KEY = { opened_at: 'opened', closed_at: 'closed', size: 'size', pnl: 'pnl', leverage: 'leverage' } as const;
 
 /**
  * One page of `address`'s closed lifecycles, the match count and whether the address has any closed
@@ -38,20 +37,19 @@ const TAIL_KEY = { opened_at: 'opened', closed_at: 'closed', size: 'size', pnl: 
  */
 export async function historyFromStore(store: LifecycleStore, closedTail: ClosedTail, address: string,
   q: AccountHistoryQuery): Promise<{ data: Row[]; total: number; held: boolean } | undefined> {
-  if (store.view().mark === 0) return undefined;
   const tail = await closedTail.at(store.view());
   // the view as it is now, read with the tail before any other await: the tail drops only what a
   // segment at or below the current mark holds, and keeps everything after it
   const view = store.view();
   if (tail === null || tail.from > view.mark) return undefined;
   const later = tail.of(address, view.mark);
-  const runs = await view.accounts(address);
+  const runs = [...await view.accounts(address), ...(later ? [later] : [])];
   // every match as (sort value, position_id, where its record is): parallel arrays
-  let n = later.length;
+  let n = 0;
   for (const run of runs) n += run.count;
   const values = new Float64Array(n);
   const ids = new Float64Array(n);
-  const where = new Float64Array(n); // run index * 2^32 + row, or -1 - tail index
+  const where = new Float64Array(n); // run index * 2^32 + row
   n = 0;
   const sinceUs = q.since === null ? null : q.since * 1000;
   const sortKey = SORT_KEY[q.sort_by];
@@ -66,17 +64,10 @@ export async function historyFromStore(store: LifecycleStore, closedTail: Closed
       where[n++] = r * 2 ** 32 + i;
     }
   });
-  later.forEach((l, t) => {
-    if ((q.market_variant !== null && l.variant !== q.market_variant) || (q.market !== null && l.market !== q.market)
-      || (sinceUs !== null && l.opened < sinceUs)) return;
-    values[n] = l[TAIL_KEY[q.sort_by]];
-    ids[n] = l.id;
-    where[n++] = -1 - t;
-  });
   const page = pageOrder(values.subarray(0, n), ids, q);
-  const docs = await readRecords(page.map((m) => where[m]!), runs, later);
+  const docs = await readRecords(page.map((m) => where[m]!), runs);
   const data = docs.map((doc) => recordRow(view.columns, JSON.parse(doc) as (number | string | null)[]));
-  return { data, total: n, held: runs.length > 0 || later.length > 0 };
+  return { data, total: n, held: runs.length > 0 };
 }
 
 /**
@@ -136,14 +127,10 @@ function nthSmallest(a: Float64Array, k: number): number {
 }
 
 /** The record documents at `where` (see historyFromStore), in that order. */
-async function readRecords(where: number[], runs: AccountRun[], later: TailLifecycle[]): Promise<string[]> {
+async function readRecords(where: number[], runs: AccountRun[]): Promise<string[]> {
   const docs = new Array<string>(where.length);
   const byRun = new Map<number, number[]>(); // run → positions in `where`
   where.forEach((w, p) => {
-    if (w < 0) {
-      docs[p] = later[-1 - w]!.doc;
-      return;
-    }
     const r = Math.floor(w / 2 ** 32);
     const list = byRun.get(r);
     if (list) list.push(p);

@@ -50,7 +50,7 @@ export interface RouteParts {
   liquidations?: LiquidationIndex;
   /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
   funding?: FundingIndex;
-  /** endpoints 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
+  /** endpoints 15, 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
   lifecycles?: LifecycleStore;
 }
 

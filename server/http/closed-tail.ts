@@ -8,25 +8,19 @@
  * watermark they are complete up to in one statement). A closed lifecycle never changes, so what
  * was read stays right; lifecycles the store has since taken in are dropped as its mark moves.
  *
- * It starts at the store's mark when first read. It cannot answer (null: the route reads DuckDB)
- * while the store is empty, when it started above the store's mark (a store started again from
- * nothing), or when more than {@link ClosedTailOptions.cap} lifecycles lie after the mark (a store
- * that could not be extended): it then starts again, at the store's mark, at the next generation.
+ * It starts at the store's mark when first read, and serves an address's lifecycles in the layout of
+ * the store's account files (an {@link AccountRun}), so endpoint 15 treats it as one more run. It
+ * cannot answer (null: the route reads DuckDB) while the store is empty, or when more than
+ * {@link ClosedTailOptions.cap} lifecycles lie after the mark (a store that could not be extended):
+ * it then starts again at the store's next mark.
  */
 import type { Service } from '../service.ts';
+import { K, KEY_WIDTH, type AccountRun } from './lifecycle-accounts.ts';
 import type { StoreView } from './lifecycle-store.ts';
 
-/** One closed lifecycle: endpoint 15's keys and the record document (sql/store/account-docs.sql's columns). */
-export interface TailLifecycle {
-  id: number;
-  variant: string;
-  market: string;
-  opened: number;
-  closed: number;
-  /** NaN for NULL */
-  size: number;
-  pnl: number;
-  leverage: number;
+/** One closed lifecycle: its key row (the account files' layout) and record document. */
+interface TailLifecycle {
+  row: number[];
   lastSeq: number;
   doc: string;
 }
@@ -35,8 +29,8 @@ export interface TailLifecycle {
 export interface TailView {
   readonly from: number;
   readonly upTo: number;
-  /** the closed lifecycles of `address` with `after` < last seq <= upTo */
-  of(address: string, after: number): TailLifecycle[];
+  /** the closed lifecycles of `address` with `after` < last seq <= upTo, if it has any */
+  of(address: string, after: number): AccountRun | undefined;
 }
 
 export interface ClosedTailOptions {
@@ -46,13 +40,30 @@ export interface ClosedTailOptions {
 
 class Held implements TailView {
   readonly byAddress = new Map<string, TailLifecycle[]>();
+  /** code → [market_variant, market], as an account file's */
+  readonly variants: [string, string][] = [];
+  private readonly codes = new Map<string, number>();
   count = 0;
 
   constructor(readonly from: number, public upTo: number) {}
 
-  of(address: string, after: number): TailLifecycle[] {
+  of(address: string, after: number): AccountRun | undefined {
     const upTo = this.upTo; // lifecycles added by a later generation are not this read's
-    return (this.byAddress.get(address) ?? []).filter((l) => l.lastSeq > after && l.lastSeq <= upTo);
+    const kept = (this.byAddress.get(address) ?? []).filter((l) => l.lastSeq > after && l.lastSeq <= upTo);
+    if (kept.length === 0) return undefined;
+    const keys = new Float64Array((kept.length + 1) * KEY_WIDTH);
+    kept.forEach((l, i) => keys.set(l.row, i * KEY_WIDTH));
+    return { keys, count: kept.length, variants: this.variants, records: async (rows) => rows.map((r) => kept[r]!.doc) };
+  }
+
+  /** The code of a market variant (added when new). */
+  code(variant: string, market: string): number {
+    let code = this.codes.get(variant);
+    if (code === undefined) {
+      this.codes.set(variant, (code = this.variants.length));
+      this.variants.push([variant, market]);
+    }
+    return code;
   }
 
   /** Drops what the store holds now (at or before its mark). */
@@ -77,8 +88,6 @@ export class ClosedTail {
   private trimmedAt = 0;
   /** the store's mark when the tail last had more than the cap (no new try before it moves) */
   private overflowAt = -1;
-  /** moved when what is held is dropped: a read begun before must not bring it back */
-  private restarts = 0;
   private readonly cap: number;
 
   constructor(private readonly service: Service, opts: ClosedTailOptions = {}) {
@@ -94,12 +103,6 @@ export class ClosedTail {
       });
     }
     if (store.mark === 0 || store.mark === this.overflowAt) return Promise.resolve(null);
-    if (this.held && this.held.from > store.mark) { // the store started again
-      this.held = null;
-      this.loaded = null;
-      this.trimmedAt = 0;
-      this.restarts += 1;
-    }
     if (this.held && store.mark > this.trimmedAt) {
       this.held.trim(store.mark);
       this.trimmedAt = store.mark;
@@ -120,11 +123,9 @@ export class ClosedTail {
   private async readMore(mark: number): Promise<TailView | null> {
     if (!this.held && mark === this.overflowAt) return null; // queued before the overflow was known
     const held = this.held ?? new Held(mark, mark);
-    const restarts = this.restarts;
     const room = this.cap - held.count;
     const rows = await this.service.db.query('api/alpha-closed-after', { after: held.upTo, limit: room });
     const closed = rows.filter((r) => r.position_id !== null);
-    if (restarts !== this.restarts) return null; // dropped meanwhile (the route reads DuckDB this once)
     if (closed.length > room) {
       // too many: DuckDB answers until the store's mark moves, then the tail starts again there
       this.held = null;
@@ -134,11 +135,15 @@ export class ClosedTail {
     }
     for (const r of closed) {
       const address = r.address as string;
-      const l: TailLifecycle = {
-        id: r.position_id as number, variant: r.market_variant as string, market: r.market as string,
-        opened: r.opened_us as number, closed: r.closed_us as number, size: (r.max_size_usd as number | null) ?? NaN,
-        pnl: r.net_pnl_usd as number, leverage: r.max_leverage as number, lastSeq: r.last_seq as number, doc: r.doc as string,
-      };
+      const row = new Array<number>(KEY_WIDTH).fill(0);
+      row[K.id] = r.position_id as number;
+      row[K.opened] = r.opened_us as number;
+      row[K.closed] = r.closed_us as number;
+      row[K.size] = (r.max_size_usd as number | null) ?? NaN;
+      row[K.pnl] = r.net_pnl_usd as number;
+      row[K.leverage] = r.max_leverage as number;
+      row[K.variant] = held.code(r.market_variant as string, r.market as string);
+      const l: TailLifecycle = { row, lastSeq: r.last_seq as number, doc: r.doc as string };
       const list = held.byAddress.get(address);
       if (list) list.push(l);
       else held.byAddress.set(address, [l]);

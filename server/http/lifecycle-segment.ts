@@ -93,7 +93,10 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
   const bytes = out.bytes;
   offsets.push(bytes);
   const count = ids.length;
-  const index = new Float64Array([count, ...ids, ...offsets]);
+  const index = new Float64Array(2 * count + 2);
+  index[0] = count;
+  index.set(ids, 1);
+  index.set(offsets, 1 + count);
   await rename(tmp, join(dir, file));
   writeFileAtomic(join(dir, segmentFiles(file)[1]), new Uint8Array(index.buffer));
   const recordsBytes = await writeAccountFiles(db, dir, file, after, mark);
