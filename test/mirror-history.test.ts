@@ -8,6 +8,8 @@ import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from
 import { oiSeries } from '../server/http/oi-series.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { randomWindows } from './helpers/history-windows.ts';
+import { readAhead } from '../server/http/edge-prefetch.ts';
+import { PLAN_NAMES } from '../server/keys/plans.ts';
 
 /**
  * Endpoints 6, 8 and 9 from the in-memory mirror of the 5-minute buckets (issue 7) give exactly
@@ -54,12 +56,12 @@ async function compare(mirror: HistoryMirror, list: HistoryWindow[]): Promise<nu
     const label = `${w.interval} ${new Date(w.from).toISOString()}..${new Date(w.to).toISOString()} ${market}`;
     const sums = { ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market };
     const volume = await t.service.db.query('api/volume-history', sums);
-    expect((await volumeFromMirror(t.service, mirror, market, w))?.rows, `9 ${label}`).toEqual(volume);
+    expect((await volumeFromMirror(mirror, market, w))?.rows, `9 ${label}`).toEqual(volume);
     const liquidations = await t.service.db.query('api/liquidations-history', sums);
-    expect((await liquidationsFromMirror(t.service, mirror, market, w))?.rows, `6 ${label}`).toEqual(liquidations);
+    expect((await liquidationsFromMirror(mirror, market, w))?.rows, `6 ${label}`).toEqual(liquidations);
     const p = oiPieces(w);
     const oi = oiSeries(await t.service.db.query('api/open-interest-history', { ...p, market }), p.lo!, p.w_end!, w.bucketMs);
-    expect((await openInterestFromMirror(t.service, mirror, market, p.lo!, p.w_end!, w.bucketMs))?.rows, `8 ${label}`).toEqual(oi);
+    expect((await openInterestFromMirror(mirror, market, p.lo!, p.w_end!, w.bucketMs))?.rows, `8 ${label}`).toEqual(oi);
     rows += volume.length + liquidations.length + oi.length;
   }
   return rows;
@@ -126,12 +128,12 @@ describe('history from the in-memory mirror', () => {
     const drifted = await sql();
     expect(drifted).not.toEqual(before);
     const mirror = await loadedMirror();
-    expect((await volumeFromMirror(t.service, mirror, null, w))?.rows).toEqual(drifted);
+    expect((await volumeFromMirror(mirror, null, w))?.rows).toEqual(drifted);
     // the refresh recomputes every bucket on its first run and announces the days it rewrote
     expect((await refreshRollups(t.service)).fillBuckets).toBeGreaterThan(0);
     expect(await sql()).toEqual(before);
     for (let i = 0; i < 1_000 && (await mirror.current()) === null; i++) await new Promise((r) => setTimeout(r, 10));
-    expect((await volumeFromMirror(t.service, mirror, null, w))?.rows).toEqual(before);
+    expect((await volumeFromMirror(mirror, null, w))?.rows).toEqual(before);
     await compare(mirror, windows(12, 5));
   }, 60_000);
 
@@ -151,4 +153,61 @@ describe('history from the in-memory mirror', () => {
     expect(sql.length).toBeGreaterThan(100);
     expect(body.data).toEqual(sql);
   });
+
+  it('reads an edge bucket once for every market and window, and reads it again once an append lands in it', async () => {
+    const mirror = await loadedMirror();
+    // this mirror's reads only (the app's own mirror reads ahead on a timer)
+    const edgeReads = () => mirror.edges.stats.reads;
+    // windows that start 30 s into a bucket after the fills so far and reach past it
+    const bucket = Math.floor(now / 300_000) * 300_000 + 300_000;
+    const window = (interval: HistoryInterval, from: number) =>
+      resolveWindow({ interval, from, to: from + 3_600_000 }, { plan: 'internal', kind: 'history', now: from + 3_600_000 });
+    const asked = async (market: string | null, w: HistoryWindow) => {
+      const sums = { ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market };
+      expect((await volumeFromMirror(mirror, market, w))?.rows).toEqual(await t.service.db.query('api/volume-history', sums));
+      expect((await liquidationsFromMirror(mirror, market, w))?.rows).toEqual(await t.service.db.query('api/liquidations-history', sums));
+    };
+    for (const batch of sim.advance(bucket + 100_000)) await t.service.append(batch);
+    now = bucket + 100_000;
+    expect((await mirror.current())!.variants.some((v) => v.cell('fill_count', (bucket - v.origin) / 300_000) > 0)).toBe(true);
+    const before = await volumeFromMirror(mirror, null, window('5m', bucket + 30_000));
+    expect(edgeReads()).toBe(1);
+    for (const market of [null, 'SOL-PERP', 'BTC-PERP']) {
+      for (const interval of ['5m', '1h'] as const) await asked(market, window(interval, bucket + 30_000 + (market?.length ?? 0)));
+    }
+    expect(edgeReads()).toBe(1); // six windows and three scopes later, still the one read
+    expect(mirror.edges.size).toBe(1);
+    // fills of the rest of the bucket: the kept bucket is forgotten, the answers include them
+    for (const batch of sim.advance(bucket + 299_000)) await t.service.append(batch);
+    now = bucket + 299_000;
+    const after = await volumeFromMirror(mirror, null, window('5m', bucket + 30_000));
+    expect(after?.rows).not.toEqual(before?.rows);
+    expect(edgeReads()).toBe(2);
+    for (const market of [null, 'SOL-PERP', 'BTC-PERP']) await asked(market, window('15m', bucket + 30_000));
+    expect(edgeReads()).toBe(2);
+  }, 60_000);
+
+  it('reads ahead the edge buckets where windows whose start follows the clock begin', async () => {
+    const mirror = await loadedMirror();
+    const edgeReads = () => mirror.edges.stats.reads;
+    now += 600_000; // no fills in the bucket of `to`: only the start's edges are read
+    expect(await readAhead(mirror, now, 60_000)).toBe(true);
+    const read = edgeReads();
+    expect(read).toBeGreaterThanOrEqual(3); // the 1-, 3- and 7-day spans start inside the history
+    // every default window (and plan floor) of 6 and 9 finds its edges kept: no read, the SQL's rows
+    for (const plan of PLAN_NAMES) {
+      for (const interval of INTERVALS) {
+        for (const market of [null, 'SOL-PERP']) {
+          const history = resolveWindow({ interval }, { plan, kind: 'history', now });
+          const sums = { ...sumPieces(history.from, history.to, history.bucketMs), bucket_ms: history.bucketMs, market };
+          expect((await volumeFromMirror(mirror, market, history))?.rows).toEqual(await t.service.db.query('api/volume-history', sums));
+          if (!['1h', '4h', '1d'].includes(interval)) continue;
+          const liq = resolveWindow({ interval }, { plan, kind: 'liquidations', now });
+          const liqSums = { ...sumPieces(liq.from, liq.to, liq.bucketMs), bucket_ms: liq.bucketMs, market };
+          expect((await liquidationsFromMirror(mirror, market, liq))?.rows).toEqual(await t.service.db.query('api/liquidations-history', liqSums));
+        }
+      }
+    }
+    expect(edgeReads()).toBe(read);
+  }, 60_000);
 });

@@ -15,6 +15,7 @@ import { ResponseCache } from './cache.ts';
 import { HistoryIndex } from './history-index.ts';
 import { AccountsIndex } from './accounts-index.ts';
 import { FundingIndex } from './funding-index.ts';
+import { prefetchEdges } from './edge-prefetch.ts';
 import { HistoryMirror } from './history-mirror.ts';
 import { LiquidationIndex } from './liquidation-index.ts';
 import { OpenPositionsIndex } from './open-positions-index.ts';
@@ -144,6 +145,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   void history.open();
   void lifecycles.follow(history);
   mirror.open();
+  prefetchEdges(mirror, () => service.now());
   liquidations.open();
   funding.open();
   backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded()]).then(() => undefined));

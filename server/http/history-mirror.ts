@@ -14,6 +14,7 @@ import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { DerivedChange } from '../ingest/append.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
+import { EdgeBuckets, type EdgeFill } from './edge-buckets.ts';
 import { Inexact, LOAD_LIMIT, M5, VariantBuckets, variantKey } from './variant-buckets.ts';
 import { waitUntil, yieldToLoop } from './waiting.ts';
 
@@ -54,9 +55,12 @@ export class HistoryMirror {
   private opened = false;
 
   private readonly quietMs: number;
+  /** the raw fills of the buckets at windows' partial edges, kept per bucket (never stale: see {@link changed}) */
+  readonly edges: EdgeBuckets;
 
   constructor(private readonly service: Service, opts: { quietMs?: number } = {}) {
     this.quietMs = opts.quietMs ?? QUIET_MS;
+    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('api/edge-fills', { lo, hi })) as unknown as EdgeFill[]);
   }
 
   /** Follows changes and starts the first load (in the background). Idempotent. */
@@ -86,6 +90,7 @@ export class HistoryMirror {
   }
 
   private changed(span: TimeSpan): void {
+    this.edges.forget(span.fromMs, span.toMs); // whatever the mirror does below: fills of the span may have changed
     const long = span.toMs - span.fromMs > PATCH_DAYS * DAY;
     if (!this.ready && !this.loading) {
       // a reload is due anyway: it reads everything; a long change (a backfill) puts it off

@@ -6,13 +6,13 @@
  * would not hold exactly): the route then runs the SQL.
  *
  * The mirror's part is computed synchronously as soon as the mirror is current, then the raw fills
- * of partial 5-minute pieces at the window's edges are read (sql/api/edge-fills.sql), and only
- * when the mirror says that 5-minute bucket has fills in scope. Amounts are exact micro-dollar
- * integers; each served amount is micro / 1e6, which is what DuckDB's `round(decimal, 6)::DOUBLE`
- * gives.
+ * of partial 5-minute pieces at the window's edges are summed, and only when the mirror says that
+ * 5-minute bucket has fills in scope; they come from the mirror's cache of whole edge buckets
+ * (server/http/edge-buckets.ts), which reads a bucket from sql/api/edge-fills.sql once. Amounts
+ * are exact micro-dollar integers; each served amount is micro / 1e6, which is what DuckDB's
+ * `round(decimal, 6)::DOUBLE` gives.
  */
 import { isoFromMs } from '../db/values.ts';
-import type { Service } from '../service.ts';
 import type { HistoryMirror } from './history-mirror.ts';
 import type { HistoryWindow } from './history-window.ts';
 import type { OiBucket } from './oi-series.ts';
@@ -32,25 +32,27 @@ interface Edge {
   first: { fill_count: number | null; liq_count: number | null };
 }
 
-async function edgeSums(service: Service, market: string | null, lo: number, hi: number): Promise<Edge> {
+/** Sums the fills in [lo, hi) (inside one 5-minute bucket) of `market` (null: every alpha market). */
+async function edgeSums(mirror: HistoryMirror, market: string | null, lo: number, hi: number): Promise<Edge> {
   const out = new Map<string, EdgeSums>();
   const first: Edge['first'] = { fill_count: null, liq_count: null };
   const earliest = (a: number | null, t: number): number => (a === null || t < a ? t : a);
-  let magnitude = 0; // Σ |amount| of every fill read: below 2^53, every sum formed here is exact
-  for (const f of await service.db.query('api/edge-fills', { market, lo, hi })) {
-    const key = variantKey(f.market as string, f.market_variant as string | null);
+  let magnitude = 0; // Σ |amount| of every fill summed: below 2^53, every sum formed here is exact
+  for (const f of await mirror.edges.fills(floor5(lo))) {
+    if ((market !== null && f.market !== market) || f.time_ms < lo || f.time_ms >= hi) continue;
+    const key = variantKey(f.market, f.market_variant);
     let s = out.get(key);
     if (!s) {
       s = { fill_count: 0, volume: 0, fees: 0, liq_count: 0, liq_long: 0, liq_short: 0, liq_fees: 0, oi_long: 0, oi_short: 0 };
       out.set(key, s);
     }
     const [size, fee, liqFee] = [f.size_delta, f.fee, f.liquidation_fee].map((x) => {
-      if (!(Math.abs(x as number) < LOAD_LIMIT)) throw new Inexact('an edge fill');
-      magnitude += Math.abs(x as number);
-      return x as number;
+      if (!(Math.abs(x) < LOAD_LIMIT)) throw new Inexact('an edge fill');
+      magnitude += Math.abs(x);
+      return x;
     }) as [number, number, number];
     if (magnitude > Number.MAX_SAFE_INTEGER) throw new Inexact('the edge fills');
-    const t = f.time_ms as number;
+    const t = f.time_ms;
     first.fill_count = earliest(first.fill_count, t);
     if (f.liquidation) first.liq_count = earliest(first.liq_count, t);
     s.fill_count += 1;
@@ -76,7 +78,7 @@ async function scoped(mirror: HistoryMirror, market: string | null): Promise<Var
  * Σ `columns` per bucket of size b over [from, to) (epoch-aligned buckets, oldest first), for
  * buckets where Σ of the first column (a count) > 0: the shape of 6 and 9.
  */
-async function bucketSums(service: Service, mirror: HistoryMirror, market: string | null, from: number, to: number, b: number,
+async function bucketSums(mirror: HistoryMirror, market: string | null, from: number, to: number, b: number,
   columns: readonly ['fill_count' | 'liq_count', ...SumColumn[]]): Promise<{ rows: { t: number; sums: number[] }[]; probe: EdgeProbe } | null> {
   const variants = await scoped(mirror, market);
   if (variants === null) return null;
@@ -99,7 +101,7 @@ async function bucketSums(service: Service, mirror: HistoryMirror, market: strin
   const hasRows = (at: number): boolean => variants.some((v) => v.cell(columns[0]!, idx(at)) > 0);
   if (from < Math.min(a5, to) && hasRows(floor5(from))) edges.push([from, Math.min(a5, to)]);
   if (Math.max(b5, a5) < to && hasRows(b5)) edges.push([Math.max(b5, a5), to]);
-  const read = await Promise.all(edges.map(([lo, hi]) => edgeSums(service, market, lo, hi)));
+  const read = await Promise.all(edges.map(([lo, hi]) => edgeSums(mirror, market, lo, hi)));
   edges.forEach(([lo, hi], e) => {
     const bucket = buckets[Math.floor((lo - buckets[0]!.t) / b)]!;
     for (const s of read[e]!.sums.values()) columns.forEach((c, k) => bucket.acc[k]!.add(s[c]));
@@ -110,9 +112,9 @@ async function bucketSums(service: Service, mirror: HistoryMirror, market: strin
 }
 
 /** Endpoint 9's rows (sql/api/volume-history.sql), or null: see the file comment. */
-export async function volumeFromMirror(service: Service, mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
+export async function volumeFromMirror(mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
-    const found = await bucketSums(service, mirror, market, w.from, w.to, w.bucketMs, ['fill_count', 'volume', 'fees']);
+    const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['fill_count', 'volume', 'fees']);
     if (!found) return null;
     const rows = found.rows.map(({ t, sums: [, volume, fees] }) => ({ time: isoFromMs(t), volume_usd: usd(volume!), fees_usd: usd(fees!) }));
     return { rows, probe: found.probe };
@@ -123,9 +125,9 @@ export async function volumeFromMirror(service: Service, mirror: HistoryMirror, 
 }
 
 /** Endpoint 6's rows (sql/api/liquidations-history.sql), or null: see the file comment. */
-export async function liquidationsFromMirror(service: Service, mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
+export async function liquidationsFromMirror(mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
-    const found = await bucketSums(service, mirror, market, w.from, w.to, w.bucketMs, ['liq_count', 'liq_long', 'liq_short', 'liq_fees']);
+    const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['liq_count', 'liq_long', 'liq_short', 'liq_fees']);
     if (!found) return null;
     const rows = found.rows.map(({ t, sums: [count, long, short, fees] }) => {
       const total = new ExactSum();
@@ -144,7 +146,7 @@ export async function liquidationsFromMirror(service: Service, mirror: HistoryMi
  * Endpoint 8's series (the semantics of sql/api/open-interest-history.sql and oi-series.ts), or
  * null: see the file comment. `lo` is the bucket of `from`, `wEnd` = min(to, now).
  */
-export async function openInterestFromMirror(service: Service, mirror: HistoryMirror, market: string | null,
+export async function openInterestFromMirror(mirror: HistoryMirror, market: string | null,
   lo: number, wEnd: number, b: number): Promise<{ rows: OiBucket[]; probe: EdgeProbe } | null> {
   try {
     const variants = await scoped(mirror, market);
@@ -185,7 +187,7 @@ export async function openInterestFromMirror(service: Service, mirror: HistoryMi
     }
     const last = states.at(-1);
     if (last && last.tailed.length > 0) {
-      const tails = await edgeSums(service, market, e5, wEnd);
+      const tails = await edgeSums(mirror, market, e5, wEnd);
       for (const v of last.tailed) {
         const tail = tails.sums.get(variantKey(v.market, v.variant));
         if (!tail) continue;

@@ -67,7 +67,7 @@ export function historyRoutes(service: Service, mirror: HistoryMirror, funding: 
     const w = windowOf(query, key, kind);
     await assertAlphaScopeKnown(service, query);
     const market = query.market ?? null;
-    const found = await fromMirror(service, mirror, market, w);
+    const found = await fromMirror(mirror, market, w);
     const declare = declareHistoryValidity(service, event, w, query, key!.plan, kind, 'fills', found?.probe);
     const data: unknown[] = found?.rows ?? await service.db.query(sql, { ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market });
     declare(data);
@@ -94,7 +94,7 @@ export function historyRoutes(service: Service, mirror: HistoryMirror, funding: 
         await assertAlphaScopeKnown(service, query);
         const pieces = oiPieces(w);
         const market = query.market ?? null;
-        const found = await openInterestFromMirror(service, mirror, market, pieces.lo!, pieces.w_end!, w.bucketMs);
+        const found = await openInterestFromMirror(mirror, market, pieces.lo!, pieces.w_end!, w.bucketMs);
         const declare = declareHistoryValidity(service, event, w, query, key!.plan, 'history', 'fills+snapshots', found?.probe);
         const data = found?.rows
           ?? oiSeries(await service.db.query('api/open-interest-history', { ...pieces, market }), pieces.lo!, pieces.w_end!, w.bucketMs);

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { EdgeBuckets, type EdgeFill } from '../server/http/edge-buckets.ts';
+import { bucketsAhead, movingSpans } from '../server/http/edge-prefetch.ts';
+
+/**
+ * The cache of edge buckets (server/http/edge-buckets.ts) on a fake reader: one read per bucket,
+ * shared while under way, least recently used dropped past capacity, and never a bucket kept from
+ * before a change that touched it.
+ */
+const M5 = 300_000;
+const fill = (timeMs: number): EdgeFill => ({
+  market: 'SOL-PERP', market_variant: null, time_ms: timeMs, liquidation: false, is_long: true, is_short: false, size_delta: 1, fee: 0, liquidation_fee: 0,
+});
+
+/** A reader whose reads finish when the test says so; `version` is what the journal holds now. */
+function fakeReader() {
+  const reads: number[] = [];
+  const waiting: (() => void)[] = [];
+  let version = 0;
+  const read = (lo: number): Promise<EdgeFill[]> => {
+    reads.push(lo);
+    const seen = version; // the snapshot a read sees is taken when it starts
+    return new Promise((resolve) => waiting.push(() => resolve([fill(lo + seen)])));
+  };
+  return { read, reads, finish: () => waiting.splice(0).forEach((f) => f()), bump: () => void version++ };
+}
+
+describe('edge buckets', () => {
+  it('reads a bucket once, shares a read under way, and keeps the most recently used', async () => {
+    const r = fakeReader();
+    const edges = new EdgeBuckets(r.read, 2);
+    const [a, b] = [edges.fills(0), edges.fills(0)];
+    r.finish();
+    expect(await a).toBe(await b);
+    expect(r.reads).toEqual([0]);
+    await edges.fills(0);
+    expect(r.reads).toEqual([0]);
+    for (const start of [M5, 0, 2 * M5]) { // 0 is used again before the third bucket comes
+      const p = edges.fills(start);
+      r.finish();
+      await p;
+    }
+    expect(edges.size).toBe(2);
+    const again = edges.fills(M5); // the least recently used one was dropped
+    r.finish();
+    await again;
+    expect(r.reads).toEqual([0, M5, 2 * M5, M5]);
+  });
+
+  it('forgets the buckets a change meets, and keeps no read that a change overtook', async () => {
+    const r = fakeReader();
+    const edges = new EdgeBuckets(r.read);
+    for (const start of [0, M5, 2 * M5]) {
+      const p = edges.fills(start);
+      r.finish();
+      await p;
+    }
+    r.bump();
+    edges.forget(M5 + 10, M5 + 20); // inside the second bucket only
+    expect(edges.size).toBe(2);
+    const p = edges.fills(M5);
+    r.finish();
+    expect((await p)[0]!.time_ms).toBe(M5 + 1);
+    // a read under way when a change comes: served to who asked, not kept, not shared after
+    const under = edges.fills(3 * M5);
+    r.bump();
+    edges.forget(3 * M5 + 1, 3 * M5 + 1);
+    const later = edges.fills(3 * M5);
+    r.finish();
+    expect((await under)[0]!.time_ms).toBe(3 * M5 + 1);
+    expect((await later)[0]!.time_ms).toBe(3 * M5 + 2);
+    const kept = await edges.fills(3 * M5);
+    expect(kept[0]!.time_ms).toBe(3 * M5 + 2);
+    expect(r.reads.filter((x) => x === 3 * M5)).toHaveLength(2);
+    const held = edges.size;
+    const alone = edges.fills(4 * M5);
+    r.bump();
+    edges.forget(100 * M5, 100 * M5); // another bucket: the read may still predate a change of its own, so it is not kept
+    r.finish();
+    await alone;
+    expect(edges.size).toBe(held);
+    // a change that spans everything forgets everything
+    edges.forget(-Infinity, Infinity);
+    expect(edges.size).toBe(0);
+  });
+});
+
+describe('edge prefetch', () => {
+  it('knows where moving starts are: the default spans and the plan floors', () => {
+    const spans = movingSpans();
+    for (const days of [1, 3, 7, 30, 365]) expect(spans).toContain(days * 86_400_000);
+    expect(spans).toContain(90 * 86_400_000); // the pro plan's floor, no default span
+    expect(new Set(spans).size).toBe(spans.length);
+  });
+
+  it('reads the bucket a start is in, and the next one when the start reaches it before the next tick', () => {
+    const day = 86_400_000;
+    const at = Date.UTC(2026, 4, 6, 12, 0, 0);
+    expect(bucketsAhead(at + 60_000, 60_000, [day])).toEqual([at - day]);
+    expect(bucketsAhead(at + 4 * 60_000 + 30_000, 60_000, [day])).toEqual([at - day, at - day + M5]);
+    expect(bucketsAhead(at + 4 * 60_000, 60_000, [day, 3 * day]).sort()).toEqual([at - 3 * day, at - day].sort()); // reaching a start: aligned, no edge
+  });
+});
