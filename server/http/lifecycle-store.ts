@@ -32,7 +32,8 @@ import type { Service } from '../service.ts';
 import type { HistoryIndex } from './history-index.ts';
 import type { Row } from '../db/database.ts';
 import { Segment, segmentFiles, writeSegment, type SegmentMeta } from './lifecycle-segment.ts';
-import type { AccountRun } from './lifecycle-accounts.ts';
+import { accountFiles, type AccountRun } from './lifecycle-accounts.ts';
+import { warmPageCache } from './page-cache-warm.ts';
 import { retire, shouldMergeLast } from './lifecycle-merge.ts';
 import { recordRow, type FillDoc } from './lifecycle-timeline.ts';
 
@@ -264,6 +265,9 @@ export class LifecycleStore {
       if (name !== 'manifest.json' && !named.has(name)) rmSync(join(this.dir, name), { force: true });
     }
     this.manifest = manifest;
+    // in the background: endpoint 15's scattered reads of them are what a cold page cache slows
+    const accountPaths = manifest.segments.flatMap((m) => accountFiles(m.file).slice(0, 2).map((name) => join(this.dir, name)));
+    void warmPageCache(accountPaths);
     if (manifest.mark > 0) {
       this.current = viewOf(this.segments, manifest.columns, manifest.mark, await this.readPrefixes(manifest.mark));
     }
