@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
-import { OpenPositionsIndex, type OpenPositionSearch, type OpenPositionSort } from '../server/http/open-positions-index.ts';
+import { OpenPositionsIndex } from '../server/http/open-positions-index.ts';
+import type { OpenPositionSearch, OpenPositionSort } from '../server/http/open-position-set.ts';
 import { OPEN_POSITION_SORTS } from '../server/http/routes/open-positions.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 
