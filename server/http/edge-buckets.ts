@@ -40,7 +40,7 @@ export class EdgeBuckets {
   private readonly reading = new Map<number, Promise<readonly EdgeFill[]>>();
   /** bumped by every change: a read that saw it move is not kept */
   private generation = 0;
-  /** buckets served from memory, and reads started (tests, bench) */
+  /** buckets served from memory, and reads started (tests) */
   readonly stats = { hits: 0, reads: 0 };
 
   constructor(private readonly read: EdgeReader, private readonly capacity = CAPACITY) {}
