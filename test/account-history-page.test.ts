@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pageOrder } from '../server/http/account-history.ts';
+import { K, KEY_WIDTH, setKeyRow } from '../server/http/lifecycle-accounts.ts';
 
 /** A deterministic generator (mulberry32). */
 function random(seed: number): () => number {
@@ -44,5 +45,14 @@ describe('pageOrder', () => {
           .toEqual(sorted.slice(offset, offset + limit));
       }
     }
+  });
+
+  it('keeps a NULL size as NaN in a key row, which the order puts last', () => {
+    const row = new Float64Array(KEY_WIDTH);
+    setKeyRow(row, 7, 1, 2, null, -3.5, 10, 4, 128);
+    expect([...row]).toEqual([7, 1, 2, NaN, -3.5, 10, 4, 128]);
+    expect(row[K.size]).toBeNaN();
+    const values = Float64Array.of(row[K.size]!, 5);
+    expect(pageOrder(values, Float64Array.of(7, 8), { order: 'desc', offset: 0, limit: 2 })).toEqual([1, 0]);
   });
 });

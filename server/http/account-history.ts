@@ -13,6 +13,7 @@ import type { Row } from '../db/database.ts';
 import { K, KEY_WIDTH, type AccountRun } from './lifecycle-accounts.ts';
 import type { LifecycleStore } from './lifecycle-store.ts';
 import { recordRow } from './lifecycle-timeline.ts';
+import { compareNullsLast } from './nulls-last.ts';
 import type { ClosedTail } from './closed-tail.ts';
 
 /** Endpoint 15's filters, order and page (validated by the route). */
@@ -76,16 +77,7 @@ export async function historyFromStore(store: LifecycleStore, closedTail: Closed
  */
 export function pageOrder(values: Float64Array, ids: Float64Array, q: Pick<AccountHistoryQuery, 'order' | 'offset' | 'limit'>): number[] {
   const dir = q.order === 'asc' ? 1 : -1;
-  const compare = (a: number, b: number): number => {
-    const x = values[a]!;
-    const y = values[b]!;
-    if (x !== y) {
-      if (Number.isNaN(x)) return Number.isNaN(y) ? ids[b]! - ids[a]! : 1; // NULLs last in either order
-      if (Number.isNaN(y)) return -1;
-      return x < y ? -dir : dir;
-    }
-    return ids[b]! - ids[a]!;
-  };
+  const compare = (a: number, b: number): number => compareNullsLast(values[a]!, values[b]!, dir) || ids[b]! - ids[a]!;
   const n = values.length;
   const wanted = q.offset + q.limit;
   const candidates: number[] = [];

@@ -15,7 +15,7 @@
  * it then starts again at the store's next mark.
  */
 import type { Service } from '../service.ts';
-import { K, KEY_WIDTH, type AccountRun } from './lifecycle-accounts.ts';
+import { KEY_WIDTH, VariantCodes, setKeyRow, type AccountRun } from './lifecycle-accounts.ts';
 import type { StoreView } from './lifecycle-store.ts';
 
 /** One closed lifecycle: its key row (the account files' layout) and record document. */
@@ -40,9 +40,8 @@ export interface ClosedTailOptions {
 
 class Held implements TailView {
   readonly byAddress = new Map<string, TailLifecycle[]>();
-  /** code → [market_variant, market], as an account file's */
-  readonly variants: [string, string][] = [];
-  private readonly codes = new Map<string, number>();
+  /** the variant codes of the key rows, as an account file's */
+  readonly variants = new VariantCodes();
   count = 0;
 
   constructor(readonly from: number, public upTo: number) {}
@@ -53,17 +52,7 @@ class Held implements TailView {
     if (kept.length === 0) return undefined;
     const keys = new Float64Array((kept.length + 1) * KEY_WIDTH);
     kept.forEach((l, i) => keys.set(l.row, i * KEY_WIDTH));
-    return { keys, count: kept.length, variants: this.variants, records: async (rows) => rows.map((r) => kept[r]!.doc) };
-  }
-
-  /** The code of a market variant (added when new). */
-  code(variant: string, market: string): number {
-    let code = this.codes.get(variant);
-    if (code === undefined) {
-      this.codes.set(variant, (code = this.variants.length));
-      this.variants.push([variant, market]);
-    }
-    return code;
+    return { keys, count: kept.length, variants: this.variants.list, records: async (rows) => rows.map((r) => kept[r]!.doc) };
   }
 
   /** Drops what the store holds now (at or before its mark). */
@@ -136,13 +125,9 @@ export class ClosedTail {
     for (const r of closed) {
       const address = r.address as string;
       const row = new Array<number>(KEY_WIDTH).fill(0);
-      row[K.id] = r.position_id as number;
-      row[K.opened] = r.opened_us as number;
-      row[K.closed] = r.closed_us as number;
-      row[K.size] = (r.max_size_usd as number | null) ?? NaN;
-      row[K.pnl] = r.net_pnl_usd as number;
-      row[K.leverage] = r.max_leverage as number;
-      row[K.variant] = held.code(r.market_variant as string, r.market as string);
+      // the record offset is unused here: a tail run hands out its documents directly
+      setKeyRow(row, r.position_id as number, r.opened_us as number, r.closed_us as number, r.max_size_usd as number | null,
+        r.net_pnl_usd as number, r.max_leverage as number, held.variants.code(r.market_variant as string, r.market as string), 0);
       const l: TailLifecycle = { row, lastSeq: r.last_seq as number, doc: r.doc as string };
       const list = held.byAddress.get(address);
       if (list) list.push(l);

@@ -31,6 +31,38 @@ export const K = { id: 0, opened: 1, closed: 2, size: 3, pnl: 4, leverage: 5, va
  */
 const READ_GAP = 64 * 1024;
 
+/** Market-variant codes of key rows: `list[code]` = [market_variant, market], codes given in first-seen order. */
+export class VariantCodes {
+  readonly list: [string, string][] = [];
+  private readonly codes = new Map<string, number>();
+
+  /** The code of `variant` (a variant of `market`), added when new. */
+  code(variant: string, market: string): number {
+    let code = this.codes.get(variant);
+    if (code === undefined) {
+      this.codes.set(variant, (code = this.list.length));
+      this.list.push([variant, market]);
+    }
+    return code;
+  }
+}
+
+/**
+ * Sets `row` ({@link KEY_WIDTH} values) to one lifecycle's key row from the columns that
+ * sql/store/account-docs.sql and sql/api/alpha-closed-after.sql both give (a NULL size as NaN).
+ */
+export function setKeyRow(row: Float64Array | number[], id: number, opened: number, closed: number, size: number | null,
+  pnl: number, leverage: number, variantCode: number, recordOffset: number): void {
+  row[K.id] = id;
+  row[K.opened] = opened;
+  row[K.closed] = closed;
+  row[K.size] = size ?? NaN;
+  row[K.pnl] = pnl;
+  row[K.leverage] = leverage;
+  row[K.variant] = variantCode;
+  row[K.offset] = recordOffset;
+}
+
 /** The by-address files of the segment whose data file is `file`. */
 export function accountFiles(file: string): [string, string, string] {
   const base = file.replace(/\.jsonl$/, '');
@@ -52,8 +84,8 @@ export async function writeAccountFiles(db: Database, dir: string, file: string,
   const recsTmp = join(dir, `.tmp-${recsName}`);
   const keysFd = openSync(keysTmp, 'w');
   const recsFd = openSync(recsTmp, 'w');
-  const directory: Directory = { variants: [], addresses: [], starts: [] };
-  const codes = new Map<string, number>();
+  const codes = new VariantCodes();
+  const directory: Directory = { variants: codes.list, addresses: [], starts: [] };
   const keys = new BufferedWriter(keysFd);
   const recs = new BufferedWriter(recsFd);
   const row = new Float64Array(KEY_WIDTH);
@@ -68,12 +100,7 @@ export async function writeAccountFiles(db: Database, dir: string, file: string,
           directory.addresses.push(address[i]!);
           directory.starts.push(rows);
         }
-        let code = codes.get(variant[i]!);
-        if (code === undefined) {
-          codes.set(variant[i]!, (code = directory.variants.length));
-          directory.variants.push([variant[i]!, market[i]!]);
-        }
-        row.set([id[i]!, opened[i]!, closed[i]!, size[i] ?? NaN, pnl[i]!, leverage[i]!, code, recs.bytes]);
+        setKeyRow(row, id[i]!, opened[i]!, closed[i]!, size[i]!, pnl[i]!, leverage[i]!, codes.code(variant[i]!, market[i]!), recs.bytes);
         keys.writeBytes(rowBytes);
         recs.write(doc[i]!);
         recs.write('\n');

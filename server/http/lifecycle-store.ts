@@ -248,10 +248,13 @@ export class LifecycleStore {
       manifest = null;
     }
     if (manifest) {
+      const opened: Segment[] = [];
       try {
-        this.segments = manifest.segments.map((m) => Segment.open(this.dir, m));
+        for (const m of manifest.segments) opened.push(Segment.open(this.dir, m));
+        this.segments = opened;
       } catch (err) {
         log.warn('lifecycle store: a segment could not be opened; starting it again', err);
+        await Promise.all(opened.map((segment) => segment.close())); // their files are removed below
         manifest = null;
       }
     }
@@ -265,9 +268,11 @@ export class LifecycleStore {
       if (name !== 'manifest.json' && !named.has(name)) rmSync(join(this.dir, name), { force: true });
     }
     this.manifest = manifest;
-    // in the background: endpoint 15's scattered reads of them are what a cold page cache slows
-    const accountPaths = manifest.segments.flatMap((m) => accountFiles(m.file).slice(0, 2).map((name) => join(this.dir, name)));
-    void warmPageCache(accountPaths);
+    // in the background: endpoint 15's scattered reads of the keys and records are what a cold page cache slows
+    void warmPageCache(manifest.segments.flatMap((m) => {
+      const [keys, records] = accountFiles(m.file);
+      return [join(this.dir, keys), join(this.dir, records)];
+    }));
     if (manifest.mark > 0) {
       this.current = viewOf(this.segments, manifest.columns, manifest.mark, await this.readPrefixes(manifest.mark));
     }

@@ -6,6 +6,7 @@
  * DuckDB) cost ~1.2 ms of CPU, its first sort per order a few more.
  */
 import type { Row } from '../db/database.ts';
+import { compareNullsLast } from './nulls-last.ts';
 
 /** `sort_by` of endpoint 16 → the loaded column it sorts by. */
 export const SORT_COLUMN = {
@@ -122,21 +123,13 @@ export class PositionSet {
     const address = this.address;
     const id = this.positionId;
     sorted = Int32Array.from(this.rows, (_, i) => i).sort((a, b) => {
-      const x = value[a]!;
-      const y = value[b]!;
-      if (x !== y) {
-        if (Number.isNaN(x)) return Number.isNaN(y) ? tie(a, b) : 1; // NULLs last in either order
-        if (Number.isNaN(y)) return -1;
-        return x < y ? -dir : dir;
-      }
-      return tie(a, b);
-    });
-    function tie(a: number, b: number): number {
+      const byValue = compareNullsLast(value[a]!, value[b]!, dir);
+      if (byValue !== 0) return byValue;
       const p = address[a]!;
       const s = address[b]!;
       if (p !== s) return p < s ? -1 : 1;
       return id[b]! - id[a]!;
-    }
+    });
     this.orders.set(name, sorted);
     return sorted;
   }
