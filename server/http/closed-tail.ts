@@ -50,7 +50,8 @@ class Held implements TailView {
     const upTo = this.upTo; // lifecycles added by a later generation are not this read's
     const kept = (this.byAddress.get(address) ?? []).filter((l) => l.lastSeq > after && l.lastSeq <= upTo);
     if (kept.length === 0) return undefined;
-    const keys = new Float64Array((kept.length + 1) * KEY_WIDTH);
+    // no end row: an account file's last row only bounds its records, which a tail run hands out directly
+    const keys = new Float64Array(kept.length * KEY_WIDTH);
     kept.forEach((l, i) => keys.set(l.row, i * KEY_WIDTH));
     return { keys, count: kept.length, variants: this.variants.list, records: async (rows) => rows.map((r) => kept[r]!.doc) };
   }

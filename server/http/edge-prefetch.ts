@@ -51,10 +51,9 @@ export async function readAhead(mirror: HistoryMirror, now: number, aheadMs: num
   stopped: () => boolean = () => false): Promise<boolean> {
   const view = await mirror.current();
   if (!view) return false;
-  const origin = view.variants[0]?.origin ?? 0;
   for (const start of bucketsAhead(now, aheadMs, spans)) {
     if (stopped()) break;
-    if (view.variants.some((v) => v.cell('fill_count', (start - origin) / M5) > 0)) await mirror.edges.fills(start);
+    if (view.variants.some((v) => v.cell('fill_count', (start - v.origin) / M5) > 0)) await mirror.edges.fills(start);
   }
   return true;
 }

@@ -126,6 +126,7 @@ export async function writeAccountFiles(db: Database, dir: string, file: string,
 
 /** One account's rows in one segment: `keys` holds `count` + 1 rows (the last only ends the last record). */
 export interface AccountRun {
+  /** `count` key rows of {@link KEY_WIDTH} (a file's run has one more, whose offset ends the last record) */
   keys: Float64Array;
   count: number;
   /** code → [market_variant, market] */
