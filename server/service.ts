@@ -37,6 +37,9 @@ export interface Service {
   /** the resume point a source stored with its last committed batch */
   sourceCheckpoint(source: string): unknown;
   lastSeq(): number;
+  /** The append path's state for operators (GET /health): its last commit in this process and
+   * the error that stopped it, if any. */
+  appendState(): { lastCommitAt: number | undefined; failure: Error | undefined };
   close(): Promise<void>;
 }
 
@@ -115,6 +118,7 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
     derivedChanged: (change) => path.announce(change),
     sourceCheckpoint: (s) => path.sourceCheckpoint(s),
     lastSeq: () => path.lastSeq,
+    appendState: () => ({ lastCommitAt: path.lastCommitAt, failure: path.failure }),
     close: () => db.close(),
   };
 }

@@ -51,9 +51,10 @@ function identityAnd(event: H3Event): Record<string, string> {
   return { ...stagedHeaders(event), 'x-request-id': requestIdOf(event), 'x-api-version': API_VERSION };
 }
 
-/** A 200 JSON answer with `body` (already serialized) and every header of the request (REST, the stream's scope echo). */
-export function jsonAnswer(event: H3Event, body: string): Response {
-  return new FastResponse(body, { headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
+/** A JSON answer (200 unless `status` says otherwise) with `body` (already serialized) and every
+ * header of the request (REST, the stream's scope echo, /health). */
+export function jsonAnswer(event: H3Event, body: string, status = 200): Response {
+  return new FastResponse(body, { status, headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
 }
 
 /**

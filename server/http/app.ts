@@ -7,7 +7,8 @@
  * (400) → handler (one SQL file). Credits are reserved at admission and refunded unless the
  * handler succeeds (a 4xx or 5xx costs nothing).
  * Every answer, errors included, carries `x-request-id` and `x-api-version`, and every error
- * body is ours (`onError`), never h3's. `/v1/mcp` (server/mcp/endpoint.ts) wraps the same routes.
+ * body is ours (`onError`), never h3's. `/v1/mcp` (server/mcp/endpoint.ts) wraps the same routes;
+ * `/health` (server/http/health.ts) is the operators' unauthenticated probe.
  */
 import { H3, type H3Event } from 'h3';
 import { authenticate } from './auth.ts';
@@ -22,6 +23,7 @@ import { OpenPositionsIndex } from './open-positions-index.ts';
 import { LifecycleStore } from './lifecycle-store.ts';
 import { jsonAnswer } from './answer-headers.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
+import { mountHealth } from './health.ts';
 import { memoizedQueryParser } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
 import { openapiRoutes } from './routes/openapi.ts';
@@ -150,6 +152,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   funding.open();
   backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded()]).then(() => undefined));
   for (const route of routes) mountRoute(app, route, keys, limits, cache);
+  mountHealth(app, service);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);
   return app;

@@ -99,6 +99,7 @@ export class AppendPath {
   private readonly listeners = new Set<AppendListener>();
   private readonly changeListeners = new Set<DerivedChangeListener>();
   private broken: Error | undefined;
+  private committedAt: number | undefined;
 
   constructor(
     private readonly dataDir: string,
@@ -110,6 +111,16 @@ export class AppendPath {
 
   get lastSeq(): number {
     return this.checkpoint.lastSeq;
+  }
+
+  /** The error that stopped the append path (it then refuses every append), if one did. */
+  get failure(): Error | undefined {
+    return this.broken;
+  }
+
+  /** When an append last committed in this process (wall clock, epoch ms), if one did. */
+  get lastCommitAt(): number | undefined {
+    return this.committedAt;
   }
 
   /** The resume point a source stored with its last committed batch. */
@@ -215,6 +226,7 @@ export class AppendPath {
     });
     journal.catch(() => undefined); // awaited in derive()
     await this.derive(w, counts, next, journal);
+    this.committedAt = Date.now();
     phases.lap('journal+derive');
     log.debug(`append commit ${commit}: ${fills.length} fills, ${counts.marketSnapshots} market and ${counts.positionSnapshots} position snapshots; ${phases}`);
     return { fills, duplicates, lastSeq: next.lastSeq };

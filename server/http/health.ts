@@ -1,0 +1,96 @@
+/**
+ * `GET /health`: the operator's probe (load balancers, container health checks, uptime alerts).
+ * Outside `/v1` and the published contract: no key, no credits, no rate limit, never cached, not
+ * in the OpenAPI document or MCP. It answers from the same database the API reads, so a stuck
+ * connection pool or a broken derived state shows here rather than only on the next API call.
+ *
+ * - 200 `status: "ok"`: the database answered within {@link PROBE_TIMEOUT_MS} and the append path
+ *   takes appends.
+ * - 503 `status: "failing"`, with `problems`: the database did not answer (or failed), or the
+ *   append path stopped after a failure it could not repair (server/ingest/append.ts).
+ *
+ * The body also says how fresh the data is (the journal's last seq, the derived state's, and the
+ * time of the newest fill) and when this process last committed an append, so an alert can tell
+ * "up but stale" (a source that stopped) from "down". Being unauthenticated, it names problems
+ * without their details (paths, SQL): those go to the log.
+ */
+import type { H3 } from 'h3';
+import { API_VERSION, jsonAnswer, stageHeader } from './answer-headers.ts';
+import { methodNotAllowed } from './errors.ts';
+import { log } from '../log.ts';
+import type { Service } from '../service.ts';
+
+export const HEALTH_PATH = '/health';
+
+/** How long the database probe may take before the service counts as failing. */
+export const PROBE_TIMEOUT_MS = 2_000;
+
+/** The answer's body (also what the README documents). */
+export interface HealthBody {
+  status: 'ok' | 'failing';
+  /** what is wrong, when failing */
+  problems: string[];
+  version: string;
+  uptime_s: number;
+  journal: { last_seq: number };
+  derived: { seq: number | null; last_fill_time: string | null };
+  append: { last_commit_at: string | null; stopped: boolean };
+}
+
+class ProbeTimeout extends Error {}
+
+const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+
+/** Runs the database probe, failing after {@link PROBE_TIMEOUT_MS}. */
+async function probe(service: Service): Promise<{ seq: number | null; lastFillMs: number | null }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProbeTimeout()), PROBE_TIMEOUT_MS);
+  });
+  try {
+    const row = await Promise.race([service.db.queryOne('api/health-derived'), timeout]);
+    const seq = row?.derived_seq;
+    const ms = row?.last_fill_ms;
+    return { seq: seq === null || seq === undefined ? null : Number(seq), lastFillMs: ms === null || ms === undefined ? null : Number(ms) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The health of `service` now; `startedAt` is when the app was built (epoch ms). */
+export async function healthOf(service: Service, startedAt: number): Promise<HealthBody> {
+  const problems: string[] = [];
+  let derived: HealthBody['derived'] = { seq: null, last_fill_time: null };
+  try {
+    const p = await probe(service);
+    derived = { seq: p.seq, last_fill_time: iso(p.lastFillMs) };
+  } catch (err) {
+    if (err instanceof ProbeTimeout) problems.push(`database: no answer within ${PROBE_TIMEOUT_MS} ms`);
+    else {
+      problems.push('database: the probe query failed (see the log)');
+      log.error('health: the database probe failed', err);
+    }
+  }
+  const append = service.appendState();
+  if (append.failure) problems.push('append path stopped after a failure it could not repair (see the log)');
+  return {
+    status: problems.length ? 'failing' : 'ok',
+    problems,
+    version: API_VERSION,
+    uptime_s: Math.floor((Date.now() - startedAt) / 1000),
+    journal: { last_seq: service.lastSeq() },
+    derived,
+    append: { last_commit_at: iso(append.lastCommitAt), stopped: append.failure !== undefined },
+  };
+}
+
+/** Mounts {@link HEALTH_PATH} on `app` (GET only; anything else is the usual 405). */
+export function mountHealth(app: H3, service: Service): void {
+  const startedAt = Date.now();
+  app.all(HEALTH_PATH, async (event) => {
+    if (event.req.method !== 'GET') throw methodNotAllowed();
+    const body = await healthOf(service, startedAt);
+    stageHeader(event, 'cache-control', 'no-store');
+    return jsonAnswer(event, JSON.stringify(body), body.status === 'ok' ? 200 : 503);
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * GET /health (server/http/health.ts): the operators' probe, without a key, through the real app.
+ * Known answers on a small journal, 405 for other methods, and 503 when the database cannot answer
+ * or the append path has stopped.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { at, fill } from './helpers/fixtures.ts';
+import { openTestApp, type TestApp } from './helpers/app.ts';
+import { Writer } from '../server/db/database.ts';
+import { API_VERSION } from '../server/http/answer-headers.ts';
+import { PROBE_TIMEOUT_MS } from '../server/http/health.ts';
+import { log } from '../server/log.ts';
+
+const NOW = at('2026-06-02T00:00:00Z');
+let t: TestApp | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+  await t?.close();
+  t = undefined;
+});
+
+const batch = (day: string) => ({
+  fills: [
+    fill({ time: at(`${day}T10:00:00Z`), position_key: `L${day}` }),
+    fill({ time: at(`${day}T10:05:00Z`), position_key: `S${day}`, side: 'short' }),
+  ],
+  marketSnapshots: [],
+  positionSnapshots: [],
+});
+
+describe('GET /health', () => {
+  it('answers 200 without a key: journal and derived positions, the newest fill, the last commit', async () => {
+    const before = Date.now();
+    t = await openTestApp({ now: NOW, batches: [batch('2026-06-01')] });
+    const res = await t.get('/health', null);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(res.headers.get('x-api-version')).toBe(API_VERSION);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      status: 'ok',
+      problems: [],
+      version: API_VERSION,
+      journal: { last_seq: 2 },
+      derived: { seq: 2, last_fill_time: '2026-06-01T10:05:00.000Z' },
+      append: { stopped: false },
+    });
+    expect(Date.parse(body.append.last_commit_at)).toBeGreaterThanOrEqual(before);
+    expect(body.uptime_s).toBeGreaterThanOrEqual(0);
+
+    // a later append moves every position
+    await t.service.append(batch('2026-06-03'));
+    const later = await (await t.get('/health', null)).json();
+    expect(later.journal.last_seq).toBe(4);
+    expect(later.derived).toEqual({ seq: 4, last_fill_time: '2026-06-03T10:05:00.000Z' });
+  });
+
+  it('on an empty journal: nulls, not errors', async () => {
+    t = await openTestApp({ now: NOW });
+    const body = await (await t.get('/health', null)).json();
+    expect(body).toMatchObject({ status: 'ok', journal: { last_seq: 0 }, derived: { last_fill_time: null }, append: { last_commit_at: null } });
+  });
+
+  it('is GET only, and costs no credits (a key is ignored, not metered)', async () => {
+    t = await openTestApp({ now: NOW });
+    const post = await t.app.request('/health', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect((await post.json()).error.code).toBe('method_not_allowed');
+    await t.get('/health', 'trial');
+    const account = t.keys.list()[0]!.account;
+    expect(t.limits.credits.used(account)).toEqual({ requests: 0, credits: 0 });
+  });
+
+  it('answers 503 when the database probe fails, without the error in the body', async () => {
+    t = await openTestApp({ now: NOW, batches: [batch('2026-06-01')] });
+    vi.spyOn(log, 'error').mockImplementation(() => undefined);
+    vi.spyOn(t.service.db, 'queryOne').mockRejectedValue(new Error('IO Error: /secret/path/state.duckdb'));
+    const res = await t.get('/health', null);
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body.status).toBe('failing');
+    expect(body.problems).toEqual(['database: the probe query failed (see the log)']);
+    expect(JSON.stringify(body)).not.toContain('secret');
+    expect(body.journal.last_seq).toBe(2);
+  });
+
+  it(`answers 503 when the database does not answer within ${PROBE_TIMEOUT_MS} ms`, async () => {
+    t = await openTestApp({ now: NOW });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.spyOn(t.service.db, 'queryOne').mockReturnValue(new Promise(() => undefined));
+    const pending = t.get('/health', null);
+    await vi.advanceTimersByTimeAsync(PROBE_TIMEOUT_MS);
+    const res = await pending;
+    expect(res.status).toBe(503);
+    expect((await res.json()).problems).toEqual([`database: no answer within ${PROBE_TIMEOUT_MS} ms`]);
+  });
+
+  it('answers 503 once the append path has stopped', async () => {
+    t = await openTestApp({ now: NOW, batches: [batch('2026-06-01')] });
+    vi.spyOn(log, 'error').mockImplementation(() => undefined);
+    // the derive fails after a durable journal commit, and so does the catch-up meant to repair it
+    const run = Writer.prototype.run;
+    vi.spyOn(Writer.prototype, 'run').mockImplementation(function (this: Writer, name, params) {
+      if (name === 'derive/lifecycles-insert') return Promise.reject(new Error('derive failed'));
+      return run.call(this, name, params);
+    });
+    await expect(t.service.append(batch('2026-06-03'))).rejects.toThrow();
+    const res = await t.get('/health', null);
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body.append.stopped).toBe(true);
+    expect(body.problems).toEqual(['append path stopped after a failure it could not repair (see the log)']);
+  });
+});
