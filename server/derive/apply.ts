@@ -2,7 +2,8 @@ import type { Writer } from '../db/database.ts';
 import type { PhaseTimer } from '../phase-timer.ts';
 
 /** Derive steps in order; each is one statement in sql/derive/. Fill steps read batch_fills,
- * snapshot steps batch_msnap / batch_psnap. */
+ * snapshot steps batch_msnap / batch_psnap; rollup-update, rollup-insert and markets-insert read
+ * batch_rollup, which rollup-stage makes from the batch's fills. */
 const FILL_STEPS = [
   'insert-fills',
   'liquidations-insert',
