@@ -71,7 +71,7 @@ if (ta.join() !== tb.join()) {
   differences++;
   console.log(`DIFFERENT  state tables: ${ta.join(' ')} vs ${tb.join(' ')}`);
 }
-// meta's derive_version is a hash of the derive SQL: it differs whenever that SQL was edited
+// meta's derive_version is a hash of the derive SQL: it differs whenever what that SQL runs changed
 const rowsOf = (cat: string, t: string) => `SELECT * FROM ${cat}."${t}"${t === 'meta' ? ` WHERE key <> 'derive_version'` : ''}`;
 for (const t of ta.filter((x) => tb.includes(x))) await compare(`state ${t}`, rowsOf('sa', t), rowsOf('sb', t));
 conn.closeSync();

@@ -22,9 +22,9 @@
  * columns, the tx of the last fill at the mark); when any of it differs from the state opened, the
  * store starts again from nothing.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { sqlFingerprint } from '../db/sql-fingerprint.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { writeFileAtomic } from '../fs-atomic.ts';
 import { log } from '../log.ts';
@@ -224,10 +224,8 @@ export class LifecycleStore {
 
   /** What the files must have been written from to be used with the state opened. */
   private async expected(): Promise<Omit<Manifest, 'mark' | 'mark_tx' | 'segments'>> {
-    const sql = createHash('sha256')
-      .update(sqlFile('store/lifecycle-docs')).update(sqlFile('store/account-docs')).update(sqlFile('store/open-prefix-docs'))
-      .update(sqlFile('schema/read-macros'))
-      .digest('hex');
+    // as the SQL runs: a comment edit does not make every data directory write its store again
+    const sql = sqlFingerprint(['store/lifecycle-docs', 'store/account-docs', 'store/open-prefix-docs', 'schema/read-macros'].map(sqlFile));
     const version = await this.service.db.queryOne('ingest/derive-version');
     const columns = (await this.service.db.query('store/record-columns')).map((r) => r.column_name as string);
     return { format: FORMAT, sql, derive_version: (version?.value as string | undefined) ?? null, columns };
