@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingBatch, IncomingFill, IncomingPositionSnapshot, MarketSnapshot } from '../server/journal/rows.ts';
+import { packBatches } from '../server/ingest/column-groups.ts';
+import { marketSnapshotsOf } from '../server/ingest/columns.ts';
 import { positionKey } from '../server/sources/simulate/ids.ts';
 import { ALPHA, BETA, SLOT_GENESIS_MS, SLOT_MS } from '../server/sources/simulate/markets.ts';
 import { Simulator, type SimulatorOptions } from '../server/sources/simulate/simulator.ts';
@@ -104,6 +106,19 @@ describe('simulator: determinism', () => {
     expect(digest(split.markets)).toBe(digest(run.markets));
     expect(digest(split.positions)).toBe(digest(run.positions));
     expect(again.time).toBe(Math.floor(UNTIL / MIN) * MIN);
+  });
+
+  it('hands market snapshots over in columns (the backfill worker) equal to the rows, packed or not', () => {
+    const days = [...new Simulator(OPTS).batches(UNTIL, true)];
+    expect(days.every((b) => b.marketSnapshots.length === 0)).toBe(true);
+    const decoded = days.flatMap((b) => (b.marketSnapshotColumns ? marketSnapshotsOf(b.marketSnapshotColumns) : []));
+    expect(decoded.length).toBe(run.markets.length);
+    expect(digest(decoded)).toBe(digest(run.markets));
+    // as the worker packs a group of days, and a group mixing row-held and column-held snapshots
+    expect(digest(marketSnapshotsOf(packBatches(days).marketSnapshots))).toBe(digest(run.markets));
+    const last = days.length - 1;
+    const mixed = packBatches([run.batches[last - 1]!, days[last]!]);
+    expect(digest(marketSnapshotsOf(mixed.marketSnapshots))).toBe(digest([...run.batches[last - 1]!.marketSnapshots, ...run.batches[last]!.marketSnapshots]));
   });
 
   it('restoring does not share state with the saved object, and another seed differs', () => {

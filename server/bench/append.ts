@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { batchOfGroup, packBatches, type ColumnGroup } from '../ingest/column-groups.ts';
+import { batchOfGroup, packBatches, rowsOf, type ColumnGroup } from '../ingest/column-groups.ts';
 import type { IncomingBatch } from '../journal/rows.ts';
 import { openService } from '../service.ts';
 import { Simulator } from '../sources/simulate/simulator.ts';
@@ -25,7 +25,7 @@ const { values } = parseArgs({
 const target = Number(values.fills);
 const rowsPerAppend = Number(values.rows);
 const sim = new Simulator({ seed: 42, scale: Number(values.scale) });
-if (Date.parse(values.from) > sim.time) for (const _ of sim.batches(Date.parse(values.from)));
+if (Date.parse(values.from) > sim.time) for (const _ of sim.batches(Date.parse(values.from), true));
 
 // the backfill's hand-over (worker → main thread): column groups, rows decoded from them
 const groups: ColumnGroup[] = [];
@@ -37,9 +37,9 @@ const flush = () => {
   parts = [];
   rows = 0;
 };
-for (const day of sim.batches(Date.now())) {
+for (const day of sim.batches(Date.now(), true)) {
   parts.push(day);
-  rows += day.fills.length + day.marketSnapshots.length + day.positionSnapshots.length;
+  rows += rowsOf(day);
   fills += day.fills.length;
   if (rows >= rowsPerAppend || fills >= target) flush();
   if (fills >= target) break;

@@ -14,9 +14,9 @@ const sim = new Simulator({ seed: Number(args.seed), scale: Number(args.scale) }
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const rows = { fills: 0, marketSnapshots: 0, positionSnapshots: 0 };
-for (const day of sim.batches(Date.now())) {
+for (const day of sim.batches(Date.now(), true)) {
   rows.fills += day.fills.length;
-  rows.marketSnapshots += day.marketSnapshots.length;
+  rows.marketSnapshots += day.marketSnapshotColumns?.length ?? 0;
   rows.positionSnapshots += day.positionSnapshots.length;
   packBatches([day]);
 }

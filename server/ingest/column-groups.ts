@@ -18,13 +18,24 @@ export interface ColumnGroup {
   positionSnapshots: ColumnBlock;
 }
 
-/** Packs source batches (e.g. a simulator's days, in order) into one group of column blocks. */
+/** Packs source batches (e.g. a simulator's days, in order) into one group of column blocks.
+ * Market snapshots a batch already has in columns are taken as they are (after its rows, the
+ * order the append path stages them in). */
 export function packBatches(parts: readonly IncomingBatch[]): ColumnGroup {
+  const markets = parts.flatMap((b) => {
+    const blocks = b.marketSnapshots.length ? [toColumns(b.marketSnapshots, MARKET_SNAPSHOT_COLUMNS)] : [];
+    return b.marketSnapshotColumns?.length ? [...blocks, b.marketSnapshotColumns] : blocks;
+  });
   return {
     fills: toColumns(parts.map((b) => b.fills), FILL_IN, true),
-    marketSnapshots: toColumns(parts.map((b) => b.marketSnapshots), MARKET_SNAPSHOT_COLUMNS, true),
+    marketSnapshots: markets.length ? concatBlocks(markets) : toColumns([], MARKET_SNAPSHOT_COLUMNS),
     positionSnapshots: toColumns(parts.map((b) => b.positionSnapshots), POSITION_SNAPSHOT_IN, true),
   };
+}
+
+/** How many rows a source batch holds, its column-held market snapshots included. */
+export function rowsOf(b: IncomingBatch): number {
+  return b.fills.length + b.marketSnapshots.length + (b.marketSnapshotColumns?.length ?? 0) + b.positionSnapshots.length;
 }
 
 /** Joins consecutive groups (e.g. days packed one by one) into one, in order. */

@@ -1,4 +1,4 @@
-import type { IncomingFill, IncomingPositionSnapshot } from '../journal/rows.ts';
+import type { IncomingFill, IncomingPositionSnapshot, MarketSnapshot } from '../journal/rows.ts';
 
 /**
  * A batch of rows in columns: what a source in another thread hands over without cloning
@@ -181,6 +181,27 @@ export function positionSnapshotsOf(b: ColumnBlock): IncomingPositionSnapshot[] 
       source: source!(i) as IncomingPositionSnapshot['source'],
       position_id: 0, // set by the append path (see fillsOf)
     } as IncomingPositionSnapshot;
+  }
+  return out;
+}
+
+/** Market snapshot rows of a block with the journal's market snapshot columns (e.g. the simulator's). */
+export function marketSnapshotsOf(b: ColumnBlock): MarketSnapshot[] {
+  const [protocol, market, variant] = ['protocol', 'market', 'market_variant'].map((n) => strings(b, n));
+  const [time, index, oiL, oiS, frL, frS, brL, brS, raw, cbL, cbS, cfpL, cfpS, cfeL, cfeS] = [
+    'time', 'index_price', 'oi_long_usd', 'oi_short_usd', 'funding_rate_long', 'funding_rate_short', 'borrowing_rate_long',
+    'borrowing_rate_short', 'funding_rate_raw', 'cum_borrowing_long', 'cum_borrowing_short', 'cum_funding_paid_long',
+    'cum_funding_paid_short', 'cum_funding_earned_long', 'cum_funding_earned_short',
+  ].map((n) => numbers(b, n)) as Float64Array[];
+  const out: MarketSnapshot[] = new Array(b.length);
+  for (let i = 0; i < b.length; i++) {
+    out[i] = {
+      time: time![i]!, protocol: protocol!(i) as MarketSnapshot['protocol'], market: market!(i)!, market_variant: variant!(i),
+      index_price: index![i]!, oi_long_usd: oiL![i]!, oi_short_usd: oiS![i]!, funding_rate_long: frL![i]!, funding_rate_short: frS![i]!,
+      borrowing_rate_long: brL![i]!, borrowing_rate_short: brS![i]!, funding_rate_raw: raw![i]!,
+      cum_borrowing_long: cbL![i]!, cum_borrowing_short: cbS![i]!, cum_funding_paid_long: cfpL![i]!, cum_funding_paid_short: cfpS![i]!,
+      cum_funding_earned_long: cfeL![i]!, cum_funding_earned_short: cfeS![i]!,
+    };
   }
   return out;
 }

@@ -12,11 +12,13 @@
  * only on (options, minutes simulated): advancing in pieces, or saving and restoring in between,
  * gives exactly the rows of one advance.
  */
-import type { IncomingBatch, MarketSnapshot, Protocol } from '../../journal/rows.ts';
+import type { IncomingBatch, Protocol } from '../../journal/rows.ts';
+import { marketSnapshotsOf } from '../../ingest/columns.ts';
 import { betaFee } from './beta-mechanics.ts';
 import { PositionBook } from './book.ts';
 import { Keeper } from './keeper.ts';
 import { Ledger, type Op } from './ledger.ts';
+import { MarketColumns } from './market-columns.ts';
 import { ALPHA, ALPHA_LAUNCH_MS, DAY_MS, HOUR_MS, MINUTE_MS, VARIANTS } from './markets.ts';
 import { equity } from './mechanics.ts';
 import { Pools } from './pools.ts';
@@ -84,7 +86,7 @@ export class Simulator {
   private readonly touristCache: TouristCache;
   /** tourists joined so far (the next one's index) */
   private tourists = 0;
-  private marketOut: MarketSnapshot[] = [];
+  private readonly marketOut = new MarketColumns();
   /** index price per variant at the current minute */
   private readonly variantPrice = new Float64Array(VARIANTS.length);
   private readonly traderOf = (owner: number): Trader => (owner < this.traders.length ? this.traders[owner]! : this.touristCache.get(owner));
@@ -154,9 +156,11 @@ export class Simulator {
   /**
    * The same as {@link advance}, lazily: yields each day's batch as soon as it is simulated, so a
    * backfill holds one day in memory. State (and `time`) moves as the generator is consumed;
-   * stopping early leaves the simulator consistent at the last yielded day.
+   * stopping early leaves the simulator consistent at the last yielded day. With `columns`, each
+   * batch carries its market snapshots as `marketSnapshotColumns` (no rows: what the backfill's
+   * worker hands over, see market-columns.ts), else as rows.
    */
-  *batches(until: number): Generator<IncomingBatch, void, undefined> {
+  *batches(until: number, columns = false): Generator<IncomingBatch, void, undefined> {
     const end = floorMinute(until);
     while (this.t < end) {
       const dayEnd = Math.min(end, (Math.floor(this.t / DAY_MS) + 1) * DAY_MS);
@@ -164,14 +168,15 @@ export class Simulator {
         this.step(this.t);
         this.t += MINUTE_MS;
       }
+      const markets = this.marketOut.take();
       const batch: IncomingBatch = {
         fills: this.ledger.out.fills,
-        marketSnapshots: this.marketOut,
+        marketSnapshots: columns ? [] : marketSnapshotsOf(markets),
         positionSnapshots: this.ledger.out.positionSnapshots,
         checkpoint: { simulatedTo: this.t },
       };
+      if (columns && markets.length) batch.marketSnapshotColumns = markets;
       this.ledger.out = { fills: [], positionSnapshots: [] };
-      this.marketOut = [];
       yield batch;
     }
   }
@@ -328,7 +333,7 @@ export class Simulator {
       throw new Error('Simulator: cannot adopt the state of another seed or scale');
     }
     Object.assign(this.opts, st.options);
-    this.marketOut = [];
+    this.marketOut.take(); // drops rows not yet handed out
     this.load(st);
   }
 

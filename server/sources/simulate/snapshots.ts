@@ -7,7 +7,7 @@
  * snapshot equals the sum of open sizes replayed from fills strictly before its time, and the
  * cumulative factors are the ones fills of minute m settle against.
  */
-import type { MarketSnapshot } from '../../journal/rows.ts';
+import type { MarketColumns } from './market-columns.ts';
 import { MINUTE_MS, VARIANTS } from './markets.ts';
 import type { Pools } from './pools.ts';
 import type { PricePaths } from './prices.ts';
@@ -28,28 +28,25 @@ export function isPollMinute(m: number): boolean {
 }
 
 /** Appends one snapshot row per variant for minute `m`. */
-export function pushMarketSnapshots(m: number, pools: Pools, prices: PricePaths, out: MarketSnapshot[]): void {
+export function pushMarketSnapshots(m: number, pools: Pools, prices: PricePaths, out: MarketColumns): void {
+  const c = out.col;
   for (const def of VARIANTS) {
     const rt = pools.variants[def.idx]!;
-    out.push({
-      time: m,
-      protocol: def.protocol,
-      market: def.market,
-      market_variant: def.variant,
-      index_price: prices.price[def.assetIdx]!,
-      oi_long_usd: rt.oiLong / 1e6,
-      oi_short_usd: rt.oiShort / 1e6,
-      funding_rate_long: rt.rFL - rt.rBL,
-      funding_rate_short: rt.rFS - rt.rBS,
-      borrowing_rate_long: rt.rBL,
-      borrowing_rate_short: rt.rBS,
-      funding_rate_raw: rt.raw,
-      cum_borrowing_long: rt.cumBL,
-      cum_borrowing_short: rt.cumBS,
-      cum_funding_paid_long: rt.cumFPL,
-      cum_funding_paid_short: rt.cumFPS,
-      cum_funding_earned_long: rt.cumFEL,
-      cum_funding_earned_short: rt.cumFES,
-    });
+    const i = out.row(def.idx);
+    c.time![i] = m;
+    c.index_price![i] = prices.price[def.assetIdx]!;
+    c.oi_long_usd![i] = rt.oiLong / 1e6;
+    c.oi_short_usd![i] = rt.oiShort / 1e6;
+    c.funding_rate_long![i] = rt.rFL - rt.rBL;
+    c.funding_rate_short![i] = rt.rFS - rt.rBS;
+    c.borrowing_rate_long![i] = rt.rBL;
+    c.borrowing_rate_short![i] = rt.rBS;
+    c.funding_rate_raw![i] = rt.raw;
+    c.cum_borrowing_long![i] = rt.cumBL;
+    c.cum_borrowing_short![i] = rt.cumBS;
+    c.cum_funding_paid_long![i] = rt.cumFPL;
+    c.cum_funding_paid_short![i] = rt.cumFPS;
+    c.cum_funding_earned_long![i] = rt.cumFEL;
+    c.cum_funding_earned_short![i] = rt.cumFES;
   }
 }

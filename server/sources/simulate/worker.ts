@@ -6,7 +6,7 @@
  * with the simulator's state after it. It stays at most one unacknowledged group ahead of the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { concatGroups, packBatches, type ColumnGroup } from '../../ingest/column-groups.ts';
+import { concatGroups, packBatches, rowsOf, type ColumnGroup } from '../../ingest/column-groups.ts';
 import { transferList } from '../../ingest/columns.ts';
 import { Simulator } from './simulator.ts';
 
@@ -61,10 +61,10 @@ async function run({ state, until, rowsPerAppend }: WorkerStart): Promise<void> 
     port.postMessage(group, [...transferList(group.fills), ...transferList(group.marketSnapshots), ...transferList(group.positionSnapshots)]);
     sent++;
   };
-  for (const day of sim.batches(until)) {
+  for (const day of sim.batches(until, true)) {
     // packed at once: the day's row objects die young (see concatBlocks)
     days.push(packBatches([day]));
-    rows += day.fills.length + day.marketSnapshots.length + day.positionSnapshots.length;
+    rows += rowsOf(day);
     if (rows >= target) await post();
   }
   if (days.length) await post();
