@@ -3,8 +3,8 @@
  * `snapshotsFrom`, ~3.3M rows in the default backfill. As objects they were ~40 % of the
  * simulation's CPU (making them, packing them into columns for the main thread, and collecting
  * them: `npm run bench:simulation`, 12-14 → 6.5-8 CPU-s without them), while the append path
- * stages columns anyway (server/journal/stage.ts). Rows are still made on request, for the live
- * mode and tests ({@link MarketColumns.take} with `rows`).
+ * stages columns anyway (server/journal/stage.ts). The live mode and tests still get rows:
+ * `Simulator.batches` decodes the block with `marketSnapshotsOf` unless asked for columns.
  */
 import type { ColumnBlock } from '../../ingest/columns.ts';
 import { MARKET_SNAPSHOT_COLUMNS } from '../../journal/rows.ts';
