@@ -62,7 +62,12 @@ export class MarketColumns {
   /** The rows so far as a column block (own, exact-length buffers, transferable), and empties. */
   take(): ColumnBlock {
     const n = this.n;
-    const codes = (map: Int32Array) => Int32Array.from(this.variant.subarray(0, n), (v) => map[v]!);
+    const codes = (map: Int32Array): Int32Array => {
+      // a plain loop: Int32Array.from with a mapper was ~1.2 s of a default backfill's worker
+      const out = new Int32Array(n);
+      for (let i = 0; i < n; i++) out[i] = map[this.variant[i]!]!;
+      return out;
+    };
     const columns: ColumnBlock['columns'] = {};
     for (const [name, type] of MARKET_SNAPSHOT_COLUMNS) {
       if (type !== 'VARCHAR') columns[name] = this.col[name]!.slice(0, n);
