@@ -15,6 +15,7 @@
  * without their details (paths, SQL): those go to the log.
  */
 import type { H3 } from 'h3';
+import { isoFromMs } from '../db/values.ts';
 import { API_VERSION, jsonAnswer, stageHeader } from './answer-headers.ts';
 import { methodNotAllowed } from './errors.ts';
 import { log } from '../log.ts';
@@ -39,19 +40,16 @@ export interface HealthBody {
 
 class ProbeTimeout extends Error {}
 
-const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
-
-/** Runs the database probe, failing after {@link PROBE_TIMEOUT_MS}. */
-async function probe(service: Service): Promise<{ seq: number | null; lastFillMs: number | null }> {
+/** Runs the database probe, failing after {@link PROBE_TIMEOUT_MS}; the row's values are plain
+ * (server/db/values.ts: the seq a number, the time an ISO string). */
+async function probe(service: Service): Promise<HealthBody['derived']> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ProbeTimeout()), PROBE_TIMEOUT_MS);
   });
   try {
     const row = await Promise.race([service.db.queryOne('api/health-derived'), timeout]);
-    const seq = row?.derived_seq;
-    const ms = row?.last_fill_ms;
-    return { seq: seq === null || seq === undefined ? null : Number(seq), lastFillMs: ms === null || ms === undefined ? null : Number(ms) };
+    return { seq: (row?.derived_seq as number | null | undefined) ?? null, last_fill_time: (row?.last_fill_time as string | null | undefined) ?? null };
   } finally {
     clearTimeout(timer);
   }
@@ -62,8 +60,7 @@ export async function healthOf(service: Service, startedAt: number): Promise<Hea
   const problems: string[] = [];
   let derived: HealthBody['derived'] = { seq: null, last_fill_time: null };
   try {
-    const p = await probe(service);
-    derived = { seq: p.seq, last_fill_time: iso(p.lastFillMs) };
+    derived = await probe(service);
   } catch (err) {
     if (err instanceof ProbeTimeout) problems.push(`database: no answer within ${PROBE_TIMEOUT_MS} ms`);
     else {
@@ -80,7 +77,7 @@ export async function healthOf(service: Service, startedAt: number): Promise<Hea
     uptime_s: Math.floor((Date.now() - startedAt) / 1000),
     journal: { last_seq: service.lastSeq() },
     derived,
-    append: { last_commit_at: iso(append.lastCommitAt), stopped: append.failure !== undefined },
+    append: { last_commit_at: append.lastCommitAt === undefined ? null : isoFromMs(append.lastCommitAt), stopped: append.failure !== undefined },
   };
 }
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { IncomingBatch } from '../journal/rows.ts';
+import { rowsOf } from '../ingest/column-groups.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import { ReplayReader } from './replay-reader.ts';
@@ -30,8 +30,6 @@ export interface ReplayResult {
   /** the whole source was replayed (false: stopped by the signal) */
   done: boolean;
 }
-
-const rowCount = (b: IncomingBatch): number => b.fills.length + b.marketSnapshots.length + b.positionSnapshots.length;
 
 /** Parses `--speed`: a positive number or `max`. */
 export function parseSpeed(s: string): number | 'max' {
@@ -73,7 +71,7 @@ export async function runReplay(service: Service, opts: ReplayOptions): Promise<
   const appendUpTo = async (to: number) => {
     const batch = await reader.read(cursor, to);
     const checkpoint: ReplayCheckpoint = { from: reader.root, cursor: to };
-    if (rowCount(batch)) {
+    if (rowsOf(batch)) {
       const r = await service.append({ ...batch, checkpoint }, { source: REPLAY_SOURCE });
       result.fills += r.fills.length;
       result.duplicates += r.duplicates;

@@ -59,6 +59,11 @@ export class MarketColumns {
     }
   }
 
+  /** Drops the rows so far (the buffers stay for the next ones). */
+  clear(): void {
+    this.n = 0;
+  }
+
   /** The rows so far as a column block (own, exact-length buffers, transferable), and empties. */
   take(): ColumnBlock {
     const n = this.n;
@@ -76,7 +81,7 @@ export class MarketColumns {
         columns[name] = { codes: codes(codeOf), dict: [...dict] };
       }
     }
-    this.n = 0;
+    this.clear();
     return { length: n, columns };
   }
 }

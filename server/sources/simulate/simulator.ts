@@ -333,7 +333,7 @@ export class Simulator {
       throw new Error('Simulator: cannot adopt the state of another seed or scale');
     }
     Object.assign(this.opts, st.options);
-    this.marketOut.take(); // drops rows not yet handed out
+    this.marketOut.clear(); // rows not yet handed out belong to the state replaced
     this.load(st);
   }
 
