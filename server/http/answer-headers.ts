@@ -29,19 +29,26 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 export function requestIdOf(event: H3Event): string {
   const known = event.context.requestId;
   if (typeof known === 'string') return known;
-  const incoming = event.req.headers.get('x-request-id');
-  const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const id = requestIdFrom(event.req.headers.get('x-request-id'));
   event.context.requestId = id;
   return id;
 }
 
+/** The request id for an incoming `x-request-id` value (null or undefined: none): it, when sane, else a fresh UUID. */
+export function requestIdFrom(incoming: string | null | undefined): string {
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Where headers are staged: an h3 event's context, or the hit lane's (server/http/hit-lane.ts). */
+export type HeaderStage = Pick<H3Event, 'context'>;
+
 /** The headers staged so far for this request's answer (undefined: none). */
-export function stagedHeaders(event: H3Event): Readonly<Record<string, string>> | undefined {
+export function stagedHeaders(event: HeaderStage): Readonly<Record<string, string>> | undefined {
   return event.context[STAGED] as Record<string, string> | undefined;
 }
 
 /** Stages a header (lower-case name) for this request's answer, success or error; a later value replaces it. */
-export function stageHeader(event: H3Event, name: string, value: string): void {
+export function stageHeader(event: HeaderStage, name: string, value: string): void {
   const staged = (event.context[STAGED] as Record<string, string> | undefined) ?? (event.context[STAGED] = {});
   staged[name] = value;
 }

@@ -8,7 +8,8 @@
  * handler succeeds (a 4xx or 5xx costs nothing).
  * Every answer, errors included, carries `x-request-id` and `x-api-version`, and every error
  * body is ours (`onError`), never h3's. `/v1/mcp` (server/mcp/endpoint.ts) wraps the same routes;
- * `/health` (server/http/health.ts) is the operators' unauthenticated probe.
+ * `/health` (server/http/health.ts) is the operators' unauthenticated probe. A repeated request the
+ * response cache holds is answered before h3 by the app's hit lane (server/http/hit-lane.ts).
  */
 import { H3, type H3Event } from 'h3';
 import { authenticate } from './auth.ts';
@@ -23,6 +24,7 @@ import { OpenPositionsIndex } from './open-positions-index.ts';
 import { LifecycleStore } from './lifecycle-store.ts';
 import { jsonAnswer } from './answer-headers.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
+import { HitLane, rawTargetOf } from './hit-lane.ts';
 import { mountHealth } from './health.ts';
 import { memoizedQueryParser } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
@@ -84,8 +86,13 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
  * With `cache`, a 200 body may come from the response cache (server/http/cache.ts), after auth,
  * limits and validation exactly as a computed one.
  */
-export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits, cache?: ResponseCache): void {
+export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits, cache?: ResponseCache, lane?: HitLane): void {
   const parse = memoizedQueryParser(route.query);
+  /** Tells the hit lane how this request's target resolved, once it has answered a 200. */
+  const learn = (event: H3Event, query: Record<string, unknown>): void => {
+    const target = lane && rawTargetOf(event);
+    if (target !== undefined) lane!.learn(target, { path: route.path, pathname: event.url.pathname, query, cost: route.cost });
+  };
   /** The answer's JSON body, from the cache when there is one. */
   const bodyOf = async (event: H3Event): Promise<string> => {
     if (route.auth === false) return JSON.stringify(await route.handle({ event, query: parse(event), key: null }));
@@ -93,7 +100,11 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
     const admission = limits ? admit(event, key, route.cost, limits) : undefined;
     try {
       const query = parse(event);
-      if (cache) return await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key }));
+      if (cache) {
+        const body = await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key }));
+        learn(event, query);
+        return body;
+      }
       return JSON.stringify(await route.handle({ event, query, key }));
     } catch (err) {
       admission?.refund();
@@ -107,6 +118,12 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
 }
 
 const backgroundLoads = new WeakMap<H3, () => Promise<void>>();
+const hitLanes = new WeakMap<H3, HitLane>();
+
+/** The hit lane of an app made by {@link createApp} (server/http/hit-lane.ts), for the server to put in front. */
+export function hitLaneOf(app: H3): HitLane | undefined {
+  return hitLanes.get(app);
+}
 
 /**
  * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows)
@@ -151,7 +168,9 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   liquidations.open();
   funding.open();
   backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded()]).then(() => undefined));
-  for (const route of routes) mountRoute(app, route, keys, limits, cache);
+  const lane = new HitLane(cache, keys, limits);
+  hitLanes.set(app, lane);
+  for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
   mountHealth(app, service);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

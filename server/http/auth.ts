@@ -21,11 +21,15 @@ export function unauthorized(): ApiError {
  * the key record on `event.context.apiKey`; throws the 401 otherwise.
  */
 export function authenticate(event: H3Event, keys: KeyStore): ApiKeyRecord {
-  const header = event.req.headers.get('x-api-key');
-  const record = header === null ? null : keys.authenticate(header.trim());
+  const record = keyOfHeader(event.req.headers.get('x-api-key'), keys);
   if (!record) throw unauthorized();
   event.context.apiKey = record;
   return record;
+}
+
+/** The record of the key an `x-api-key` value (null or undefined: absent) names, or null when it names none. */
+export function keyOfHeader(header: string | null | undefined, keys: KeyStore): ApiKeyRecord | null {
+  return typeof header === 'string' ? keys.authenticate(header.trim()) : null;
 }
 
 /** The key record of an authenticated request (throws if the route was not authenticated). */

@@ -126,6 +126,9 @@ export function declareMovingAnswer(event: H3Event, answer: MovingAnswer): void 
   event.context[MOVING] = answer;
 }
 
+/** A stored answer as {@link ResponseCache.peek} hands it to {@link ResponseCache.serve}. */
+export type CachedAnswer = Entry;
+
 /**
  * An answer and the clock span [validFrom, validUntil] (epoch ms, inclusive) over which it holds:
  * a fixed `body`, or for a moving answer its renderer (which keeps the data's JSON; no body is
@@ -214,23 +217,46 @@ export class ResponseCache {
     this.bytes = 0;
   }
 
+  /** The service clock the cache judges entries by (not a clock read of any route). */
+  now(): number {
+    return this.base.now();
+  }
+
+  /**
+   * The key of the answer to request path `pathname` (it carries address / id) of the route with
+   * pattern `path`, validated `query` and the caller's `plan` (only its depth for a clamped route).
+   */
+  keyOf(pathname: string, path: string, query: Query, plan: PlanName | null): string {
+    const kind = CLAMPED[path];
+    const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));
+    return `${pathname}\n${canonicalOf(query)}\n${clamp}`;
+  }
+
+  /** The stored answer under `key` that holds at clock `now`, if any; changes nothing (see {@link serve}). */
+  peek(key: string, now: number): CachedAnswer | undefined {
+    if (!this.enabled) return undefined;
+    const hit = this.entries.get(key);
+    return hit && holds(hit, now) ? hit : undefined;
+  }
+
+  /** Serves the answer `peek(key, now)` found: counts the hit, marks it recent, returns its body at `now`. */
+  serve(key: string, hit: CachedAnswer, now: number): string {
+    this.stats.hits += 1;
+    this.entries.delete(key); // LRU: most recent last
+    this.entries.set(key, hit);
+    return bodyAt(hit, now);
+  }
+
   /**
    * The JSON body of a 200 for `path` (route pattern) with validated `query` under `plan`: from the
    * cache, or from `compute` (whose result is serialized here, exactly as h3 would).
    */
   async respond(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<string> {
     if (!this.enabled) return JSON.stringify(await this.track({ read: false, at: -Infinity }, compute));
-    const kind = CLAMPED[path];
-    const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));
-    const key = `${event.url.pathname}\n${canonicalOf(query)}\n${clamp}`;
+    const key = this.keyOf(event.url.pathname, path, query, plan);
     const now = this.base.now();
-    const hit = this.entries.get(key);
-    if (hit && holds(hit, now)) {
-      this.stats.hits += 1;
-      this.entries.delete(key); // LRU: most recent last
-      this.entries.set(key, hit);
-      return bodyAt(hit, now);
-    }
+    const hit = this.peek(key, now);
+    if (hit) return this.serve(key, hit, now);
     const pending = this.inflight.get(key);
     if (pending) {
       const shared = await pending;

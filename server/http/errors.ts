@@ -90,19 +90,29 @@ function rootCause(error: unknown): unknown {
  * version and `content-type`. Never carries a stack or SQL.
  */
 export function errorResponse(event: H3Event, status: number, body: ErrorBody, extra?: Headers): Response {
+  const staged = Object.entries(stagedHeaders(event) ?? {});
+  const headers = errorHeaders([staged, event.res.headers, event.res.errHeaders, extra], requestIdOf(event));
+  // srvx's FastResponse: a string body goes out whole with its content-length (a web Response's
+  // body would be streamed, chunked)
+  return new FastResponse(event.req.method === 'HEAD' ? null : JSON.stringify(body), { status, headers });
+}
+
+/**
+ * The headers of an error answer: those of `sources` in order (a later one wins; content type and
+ * length dropped), then `content-type`, the request id and the version.
+ */
+export function errorHeaders(sources: readonly (Iterable<[string, string]> | undefined)[], requestId: string): Headers {
   const headers = new Headers();
-  for (const source of [Object.entries(stagedHeaders(event) ?? {}), event.res.headers, event.res.errHeaders, extra]) {
+  for (const source of sources) {
     if (!source) continue;
     for (const [name, value] of source) {
       if (name !== 'content-type' && name !== 'content-length') headers.set(name, value);
     }
   }
   headers.set('content-type', JSON_TYPE);
-  headers.set('x-request-id', requestIdOf(event));
+  headers.set('x-request-id', requestId);
   headers.set('x-api-version', API_VERSION);
-  // srvx's FastResponse: a string body goes out whole with its content-length (a web Response's
-  // body would be streamed, chunked)
-  return new FastResponse(event.req.method === 'HEAD' ? null : JSON.stringify(body), { status, headers });
+  return headers;
 }
 
 /**

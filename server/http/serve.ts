@@ -4,10 +4,13 @@
  * listen on port 0 and read the port back from `url`.
  */
 import { serve } from 'h3';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { plugin as websocketPlugin } from 'crossws/server/node';
-import { createApp } from './app.ts';
+import { createApp, hitLaneOf } from './app.ts';
+import type { HitLane } from './hit-lane.ts';
 import type { KeyStore } from '../keys/store.ts';
 import type { Limits } from '../limits/gate.ts';
+import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import { StreamHub, type StreamHubOptions } from '../stream/hub.ts';
 
@@ -26,6 +29,8 @@ export interface RunningServer {
   url: string;
   port: number;
   stream: StreamHub;
+  /** answers repeated requests from the response cache before srvx and h3 (server/http/hit-lane.ts) */
+  lane: HitLane;
   /** stops accepting connections; resolves when the requests in flight have finished */
   stopAccepting(): Promise<void>;
   /** closes every stream socket with 1001, then the HTTP server (open requests are cut) */
@@ -35,7 +40,8 @@ export interface RunningServer {
 /** Starts serving; resolves once the port listens. */
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const stream = new StreamHub(opts.service, opts.stream);
-  const server = serve(createApp(opts.service, opts.keys, opts.limits, { stream }), {
+  const app = createApp(opts.service, opts.keys, opts.limits, { stream });
+  const server = serve(app, {
     port: opts.port,
     hostname: opts.hostname,
     silent: true,
@@ -46,16 +52,42 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     // the stream is read-only, so a client frame over 4 KiB is refused (1009) rather than buffered
     plugins: [websocketPlugin({ options: { node: { idleTimeout: 0, serverOptions: { maxPayload: 4 * 1024 } } } })],
   });
+  // plain HTTP/1.1 (no TLS options are passed, so srvx made a node:http server)
+  const lane = hitLaneOf(app)!;
+  putInFront(server.node?.server as Server | undefined, server.node?.handler, lane);
   await server.ready();
   const url = server.url ?? '';
   return {
     url,
     port: Number(new URL(url).port),
     stream,
+    lane,
     stopAccepting: () => server.close(false),
     async close() {
       await stream.closeAll();
       await server.close(true);
     },
   };
+}
+
+/**
+ * Puts the hit lane before srvx's request listener on its Node server: a request the lane answers
+ * never reaches srvx or h3; any other goes on to srvx's listener as before.
+ */
+function putInFront(server: Server | undefined, srvxHandler: ((req: IncomingMessage, res: ServerResponse) => unknown) | undefined, lane: HitLane): void {
+  if (!server || !srvxHandler) throw new Error('serve: srvx did not create a Node HTTP server with a request handler');
+  if (!server.listeners('request').includes(srvxHandler)) throw new Error('serve: srvx\'s request listener is not where it was expected');
+  server.removeListener('request', srvxHandler);
+  server.on('request', (req, res) => {
+    let answered: boolean;
+    try {
+      answered = lane.answer(req, res);
+    } catch (err) {
+      // a bug in the lane must not take the process down: the full path answers when it still can
+      log.error('hit lane failed; the request goes to the full path:', err);
+      answered = res.headersSent;
+      if (answered) res.destroy();
+    }
+    if (!answered) void srvxHandler(req, res);
+  });
 }

@@ -16,8 +16,7 @@
  *   refunded when the answer is not a 2xx ({@link Admission.refund}): a 4xx (and a 5xx) costs nothing.
  *   The account's request count is increased at admission and kept, whatever the outcome.
  */
-import type { H3Event } from 'h3';
-import { stageHeader } from '../http/answer-headers.ts';
+import { stageHeader, type HeaderStage } from '../http/answer-headers.ts';
 import { ApiError } from '../http/errors.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { ApiKeyRecord } from '../keys/store.ts';
@@ -50,7 +49,7 @@ const NOOP: Admission = { refund() {} };
  * Admits the authenticated request of `key` to a route of `cost` credits, or throws the 429.
  * Stages the limit headers for the answer (server/http/answer-headers.ts; the error answer copies them too).
  */
-export function admit(event: H3Event, key: ApiKeyRecord, cost: number, limits: Limits): Admission {
+export function admit(event: HeaderStage, key: ApiKeyRecord, cost: number, limits: Limits): Admission {
   const plan = getPlan(key.plan);
   const perMinute = plan.requestsPerMinute;
   if (perMinute === null && plan.creditsPerMonth === null) return NOOP;
