@@ -14,6 +14,7 @@ import { openStreamServer, type StreamServer } from './helpers/stream.ts';
 const NOW = at('2026-06-02T00:00:00Z');
 const ADDRESS = 'Addr1111111111111111111111111111111111111111';
 const OI_HISTORY = `/v1/alpha/open-interest/history?market=SOL-PERP&interval=1h&from=2026-05-31T00:00:00Z&to=2026-06-01T12:00:00Z`;
+const VOLUME_HISTORY = OI_HISTORY.replace('open-interest', 'volume');
 const PATHS = ['/v1/protocols', '/v1/alpha/markets', `/v1/alpha/accounts/${ADDRESS}`, OI_HISTORY, '/v1/alpha/open-positions/stats?market=SOL-PERP'];
 
 let s: StreamServer;
@@ -109,6 +110,23 @@ describe('hit lane', () => {
     expect(((await none.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     expect(post.headers.get('allow')).toBe('GET');
     expect(answered()).toBe(before);
+  });
+
+  test('a plan change and a revocation apply to lane answers at once', async () => {
+    const raw = s.keys.create({ plan: 'trial', label: 'lane revoke' });
+    await get(VOLUME_HISTORY, raw.key);
+    const before = answered();
+    expect((await get(VOLUME_HISTORY, raw.key)).headers.get('ratelimit-limit')).toBe('60');
+    expect(answered()).toBe(before + 1);
+    s.keys.setPlan(raw.record.id, 'premium');
+    const premium = await get(VOLUME_HISTORY, raw.key);
+    expect(premium.headers.get('ratelimit-limit')).toBe('3000');
+    expect(await premium.text()).toBe(await (await uncached.request(VOLUME_HISTORY, { headers: { 'x-api-key': raw.key } })).text());
+    s.keys.revoke(raw.record.id);
+    const at = answered();
+    const revoked = await get(VOLUME_HISTORY, raw.key);
+    expect(revoked.status).toBe(401);
+    expect(answered()).toBe(at);
   });
 
   test('a sane x-request-id is echoed, any other replaced by a fresh id', async () => {
