@@ -85,6 +85,19 @@ export function planSnapshotChunks(kind: JournalKind, files: readonly JournalFil
   return chunks;
 }
 
+/**
+ * `chunks` with every chunk of `kind` merged into one at the place of the first (commits or
+ * seqs from the first's `from` to the last's `to`, all their files and rows), for a fold that
+ * takes that kind in one pass.
+ */
+export function mergeKind(chunks: readonly Chunk[], kind: JournalKind): Chunk[] {
+  const of = chunks.filter((c) => c.kind === kind);
+  if (of.length < 2) return [...chunks];
+  const merged: Chunk = { kind, from: of[0]!.from, to: of.at(-1)!.to, files: of.flatMap((c) => c.files), rows: of.reduce((s, c) => s + c.rows, 0) };
+  const at = chunks.indexOf(of[0]!);
+  return [...chunks.slice(0, at).filter((c) => c.kind !== kind), merged, ...chunks.slice(at).filter((c) => c.kind !== kind)];
+}
+
 /** Row counts of Parquet files from their footers (no data pages are read). */
 export async function parquetRowCounts(conn: DuckDBConnection, paths: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
