@@ -1,6 +1,9 @@
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refreshRollups } from '../jobs/rollup-refresh.ts';
-import { at, fill, marketSnapshot, tempService } from './helpers/fixtures.ts';
+import { rebuildState } from '../server/derive/rebuild.ts';
+import { openService, statePath, type Service } from '../server/service.ts';
+import { at, fill, marketSnapshot, tempDataDir, tempService } from './helpers/fixtures.ts';
 import { diffWithRebuild } from './helpers/rebuild-diff.ts';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -68,5 +71,33 @@ describe('rollup refresh', () => {
 
     // nothing new: nothing recomputed
     expect(await refreshRollups(service)).toMatchObject({ fillBuckets: 0, snapshotBuckets: 0 });
+  });
+
+  it('has nothing to recompute after a rebuild or a start on a deleted state (both built the rollups from the journal)', async () => {
+    const { dir, cleanup: rm } = tempDataDir();
+    let service: Service | undefined;
+    cleanup = async () => { await service?.close(); rm(); };
+    const open = async () => (service = await openService({ dataDir: dir, clock: () => at('2026-06-02T00:00:00Z') }));
+    await open();
+    await service!.append({
+      fills: [fill({ time: at('2026-06-01T10:01:00Z'), position_key: 'A' }), fill({ time: at('2026-05-01T11:02:00Z'), position_key: 'C' })],
+      marketSnapshots: snaps('2026-06-01T10:00:00Z', 10, 0.0001),
+      positionSnapshots: [],
+    });
+    await service!.close();
+    await rebuildState(dir);
+    await open();
+    expect(await refreshRollups(service!)).toMatchObject({ fillBuckets: 0, snapshotBuckets: 0, seq: 2 });
+    // the watermark is the rebuilt one: a later append's buckets are the only ones recomputed
+    await service!.append({ fills: [fill({ time: at('2026-06-01T10:02:00Z'), position_key: 'B' })], marketSnapshots: [], positionSnapshots: [] });
+    expect(await refreshRollups(service!)).toMatchObject({ fillBuckets: 1, snapshotBuckets: 0, seq: 3 });
+    expect(await diffWithRebuild(service!)).toEqual({});
+
+    await service!.close();
+    service = undefined;
+    rmSync(statePath(dir));
+    await open(); // the start-up catch-up folds the whole journal into a new state
+    expect(await refreshRollups(service!)).toMatchObject({ fillBuckets: 0, snapshotBuckets: 0, seq: 3 });
+    expect(await diffWithRebuild(service!)).toEqual({});
   });
 });

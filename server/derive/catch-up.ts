@@ -7,6 +7,7 @@ import type { JournalKind } from '../journal/rows.ts';
 import { dropTempStaging, resetStaging } from '../journal/stage.ts';
 import { applyKind, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
 import { deriveVersion } from './version.ts';
+import { markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
 import { fileList, listJournalFiles, mergeKind, parquetRowCounts, planFillChunks, planSnapshotChunks, type Chunk } from './chunks.ts';
 
 /**
@@ -191,7 +192,7 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
       else await w.run('derive/meta-set', { key: progressKey(chunk.kind as SnapshotKind), value: String(chunk.to) });
       // a state cut short before its first full watermark must still say which SQL built it
       if (i === 0 && fresh) await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
-      if (i === chunks.length - 1) await finish(w, mark);
+      if (i === chunks.length - 1) await finish(w, mark, fresh);
     });
     steps.lap('commit');
     await opts.afterChunk?.(chunk, i);
@@ -203,7 +204,7 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
       `chunk ${i + 1}/${chunks.length} · ${((doneWork / totalWork) * 100).toFixed(0)}% · ${elapsed.toFixed(0)} s elapsed · ETA ${((totalWork - doneWork) / rate).toFixed(0)} s`);
     log.debug(`${label}: chunk ${i + 1} steps: ${steps}`);
   }
-  if (chunks.length === 0) await inTransaction(w, () => finish(w, mark));
+  if (chunks.length === 0) await inTransaction(w, () => finish(w, mark, fresh));
   const seconds = (performance.now() - started) / 1000;
   log.debug(`${label}: derive steps over all chunks: ${summary(totals)}`);
   log.success(`${label}: derived state caught up to seq ${mark.seq} (commit ${mark.commit}): ${fmt(total)} rows in ${seconds.toFixed(1)} s (${fmt(total / seconds)}/s)`);
@@ -230,8 +231,12 @@ async function recomputeAccounts(w: Writer): Promise<void> {
   await w.run('derive/meta-set', { key: 'catchup_accounts_pending', value: '0' });
 }
 
-/** Records the full watermark and drops the per-kind progress (inside the last chunk's transaction). */
-async function finish(w: Writer, mark: Watermark): Promise<void> {
+/**
+ * Records the full watermark and drops the per-kind progress (inside the last chunk's transaction).
+ * A fold from an empty state also tells the rollup refresh its rollups are fresh up to there.
+ */
+async function finish(w: Writer, mark: Watermark, fromEmpty: boolean): Promise<void> {
   await setWatermark(w, mark);
   await w.run('catchup/progress-clear');
+  if (fromEmpty) await markRollupsRefreshed(w, mark);
 }

@@ -8,6 +8,7 @@ import { statePath } from '../service.ts';
 import { catchUp, readResumePoint, type CatchUpOptions } from './catch-up.ts';
 import { listJournalFiles } from './chunks.ts';
 import { deriveVersion } from './version.ts';
+import { markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
 
 function removeDb(path: string): void {
   rmSync(path, { force: true });
@@ -65,7 +66,9 @@ export async function rebuildState(dataDir: string, target = statePath(dataDir),
         // first, so a half-built file says which derive SQL built it (see canResume)
         await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
       }
-      await catchUp(w, dataDir, checkpoint, { label: 'rebuild', ...opts });
+      const mark = await catchUp(w, dataDir, checkpoint, { label: 'rebuild', ...opts });
+      // built from empty even when resumed (the fold only says so when it started from empty)
+      await markRollupsRefreshed(w, mark);
       // here, not only in close(), which logs a failed checkpoint and goes on: an unwritten file
       // must not be renamed into place
       await w.checkpoint();
