@@ -22,6 +22,11 @@ export interface CatchUpOptions {
   chunkRows?: number;
   /** what the log lines call the work ("catch-up", "rebuild") */
   label?: string;
+  /**
+   * the state was empty when this fold or the one it resumes began (a rebuild's file); a fold that
+   * finds the state empty knows it without being told
+   */
+  fromEmpty?: boolean;
   /** called after each chunk's commit (tests: throw here to cut a catch-up short) */
   afterChunk?: (chunk: Chunk, index: number) => void | Promise<void>;
 }
@@ -146,6 +151,7 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
   const label = opts.label ?? 'catch-up';
   const chunkRows = Math.max(1, opts.chunkRows ?? Number(process.env.PERPS_CATCHUP_CHUNK_ROWS ?? DEFAULT_CHUNK_ROWS));
   const fresh = at.seq === 0 && at.commit === 0 && SNAPSHOT_KINDS.every((k) => at.snapshots[k] === 0);
+  const fromEmpty = fresh || opts.fromEmpty === true;
   const planned = await planCatchUp(w, dataDir, checkpoint, at, chunkRows);
   // From an empty state, position_latest is the newest snapshot per lifecycle over every file:
   // one pass over the files costs less than staging every row chunk by chunk (the bench journal's
@@ -192,7 +198,7 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
       else await w.run('derive/meta-set', { key: progressKey(chunk.kind as SnapshotKind), value: String(chunk.to) });
       // a state cut short before its first full watermark must still say which SQL built it
       if (i === 0 && fresh) await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
-      if (i === chunks.length - 1) await finish(w, mark, fresh);
+      if (i === chunks.length - 1) await finish(w, mark, fromEmpty);
     });
     steps.lap('commit');
     await opts.afterChunk?.(chunk, i);
@@ -204,7 +210,7 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
       `chunk ${i + 1}/${chunks.length} · ${((doneWork / totalWork) * 100).toFixed(0)}% · ${elapsed.toFixed(0)} s elapsed · ETA ${((totalWork - doneWork) / rate).toFixed(0)} s`);
     log.debug(`${label}: chunk ${i + 1} steps: ${steps}`);
   }
-  if (chunks.length === 0) await inTransaction(w, () => finish(w, mark, fresh));
+  if (chunks.length === 0) await inTransaction(w, () => finish(w, mark, fromEmpty));
   const seconds = (performance.now() - started) / 1000;
   log.debug(`${label}: derive steps over all chunks: ${summary(totals)}`);
   log.success(`${label}: derived state caught up to seq ${mark.seq} (commit ${mark.commit}): ${fmt(total)} rows in ${seconds.toFixed(1)} s (${fmt(total / seconds)}/s)`);
@@ -233,7 +239,8 @@ async function recomputeAccounts(w: Writer): Promise<void> {
 
 /**
  * Records the full watermark and drops the per-kind progress (inside the last chunk's transaction).
- * A fold from an empty state also tells the rollup refresh its rollups are fresh up to there.
+ * A fold from an empty state (see {@link CatchUpOptions.fromEmpty}) also tells the rollup refresh its
+ * rollups are fresh up to there.
  */
 async function finish(w: Writer, mark: Watermark, fromEmpty: boolean): Promise<void> {
   await setWatermark(w, mark);

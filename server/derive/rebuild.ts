@@ -8,7 +8,6 @@ import { statePath } from '../service.ts';
 import { catchUp, readResumePoint, type CatchUpOptions } from './catch-up.ts';
 import { listJournalFiles } from './chunks.ts';
 import { deriveVersion } from './version.ts';
-import { markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
 
 function removeDb(path: string): void {
   rmSync(path, { force: true });
@@ -66,9 +65,8 @@ export async function rebuildState(dataDir: string, target = statePath(dataDir),
         // first, so a half-built file says which derive SQL built it (see canResume)
         await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });
       }
-      const mark = await catchUp(w, dataDir, checkpoint, { label: 'rebuild', ...opts });
-      // built from empty even when resumed (the fold only says so when it started from empty)
-      await markRollupsRefreshed(w, mark);
+      // built from empty even when resumed
+      await catchUp(w, dataDir, checkpoint, { label: 'rebuild', fromEmpty: true, ...opts });
       // here, not only in close(), which logs a failed checkpoint and goes on: an unwritten file
       // must not be renamed into place
       await w.checkpoint();

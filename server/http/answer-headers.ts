@@ -54,9 +54,11 @@ export function stageHeader(event: HeaderStage, name: string, value: string): vo
 }
 
 /** Every header of a REST answer but its content type: the staged ones, the request id and the version. */
-function identityAnd(event: H3Event): Record<string, string> {
-  return { ...stagedHeaders(event), 'x-request-id': requestIdOf(event), 'x-api-version': API_VERSION };
+export function identityHeaders(stage: HeaderStage, requestId: string): Record<string, string> {
+  return { ...stagedHeaders(stage), 'x-request-id': requestId, 'x-api-version': API_VERSION };
 }
+
+const identityAnd = (event: H3Event): Record<string, string> => identityHeaders(event, requestIdOf(event));
 
 /** A JSON answer (200 unless `status` says otherwise) with `body` (already serialized) and every
  * header of the request (REST, the stream's scope echo, /health). */

@@ -23,7 +23,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { H3Event } from 'h3';
-import { API_VERSION, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderStage } from './answer-headers.ts';
+import { identityHeaders, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderStage } from './answer-headers.ts';
 import { keyOfHeader } from './auth.ts';
 import { describeError, errorHeaders } from './errors.ts';
 import type { ResponseCache } from './cache.ts';
@@ -95,9 +95,7 @@ export class HitLane {
     }
     const body = this.cache.serve(cacheKey, hit, now);
     // content-length given, as srvx gives it: writeHead without it would send the body chunked
-    res.writeHead(200, {
-      'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...stagedHeaders(stage), 'x-request-id': requestId, 'x-api-version': API_VERSION,
-    });
+    res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...identityHeaders(stage, requestId) });
     res.end(body);
     return true;
   }
