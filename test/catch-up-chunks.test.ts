@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../server/db/database.ts';
+import { DEFERRED_KEY } from '../server/derive/deferred-steps.ts';
 import { mergeKind, planFillChunks, planSnapshotChunks, type Chunk } from '../server/derive/chunks.ts';
 import { rebuildState } from '../server/derive/rebuild.ts';
 import { openService, statePath } from '../server/service.ts';
@@ -87,6 +89,27 @@ describe('chunked catch-up', () => {
     expect(rest[0]!.kind).toBe('position_snapshots');
     expect(rest[0]!.from).toBeGreaterThan(1);
     expect(existsSync(`${cut}.rebuild`)).toBe(false);
+    expect(await differences(single, cut)).toEqual({});
+  }, 120_000);
+
+  it('a resumed rebuild recomputes the rollups whatever its first chunks left in them', async () => {
+    // A rebuild begun by an older version merged rollups chunk by chunk before deferring them;
+    // the one pass after the last fill chunk must not add to what is there.
+    const cut = join(dir, 'cut-rollups.duckdb');
+    await expect(rebuildState(dir, cut, {
+      chunkRows: 3_000,
+      afterChunk: (c) => { if (c.kind === 'fills' && c.to === 6_000) throw new Error('killed'); },
+    })).rejects.toThrow('killed');
+    const half = await Database.open(`${cut}.rebuild`, { readers: 0 });
+    await half.write(async (w) => {
+      const [pending] = await w.rows(`SELECT value FROM meta WHERE key = '${DEFERRED_KEY}'`);
+      expect(pending?.value).toBe('1');
+      for (const table of ['rollup_5m', 'rollup_1h', 'rollup_1d']) {
+        await w.exec(`INSERT INTO ${table} VALUES ('alpha', 'SOL-PERP', NULL, TIMESTAMP '2026-04-01 00:00:00', 7, 1, 1, 1, -1, 0, 0, 0, 0)`);
+      }
+    });
+    await half.close();
+    await rebuildState(dir, cut, { chunkRows: 3_000 });
     expect(await differences(single, cut)).toEqual({});
   }, 120_000);
 });

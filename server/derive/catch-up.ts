@@ -8,6 +8,7 @@ import { dropTempStaging, resetStaging } from '../journal/stage.ts';
 import { applyKind, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
 import { deriveVersion } from './version.ts';
 import { markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
+import { DEFERRED_FILL_STEPS, DEFERRED_KEY, foldDeferred } from './deferred-steps.ts';
 import { fileList, listJournalFiles, mergeKind, parquetRowCounts, planFillChunks, planSnapshotChunks, type Chunk } from './chunks.ts';
 
 /**
@@ -39,11 +40,10 @@ const STAGED: Record<JournalKind, StagedKind> = {
 const SNAPSHOT_KINDS = ['market_snapshots', 'position_snapshots'] as const;
 type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
 const progressKey = (kind: SnapshotKind) => `catchup_${kind}_commit`;
-/** Steps a rebuild runs once after its fill chunks instead of in each (they rescan `lifecycles`). */
-const ACCOUNT_STEPS: ReadonlySet<string> = new Set(['accounts-delete', 'accounts-insert']);
 /** The fill steps skipped per chunk: insert-fills is done by the stage (see stageChunk). */
 const STAGED_STEPS: ReadonlySet<string> = new Set(['insert-fills']);
-const STAGED_AND_ACCOUNT_STEPS: ReadonlySet<string> = new Set([...STAGED_STEPS, ...ACCOUNT_STEPS]);
+/** ...and those a fold from an empty state defers or never needs (deferred-steps.ts). */
+const STAGED_AND_DEFERRED_STEPS: ReadonlySet<string> = new Set([...STAGED_STEPS, ...DEFERRED_FILL_STEPS]);
 
 /**
  * What a snapshot costs to fold, in fills (progress and ETA only): measured on the bench journal's
@@ -59,8 +59,8 @@ export interface ResumePoint {
   seq: number;
   commit: number;
   snapshots: Record<SnapshotKind, number>;
-  /** a rebuild skipped the account steps of its fill chunks so far (see {@link catchUp}) */
-  accountsPending: boolean;
+  /** a rebuild deferred some steps of its fill chunks so far (deferred-steps.ts) */
+  deferredPending: boolean;
 }
 
 /** Reads the resume point: the watermark, and per snapshot kind the commit an interrupted chunked
@@ -72,7 +72,7 @@ export async function readResumePoint(w: Writer): Promise<ResumePoint> {
   return {
     ...mark,
     snapshots: { market_snapshots: get('market_snapshots'), position_snapshots: get('position_snapshots') },
-    accountsPending: rows.some((r) => r.key === 'catchup_accounts_pending' && r.value === '1'),
+    deferredPending: rows.some((r) => r.key === DEFERRED_KEY && r.value === '1'),
   };
 }
 
@@ -165,13 +165,12 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
   const snaps = SNAPSHOT_KINDS.map((k) => `${k} after commit ${at.snapshots[k]}`).join(', ');
   log.start(`${label}: folding in the journal up to commit ${checkpoint.commit} (fills after seq ${at.seq}, ${snaps}): ` +
     `${fmt(total)} rows in ${chunks.length} chunks of ≤ ${fmt(chunkRows)}${fresh ? ' (position snapshots in one pass)' : ''}`);
-  // From an empty state, every account is recomputed anyway: once over all lifecycles after the
-  // last fill chunk costs less than once per chunk over a growing table, and gives the same rows
-  // (an account is a function of its lifecycles alone).
+  // From an empty state, the accounts and rollups are computed once after the last fill chunk
+  // instead of in every chunk: the same rows for less (server/derive/deferred-steps.ts).
   let lastFill = -1;
   chunks.forEach((c, i) => { if (c.kind === 'fills') lastFill = i; });
-  const deferAccounts = at.accountsPending || (fresh && lastFill > 0);
-  if (at.accountsPending && lastFill < 0) await inTransaction(w, () => recomputeAccounts(w));
+  const defer = at.deferredPending || (fresh && lastFill > 0);
+  if (at.deferredPending && lastFill < 0) await inTransaction(w, () => foldDeferred(w));
   const started = performance.now();
   const totals = new Map<string, number>();
   const mark = { seq: checkpoint.lastSeq, commit: checkpoint.commit };
@@ -186,14 +185,11 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
         const staged = await stageChunk(w, chunk);
         steps.lap('stage');
         if (fills && staged !== chunk.rows) log.warn(`${label}: fills ${chunk.from}..${chunk.to}: the journal has ${staged} of ${chunk.rows} seqs`);
-        const skip = fills ? (deferAccounts ? STAGED_AND_ACCOUNT_STEPS : STAGED_STEPS) : undefined;
+        const skip = fills ? (defer ? STAGED_AND_DEFERRED_STEPS : STAGED_STEPS) : undefined;
         if (staged) await applyKind(w, STAGED[chunk.kind], steps, skip);
       }
-      if (fills && deferAccounts && i === 0 && !at.accountsPending) await w.run('derive/meta-set', { key: 'catchup_accounts_pending', value: '1' });
-      if (deferAccounts && i === lastFill) {
-        await recomputeAccounts(w);
-        steps.lap('accounts (all)');
-      }
+      if (fills && defer && i === 0 && !at.deferredPending) await w.run('derive/meta-set', { key: DEFERRED_KEY, value: '1' });
+      if (defer && i === lastFill) await foldDeferred(w, steps);
       if (fills) await w.run('derive/meta-set', { key: 'derived_seq', value: String(chunk.to) });
       else await w.run('derive/meta-set', { key: progressKey(chunk.kind as SnapshotKind), value: String(chunk.to) });
       // a state cut short before its first full watermark must still say which SQL built it
@@ -227,14 +223,6 @@ async function foldAllPositionSnapshots(w: Writer, chunk: Chunk, steps: ChunkSte
   steps.lap('position-latest (all)');
   await w.run('catchup/open-position-latest-all');
   steps.lap('open-position-latest (all)');
-}
-
-/** Recomputes every account from the lifecycles (the account steps over a batch of every address). */
-async function recomputeAccounts(w: Writer): Promise<void> {
-  await resetStaging(w, 'temp');
-  await w.run('catchup/stage-all-accounts');
-  for (const step of ACCOUNT_STEPS) await w.run(`derive/${step}`);
-  await w.run('derive/meta-set', { key: 'catchup_accounts_pending', value: '0' });
 }
 
 /**

@@ -1,0 +1,61 @@
+import type { Writer } from '../db/database.ts';
+import { sqlFile } from '../db/sql-files.ts';
+import { resetStaging } from '../journal/stage.ts';
+import type { PhaseTimer } from '../phase-timer.ts';
+
+/**
+ * The fill steps that a fold from an empty state (a rebuild) runs once over the whole journal
+ * after its last fill chunk instead of in every chunk: the accounts (a function of the lifecycles
+ * alone) and the fill rollups with the market list (counts and exact decimal sums, so summing
+ * all fills at once gives what merging them chunk by chunk gives). Once costs less than per chunk:
+ * every chunk's rollup steps merged into, and re-read, a growing table (README "Rebuild").
+ */
+const ACCOUNT_STEPS = ['accounts-delete', 'accounts-insert'];
+const ROLLUP_STEPS = [
+  'rollup-stage', 'rollup-update', 'rollup-insert', 'rollup-1h-delete', 'rollup-1h-insert',
+  'rollup-1d-delete', 'rollup-1d-insert', 'markets-insert',
+];
+/** The rollup steps that merge into or delete from rows the one pass has just cleared. */
+const NOTHING_TO_MERGE = new Set(['rollup-update', 'rollup-1h-delete', 'rollup-1d-delete']);
+/**
+ * Steps such a fold skips in its fill chunks and never needs: they copy position_latest rows of
+ * open lifecycles into open_position_latest, and position_latest is empty until the position
+ * snapshots, which come after every fill chunk (open-position-latest-all.sql or the snapshot
+ * steps fill open_position_latest then).
+ */
+const EMPTY_SNAPSHOT_STEPS = ['open-position-latest-fill-delete', 'open-position-latest-fill-insert'];
+
+/** The fill steps of {@link foldDeferred} plus the ones an empty position_latest makes no-ops. */
+export const DEFERRED_FILL_STEPS: ReadonlySet<string> = new Set([...ACCOUNT_STEPS, ...ROLLUP_STEPS, ...EMPTY_SNAPSHOT_STEPS]);
+
+/** The meta key that says a fold has deferred these steps (kept across a resumed rebuild; its
+ * name is older than the rollups joining the accounts here, and a half-built file may hold it). */
+export const DEFERRED_KEY = 'catchup_accounts_pending';
+
+/**
+ * Runs the deferred steps over everything folded so far, inside the caller's transaction, and
+ * clears {@link DEFERRED_KEY}. The accounts are recomputed for every address of `lifecycles`; the
+ * rollups are cleared and recomputed by their own derive steps reading every fill, through a
+ * temporary `batch_fills` view of `fills` (the steps read the batch by that name). Clearing first
+ * makes this right whatever the chunks before did, e.g. a rebuild begun by an older version that
+ * still folded rollups per chunk.
+ */
+export async function foldDeferred(w: Writer, phases?: PhaseTimer): Promise<void> {
+  await resetStaging(w, 'temp');
+  await w.run('catchup/stage-all-accounts');
+  for (const step of ACCOUNT_STEPS) await w.run(`derive/${step}`);
+  phases?.lap('accounts (all)');
+  await w.exec(sqlFile('catchup/rollups-clear'));
+  await w.exec('DROP TABLE temp.main.batch_fills; CREATE TEMP VIEW batch_fills AS SELECT * FROM fills');
+  try {
+    for (const step of ROLLUP_STEPS) {
+      if (NOTHING_TO_MERGE.has(step)) continue;
+      await w.run(`derive/${step}`);
+      phases?.lap(`${step} (all)`);
+    }
+  } finally {
+    await w.exec('DROP VIEW IF EXISTS temp.main.batch_fills');
+    await resetStaging(w, 'temp');
+  }
+  await w.run('derive/meta-set', { key: DEFERRED_KEY, value: '0' });
+}
