@@ -61,6 +61,30 @@ describe('lifecycle derivation (contract §6)', () => {
     expect(l!.max_leverage).toBeCloseTo(10, 9);
   });
 
+  it('an average over fills at one price is that price exactly, whatever the sizes', async () => {
+    // A lifecycle from the bench journal: the DECIMAL(38,18) quotient this step used before gave
+    // an entry of 1914.8216694654448, Σ notional / Σ size in doubles 1914.8216694654452.
+    const p = 1914.821669465445;
+    const q = 1709.050727826517;
+    const s = await open();
+    await s.append({
+      fills: [
+        fill({ time: at('2026-06-01T00:00:00Z'), type: 'open', size_delta_usd: 344242.440442, position_size_usd: 344242.440442,
+          collateral_delta_usd: 40000, position_collateral_usd: 40000, price: p, entry_price: p }),
+        fill({ time: at('2026-06-01T01:00:00Z'), type: 'increase', size_delta_usd: 488471.838702, position_size_usd: 832714.279144,
+          collateral_delta_usd: 50000, position_collateral_usd: 90000, price: p, entry_price: p }),
+        fill({ time: at('2026-06-01T02:00:00Z'), type: 'decrease', size_delta_usd: -72092.515695, position_size_usd: 760621.763449,
+          collateral_delta_usd: -8000, position_collateral_usd: 82000, price: q, entry_price: p }),
+        fill({ time: at('2026-06-01T03:00:00Z'), type: 'close', size_delta_usd: -760621.763449, position_size_usd: 0,
+          collateral_delta_usd: -82000, position_collateral_usd: 0, price: q, entry_price: p }),
+      ],
+      marketSnapshots: [],
+      positionSnapshots: [],
+    });
+    const [l] = await s.db.querySql('SELECT entry_price, exit_price FROM lifecycles');
+    expect(l).toEqual({ entry_price: p, exit_price: q });
+  });
+
   it('keeps an open lifecycle open with no exit price, and reuses the position key for a new id', async () => {
     const s = await open();
     const [o, i, d, c] = lifecycleFills();

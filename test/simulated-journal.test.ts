@@ -129,19 +129,31 @@ describe('simulated journal through the append path', () => {
     // (open_lifecycles for its first fill); here every lifecycle is recomputed from `fills` at
     // once, by other SQL (an independent oracle), and must match exactly.
     const [r] = await q(`
-      WITH a AS (
+      WITH i AS (
+        -- size in micro-USD and price in 10^-12 as integers, by exact decimal rescales (not the
+        -- derive step's integer arithmetic, which must give the same integers)
+        SELECT *, (size_delta_usd::DECIMAL(38,6) * 1000000)::HUGEINT AS micro,
+               (price::DECIMAL(38,12) * 1000000000000)::HUGEINT AS pico
+        FROM fills),
+      s AS (
         SELECT position_id, min(seq) AS first_seq, max(seq) AS last_seq, count(*) AS fill_count,
           arg_min(time, seq) AS opened_at, arg_min(tx, seq) AS open_tx, arg_max(type, seq) AS last_type,
-          coalesce((sum(size_delta_usd * price::DECIMAL(38,12)) FILTER (size_delta_usd > 0)
-                    / sum(size_delta_usd) FILTER (size_delta_usd > 0))::DOUBLE, arg_min(entry_price, seq)) AS entry_price,
-          (sum(-size_delta_usd * price::DECIMAL(38,12)) FILTER (size_delta_usd < 0)
-             / sum(-size_delta_usd) FILTER (size_delta_usd < 0))::DOUBLE AS exit_price,
+          sum(micro * pico) FILTER (micro > 0) AS up_n, sum(micro) FILTER (micro > 0) AS up_m,
+          sum(-micro * pico) FILTER (micro < 0) AS down_n, sum(-micro) FILTER (micro < 0) AS down_m,
+          arg_min(entry_price, seq) AS first_entry,
           max(position_size_usd) AS max_size_usd, max(position_collateral_usd) AS max_collateral_usd,
           coalesce(max(position_size_usd::DOUBLE / position_collateral_usd::DOUBLE)
                      FILTER (position_collateral_usd > 0 AND position_size_usd > 0), 0) AS max_leverage,
           coalesce(sum(abs(size_delta_usd)) FILTER (type <> 'liquidation'), 0) AS volume_usd,
           sum(pnl_delta_usd) AS realized, sum(fee_usd) AS fees, coalesce(sum(funding_earned_usd), 0) AS earned
-        FROM fills GROUP BY position_id)
+        FROM i GROUP BY position_id),
+      -- the averages as the derive step takes them: q + (N - q·M) / M with q = floor(N / M)
+      a AS (
+        SELECT *,
+          coalesce((floor(up_n::DOUBLE / up_m::DOUBLE) + (up_n - floor(up_n::DOUBLE / up_m::DOUBLE)::HUGEINT * up_m)::DOUBLE / up_m::DOUBLE) / 1e12,
+                   first_entry) AS entry_price,
+          (floor(down_n::DOUBLE / down_m::DOUBLE) + (down_n - floor(down_n::DOUBLE / down_m::DOUBLE)::HUGEINT * down_m)::DOUBLE / down_m::DOUBLE) / 1e12 AS exit_price
+        FROM s)
       SELECT count(*) AS lifecycles,
         count(*) FILTER (l.last_fill_at - l.opened_at > INTERVAL 7 DAY) AS spanning,  -- over many appends
         count(*) FILTER (
