@@ -54,7 +54,9 @@ export async function foldDeferred(w: Writer, phases?: PhaseTimer): Promise<void
       phases?.lap(`${step} (all)`);
     }
   } finally {
-    await w.exec('DROP VIEW IF EXISTS temp.main.batch_fills');
+    // batch_rollup now holds every bucket (1.9M rows on the bench journal): a server that caught
+    // up from an empty state would keep it in memory until its next append replaced it
+    await w.exec('DROP VIEW IF EXISTS temp.main.batch_fills; DROP TABLE IF EXISTS temp.main.batch_rollup');
     await resetStaging(w, 'temp');
   }
   await w.run('derive/meta-set', { key: DEFERRED_KEY, value: '0' });

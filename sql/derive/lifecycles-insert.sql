@@ -12,7 +12,7 @@
 -- lands q on P itself, so the average is that price (as a 12-decimal number). Measured on a 1M-fill
 -- rebuild chunk of the bench journal: correctly rounded for every one-price lifecycle and 74 % of
 -- the others, where the DECIMAL(38,18) quotient this replaced managed 66 % and 67 % (README
--- "Rebuild"); and ~15 % less time for this step. Cheaper ways that were dropped: N and M as
+-- "Rebuild"); and ~12 % less time for this step on that chunk in isolation. Dropped: N and M as
 -- doubles divided directly (an open at 100 answered 99.99999999999999), an exact HUGEINT `//`
 -- (slower than the decimal cast: DuckDB divides 128-bit integers bit by bit).
 --
