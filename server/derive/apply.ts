@@ -1,6 +1,22 @@
 import type { Writer } from '../db/database.ts';
 import type { PhaseTimer } from '../phase-timer.ts';
 
+/** The fill steps that recompute accounts from lifecycles (a rebuild runs them once, deferred-steps.ts). */
+export const ACCOUNT_STEPS = ['accounts-delete', 'accounts-insert'];
+/** The fill rollup steps, with the market list read from their batch_rollup (likewise). */
+export const ROLLUP_STEPS = [
+  'rollup-stage',
+  'rollup-update',
+  'rollup-insert',
+  'rollup-1h-delete',
+  'rollup-1h-insert',
+  'rollup-1d-delete',
+  'rollup-1d-insert',
+  'markets-insert',
+];
+/** The fill steps that copy position_latest rows of open lifecycles (a rebuild skips them). */
+export const OPEN_POSITION_FILL_STEPS = ['open-position-latest-fill-delete', 'open-position-latest-fill-insert'];
+
 /** Derive steps in order; each is one statement in sql/derive/. Fill steps read batch_fills,
  * snapshot steps batch_msnap / batch_psnap; rollup-update, rollup-insert and markets-insert read
  * batch_rollup, which rollup-stage makes from the batch's fills. */
@@ -11,18 +27,9 @@ const FILL_STEPS = [
   'lifecycles-insert',
   'open-lifecycles-delete',
   'open-lifecycles-insert',
-  'open-position-latest-fill-delete',
-  'open-position-latest-fill-insert',
-  'accounts-delete',
-  'accounts-insert',
-  'rollup-stage',
-  'rollup-update',
-  'rollup-insert',
-  'rollup-1h-delete',
-  'rollup-1h-insert',
-  'rollup-1d-delete',
-  'rollup-1d-insert',
-  'markets-insert',
+  ...OPEN_POSITION_FILL_STEPS,
+  ...ACCOUNT_STEPS,
+  ...ROLLUP_STEPS,
 ];
 const MARKET_SNAPSHOT_STEPS = [
   'market-latest-delete',
@@ -61,7 +68,7 @@ const STEPS: Record<StagedKind, string[]> = {
 };
 
 /** Runs the derive steps of one staged kind (inside the caller's transaction); with `phases`,
- * times each step (debug logs). `skip`: steps a rebuild defers (see catch-up.ts). */
+ * times each step (debug logs). `skip`: steps a rebuild defers or skips (see deferred-steps.ts). */
 export async function applyKind(w: Writer, kind: StagedKind, phases?: PhaseTimer, skip?: ReadonlySet<string>): Promise<void> {
   for (const step of STEPS[kind]) {
     if (skip?.has(step)) continue;

@@ -1,32 +1,27 @@
-import type { Writer } from '../db/database.ts';
-import { sqlFile } from '../db/sql-files.ts';
-import { resetStaging } from '../journal/stage.ts';
-import type { PhaseTimer } from '../phase-timer.ts';
-
-/**
+/*
  * The fill steps that a fold from an empty state (a rebuild) runs once over the whole journal
  * after its last fill chunk instead of in every chunk: the accounts (a function of the lifecycles
  * alone) and the fill rollups with the market list (counts and exact decimal sums, so summing
  * all fills at once gives what merging them chunk by chunk gives). Once costs less than per chunk:
  * every chunk's rollup steps merged into, and re-read, a growing table (README "Rebuild").
  */
-const ACCOUNT_STEPS = ['accounts-delete', 'accounts-insert'];
-const ROLLUP_STEPS = [
-  'rollup-stage', 'rollup-update', 'rollup-insert', 'rollup-1h-delete', 'rollup-1h-insert',
-  'rollup-1d-delete', 'rollup-1d-insert', 'markets-insert',
-];
+
+import type { Writer } from '../db/database.ts';
+import { sqlFile } from '../db/sql-files.ts';
+import { resetStaging } from '../journal/stage.ts';
+import type { PhaseTimer } from '../phase-timer.ts';
+import { ACCOUNT_STEPS, OPEN_POSITION_FILL_STEPS, ROLLUP_STEPS } from './apply.ts';
+
 /** The rollup steps that merge into or delete from rows the one pass has just cleared. */
 const NOTHING_TO_MERGE = new Set(['rollup-update', 'rollup-1h-delete', 'rollup-1d-delete']);
 /**
- * Steps such a fold skips in its fill chunks and never needs: they copy position_latest rows of
- * open lifecycles into open_position_latest, and position_latest is empty until the position
- * snapshots, which come after every fill chunk (open-position-latest-all.sql or the snapshot
- * steps fill open_position_latest then).
+ * The fill steps of {@link foldDeferred} (apply.ts's account and rollup groups), plus the
+ * open-position-latest-fill steps, which such a fold skips in its fill chunks and never needs:
+ * they copy position_latest rows of open lifecycles into open_position_latest, and position_latest
+ * is empty until the position snapshots, which come after every fill chunk
+ * (open-position-latest-all.sql or the snapshot steps fill open_position_latest then).
  */
-const EMPTY_SNAPSHOT_STEPS = ['open-position-latest-fill-delete', 'open-position-latest-fill-insert'];
-
-/** The fill steps of {@link foldDeferred} plus the ones an empty position_latest makes no-ops. */
-export const DEFERRED_FILL_STEPS: ReadonlySet<string> = new Set([...ACCOUNT_STEPS, ...ROLLUP_STEPS, ...EMPTY_SNAPSHOT_STEPS]);
+export const DEFERRED_FILL_STEPS: ReadonlySet<string> = new Set([...ACCOUNT_STEPS, ...ROLLUP_STEPS, ...OPEN_POSITION_FILL_STEPS]);
 
 /** The meta key that says a fold has deferred these steps (kept across a resumed rebuild; its
  * name is older than the rollups joining the accounts here, and a half-built file may hold it). */
