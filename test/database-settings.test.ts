@@ -23,6 +23,24 @@ describe('DuckDB settings at run time', () => {
     }
   });
 
+  it('runs its close hooks once when it closes, before closing, and a hook added later at once', async () => {
+    const db = await Database.open(':memory:');
+    const calls: string[] = [];
+    db.onClose(() => calls.push('first'));
+    db.onClose(() => {
+      throw new Error('a failing hook does not stop the close');
+    });
+    db.onClose(() => calls.push('second'));
+    expect(calls).toEqual([]);
+    const closed = db.close();
+    expect(calls).toEqual(['first', 'second']);
+    await closed;
+    await db.close();
+    expect(calls).toEqual(['first', 'second']);
+    db.onClose(() => calls.push('late'));
+    expect(calls).toEqual(['first', 'second', 'late']);
+  });
+
   it('changes its worker threads at run time', async () => {
     const db = await Database.open(':memory:', { threads: 2 });
     try {

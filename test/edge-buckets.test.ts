@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EdgeBuckets, type EdgeFill } from '../server/http/edge-buckets.ts';
-import { bucketsAhead, movingSpans } from '../server/http/edge-prefetch.ts';
+import { bucketsAhead, movingSpans, prefetchEdges } from '../server/http/edge-prefetch.ts';
+import type { HistoryMirror } from '../server/http/history-mirror.ts';
 
 /**
  * The cache of edge buckets (server/http/edge-buckets.ts) on a fake reader: one read per bucket,
@@ -91,6 +92,23 @@ describe('edge prefetch', () => {
     for (const days of [1, 3, 7, 30, 365]) expect(spans).toContain(days * 86_400_000);
     expect(spans).toContain(90 * 86_400_000); // the pro plan's floor, no default span
     expect(new Set(spans).size).toBe(spans.length);
+  });
+
+  it('looks at the mirror until stopped, then never again', async () => {
+    vi.useFakeTimers();
+    try {
+      let looks = 0;
+      // a mirror that never loads: the loop looks again every 2 s
+      const mirror = { current: async () => { looks++; return undefined; } } as unknown as HistoryMirror;
+      const stop = prefetchEdges(mirror, () => 0);
+      await vi.advanceTimersByTimeAsync(4_100);
+      expect(looks).toBe(3);
+      stop();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(looks).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reads the bucket a start is in, and the next one when the start reaches it before the next tick', () => {

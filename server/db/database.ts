@@ -77,6 +77,7 @@ export class Database {
   private journal!: DuckDBConnection;
   private writeChain: Promise<unknown> = Promise.resolve();
   private closing: Promise<void> | undefined;
+  private readonly closeHooks: (() => void)[] = [];
 
   private constructor(readonly instance: DuckDBInstance, readonly path: string, private threadCount: number) {}
 
@@ -257,8 +258,18 @@ export class Database {
     return this.write((w) => w.checkpoint());
   }
 
+  /**
+   * Runs `stop` when {@link close} begins (at once if it has): for background work over this
+   * database that must not outlive it, such as a timer that reads it (server/http/app.ts).
+   */
+  onClose(stop: () => void): void {
+    if (this.closing) runCloseHook(stop);
+    else this.closeHooks.push(stop);
+  }
+
   /** Checkpoints (see {@link checkpoint}) and closes; later calls share the first one's promise. */
   close(): Promise<void> {
+    if (!this.closing) for (const stop of this.closeHooks.splice(0)) runCloseHook(stop);
     this.closing ??= this.shutDown();
     return this.closing;
   }
@@ -325,5 +336,14 @@ export class Writer {
   async rows(sql: string, params: Params = {}): Promise<Row[]> {
     const reader = await this.pc.conn.runAndReadAll(sql, bindValues(sql, params));
     return reader.getRowObjects().map(plainRow);
+  }
+}
+
+/** Runs a close hook; one that throws is logged, and the close goes on. */
+function runCloseHook(stop: () => void): void {
+  try {
+    stop();
+  } catch (err) {
+    log.error('a close hook of the derived-state database failed', err);
   }
 }

@@ -164,7 +164,8 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   void history.open();
   void lifecycles.follow(history);
   mirror.open();
-  prefetchEdges(mirror, () => service.now());
+  // its timer reads the database: it stops when the service closes it
+  service.db.onClose(prefetchEdges(mirror, () => service.now()));
   liquidations.open();
   funding.open();
   backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded()]).then(() => undefined));
