@@ -13,7 +13,7 @@
  * median wall and CPU seconds per 1M fills; the insert is most of a rebuild chunk's `stage` and of
  * an append's `insert-fills` (README "Rebuild").
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -47,6 +47,10 @@ const SHAPES = [
   { name: 'integer ids, no tx', table: 'fills_ids_no_tx', select: 'SELECT * EXCLUDE (tx) FROM src_ids' },
 ];
 
+if (!existsSync(join(dataDir, 'journal', 'fills'))) {
+  console.error(`${dataDir} has no journal of fills: \`npm run bench\` builds one there (or pass --data DIR)`);
+  process.exit(2);
+}
 const dir = mkdtempSync(join(tmpdir(), 'perps-fill-insert-'));
 // a file database with the service's settings (no FSST, checkpoint threshold, memory limit)
 const db = await Database.open(join(dir, 'state.duckdb'));
