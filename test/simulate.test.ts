@@ -13,7 +13,8 @@ import { packBatches } from '../server/ingest/column-groups.ts';
 import { marketSnapshotsOf } from '../server/ingest/columns.ts';
 import { positionKey } from '../server/sources/simulate/ids.ts';
 import { ALPHA, BETA, SLOT_GENESIS_MS, SLOT_MS } from '../server/sources/simulate/markets.ts';
-import { Simulator, type SimulatorOptions } from '../server/sources/simulate/simulator.ts';
+import type { SimulatorOptions } from '../server/sources/simulate/options.ts';
+import { Simulator } from '../server/sources/simulate/simulator.ts';
 
 const MIN = 60_000;
 const DAY = 86_400_000;

@@ -19,56 +19,21 @@ import { PositionBook } from './book.ts';
 import { Keeper } from './keeper.ts';
 import { Ledger, type Op } from './ledger.ts';
 import { MarketColumns } from './market-columns.ts';
-import { ALPHA, ALPHA_LAUNCH_MS, DAY_MS, HOUR_MS, MINUTE_MS, VARIANTS } from './markets.ts';
+import { ALPHA, DAY_MS, HOUR_MS, MINUTE_MS, VARIANTS } from './markets.ts';
 import { equity } from './mechanics.ts';
 import { Pools } from './pools.ts';
 import { PricePaths } from './prices.ts';
 import { EventKind, EventQueue } from './queue.ts';
 import { Rng } from './rng.ts';
 import { isPollMinute, pushMarketSnapshots } from './snapshots.ts';
+import { eventTime, floorMinute, KEEPER_OFFSET_MS } from './event-times.ts';
+import { DEFAULT_OPTIONS, type SimulatorOptions } from './options.ts';
 import { cloneState, parseState, STATE_VERSION, type SimulatorState } from './state.ts';
 import { joinsPerMinute, parseVisitRef, regularScale, TouristCache, visitRef } from './tourists.ts';
 import { activityMultiplier, AliasTable, BEHAVIOUR, arrivalsPerMinute, makePopulation, planAdjust, planOpen, type Trader } from './traders.ts';
 import type { Position } from './types.ts';
 
-export interface SimulatorOptions {
-  /** default 42 */
-  seed: number;
-  /** epoch ms, default Date.UTC(2025,2,12) (alpha launch) */
-  start: number;
-  /** epoch ms, default Date.UTC(2026,4,1): market snapshots and poll snapshots only from here */
-  snapshotsFrom: number;
-  /** default 1: multiplies regular traders and activity (10 → ~10x fills); above 1 adds tourists (tourists.ts) */
-  scale: number;
-  /**
-   * From this minute on (null = never) the market is "live": arrivals × `liveBoost` and planned
-   * holding times ÷ `liveBoost`, so a running demo sees a fill every second or two while open
-   * interest stays near its equilibrium (arrival rate × holding time). Set by {@link Simulator.goLive}.
-   */
-  liveFrom: number | null;
-  /** default 60: a fill every second or two even at the quiet hours of the daily cycle */
-  liveBoost: number;
-}
-
-export const DEFAULT_OPTIONS: SimulatorOptions = {
-  seed: 42,
-  start: ALPHA_LAUNCH_MS,
-  snapshotsFrom: Date.UTC(2026, 4, 1),
-  scale: 1,
-  liveFrom: null,
-  liveBoost: 60,
-};
-
-const floorMinute = (t: number): number => Math.floor(t / MINUTE_MS) * MINUTE_MS;
 const ASSET_OF_VARIANT = VARIANTS.map((v) => v.assetIdx);
-/** the keeper's liquidations land at second 1 of the minute, trader fills at seconds 2..59 */
-const KEEPER_OFFSET_MS = 1_000;
-
-/** Snaps a time to a whole second within seconds 2..59 of its minute (never earlier than `t`'s second). */
-function eventTime(t: number): number {
-  const m = floorMinute(t);
-  return m + Math.min(59, Math.max(2, Math.floor((t - m) / 1_000))) * 1_000;
-}
 
 export class Simulator {
   private readonly opts: SimulatorOptions;

@@ -7,7 +7,7 @@ import type { PoolsState } from './pools.ts';
 import type { PriceState } from './prices.ts';
 import type { QueueState } from './queue.ts';
 import type { RngState } from './rng.ts';
-import type { SimulatorOptions } from './simulator.ts';
+import type { SimulatorOptions } from './options.ts';
 import type { Position } from './types.ts';
 
 /**
