@@ -7,8 +7,9 @@ import { openTestApp, type TestApp } from './helpers/app.ts';
 
 /**
  * Endpoint 16 from the open positions in memory (issue 7) gives exactly the SQL's page, total and
- * meta for every sort, both orders, filters alone and together, pages inside and past the end; and
- * after appends (fills, position and market snapshots) the next search sees the new state.
+ * meta for every sort, both orders, filters alone and together, pages inside and past the end;
+ * endpoint 17 exactly the SQL's summary for every market; and after appends (fills, position and
+ * market snapshots) the next search and summary see the new state.
  */
 const START = Date.UTC(2026, 3, 20);
 const NOW = Date.UTC(2026, 4, 3, 12, 30);
@@ -57,6 +58,19 @@ async function searches(): Promise<OpenPositionSearch[]> {
   return out;
 }
 
+/** Endpoint 17 from memory and from its SQL, for every market with open positions, none, and one without any. */
+async function compareSummaries(index: OpenPositionsIndex): Promise<number> {
+  const markets = await t.service.db.querySql(`SELECT DISTINCT market FROM open_lifecycles WHERE protocol = 'alpha' ORDER BY market`);
+  let positions = 0;
+  for (const market of [null, ...markets.map((r) => r.market as string), 'NOPE-PERP']) {
+    const sql = await t.service.db.queryOne('api/alpha-open-positions-stats', { market });
+    const memory = await index.summary(market);
+    expect(memory, String(market)).toEqual(sql);
+    positions += memory!.total_positions;
+  }
+  return positions;
+}
+
 async function compareAll(index: OpenPositionsIndex): Promise<number> {
   let rows = 0;
   for (const q of await searches()) {
@@ -74,6 +88,16 @@ describe('endpoint 16 from the open positions in memory', () => {
     expect(n).toBeGreaterThan(50);
     expect(await compareAll(index)).toBeGreaterThan(5_000);
   }, 60_000);
+
+  it("gives endpoint 17's summary exactly as its SQL: exact sums, the same mean leverage bits, the newest update", async () => {
+    const index = new OpenPositionsIndex(t.service);
+    const [{ n }] = await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM open_lifecycles WHERE protocol = 'alpha'`) as [{ n: number }];
+    // every position twice: protocol-wide, then in its market
+    expect(await compareSummaries(index)).toBe(2 * n);
+    const none = await index.summary('NOPE-PERP');
+    expect(none).toEqual({ market: 'NOPE-PERP', snapshot_ts: null, total_positions: 0, long_positions: 0, short_positions: 0,
+      long_notional_usd: 0, short_notional_usd: 0, long_upnl_usd: 0, short_upnl_usd: 0, avg_leverage: 0 });
+  });
 
   it("gives endpoint 18's live fields of an open lifecycle exactly as its SQL, null for one not open", async () => {
     const index = new OpenPositionsIndex(t.service);
@@ -97,5 +121,6 @@ describe('endpoint 16 from the open positions in memory', () => {
     }
     expect(await index.search(q)).not.toEqual(before);
     await compareAll(index);
+    await compareSummaries(index);
   }, 60_000);
 });

@@ -6,6 +6,7 @@
  * DuckDB) cost ~1.2 ms of CPU, its first sort per order a few more.
  */
 import type { Row } from '../db/database.ts';
+import { wideDecimalToDouble } from '../db/decimal-double.ts';
 import { compareNullsLast } from './nulls-last.ts';
 
 /** `sort_by` of endpoint 16 → the loaded column it sorts by. */
@@ -39,6 +40,30 @@ export interface OpenPositionPage {
   meta: { oldest_updated: string | null; last_full_refresh: string | null };
 }
 
+/** Endpoint 17's PositionsSummary row, in sql/api/alpha-open-positions-stats.sql's column order. */
+export interface PositionsSummary {
+  market: string | null;
+  snapshot_ts: string | null;
+  total_positions: number;
+  long_positions: number;
+  short_positions: number;
+  long_notional_usd: number;
+  short_notional_usd: number;
+  long_upnl_usd: number;
+  short_upnl_usd: number;
+  avg_leverage: number;
+}
+
+/**
+ * The micro-USD integer of a served 6-decimal amount: the served double is the nearest one to it
+ * (DuckDB's cast of a 6-decimal value below 2^53 micro-USD), and below the index's ORDER_SAFE_USD
+ * no two such amounts share a double, so rounding `x`·10^6 finds it. Undefined if that check fails.
+ */
+function microOf(x: number): bigint | undefined {
+  const m = Math.round(x * 1e6);
+  return m / 1e6 === x ? BigInt(m) : undefined;
+}
+
 /** A numeric column with NaN for NULL. */
 const numbers = (rows: readonly Row[], key: string): Float64Array =>
   Float64Array.from(rows, (r) => (typeof r[key] === 'number' ? (r[key] as number) : NaN));
@@ -59,6 +84,9 @@ export class PositionSet {
   private readonly updated: Float64Array;
   private readonly poll: Uint8Array;
   private readonly positionId: Float64Array;
+  private byPositionId: Int32Array | undefined;
+  private leverage: Float64Array | undefined;
+  private pnl: Float64Array | undefined;
 
   constructor(private readonly rows: Row[]) {
     this.served = rows.length ? Object.keys(rows[0]!).filter((k) => !HELPERS.has(k)) : [];
@@ -103,6 +131,62 @@ export class PositionSet {
     }
     const iso = (i: number): string | null => (i < 0 ? null : (this.rows[i]!.updated_at as string));
     return { data, total, meta: { oldest_updated: iso(oldest), last_full_refresh: iso(lastPoll) } };
+  }
+
+  /**
+   * Endpoint 17's summary of the rows of `market` (every row when null), exactly as
+   * sql/api/alpha-open-positions-stats.sql answers it: counts by side; notional and uPnL as exact
+   * sums of the rows' 6-decimal amounts, cast to DOUBLE as DuckDB casts a DECIMAL(38,6); the mean
+   * leverage summed in position_id order, as the SQL's `avg(leverage ORDER BY position_id)` does
+   * (a plain running sum, then one division); the newest `updated_at`. Undefined when an amount is
+   * not one the set can hold exactly (the route then runs the SQL).
+   */
+  summary(market: string | null): PositionsSummary | undefined {
+    const leverage = (this.leverage ??= numbers(this.rows, 'leverage'));
+    const pnl = (this.pnl ??= numbers(this.rows, 'unrealized_pnl_usd'));
+    this.byPositionId ??= Int32Array.from(this.rows, (_, i) => i).sort((a, b) => this.positionId[a]! - this.positionId[b]!);
+    let total = 0;
+    let longs = 0;
+    let shorts = 0;
+    const notional = { long: 0n, short: 0n };
+    const upnl = { long: 0n, short: 0n };
+    let newest = -1;
+    let leverageSum = 0;
+    let leverageCount = 0;
+    for (const i of this.byPositionId) {
+      if (market !== null && this.market[i] !== market) continue;
+      total += 1;
+      const side = this.side[i] === 'long' ? 'long' : this.side[i] === 'short' ? 'short' : null;
+      if (side !== null) {
+        if (side === 'long') longs += 1;
+        else shorts += 1;
+        // a NULL amount (none today: the columns are NOT NULL) counts as nothing, as SQL's sum skips it
+        const size = Number.isNaN(this.size[i]!) ? 0n : microOf(this.size[i]!);
+        const gain = Number.isNaN(pnl[i]!) ? 0n : microOf(pnl[i]!);
+        if (size === undefined || gain === undefined) return undefined;
+        notional[side] += size;
+        upnl[side] += gain;
+      }
+      if (!Number.isNaN(leverage[i]!)) {
+        leverageSum += leverage[i]!;
+        leverageCount += 1;
+      }
+      const at = this.updated[i]!;
+      if (!Number.isNaN(at) && (newest < 0 || at > this.updated[newest]!)) newest = i;
+    }
+    const usd = (micro: bigint) => wideDecimalToDouble(micro, 6);
+    return {
+      market,
+      snapshot_ts: newest < 0 ? null : (this.rows[newest]!.updated_at as string),
+      total_positions: total,
+      long_positions: longs,
+      short_positions: shorts,
+      long_notional_usd: usd(notional.long),
+      short_notional_usd: usd(notional.short),
+      long_upnl_usd: usd(upnl.long),
+      short_upnl_usd: usd(upnl.short),
+      avg_leverage: leverageCount ? leverageSum / leverageCount : 0,
+    };
   }
 
   /** Row i without the helper columns (its keys added in one order: one shape for every row). */

@@ -1,5 +1,5 @@
 /**
- * Endpoint 16's working set, and endpoint 18's live fields (issue 7): every open alpha position (a few thousand rows, from
+ * Endpoint 16's working set, endpoint 17's summary and endpoint 18's live fields (issue 7): every open alpha position (a few thousand rows, from
  * sql/api/alpha-open-positions-all.sql) held in memory for one journal generation. A search is then
  * a filter, a sort and a slice in JS, instead of the `open_alpha_positions()` joins (~20 ms on the
  * bench journal, whatever the filters) on every request.
@@ -17,7 +17,7 @@
  */
 import type { Row } from '../db/database.ts';
 import type { Service } from '../service.ts';
-import { PositionSet, type OpenPositionPage, type OpenPositionSearch } from './open-position-set.ts';
+import { PositionSet, type OpenPositionPage, type OpenPositionSearch, type PositionsSummary } from './open-position-set.ts';
 
 /**
  * Distinct 6-decimal amounts below this stay distinct (and ordered) as doubles, so sorting the
@@ -101,5 +101,11 @@ export class OpenPositionsIndex {
   async search(q: OpenPositionSearch): Promise<OpenPositionPage | null> {
     const set = await this.rows();
     return set === null ? null : set.search(q);
+  }
+
+  /** Endpoint 17's summary (the SQL's exactly), or null when the route must run the SQL. */
+  async summary(market: string | null): Promise<PositionsSummary | null> {
+    const set = await this.rows();
+    return set?.summary(market) ?? null;
   }
 }

@@ -3,7 +3,10 @@
 -- The rows are exactly those of endpoint 16 (both read the open_alpha_positions() macro) for the
 -- same market, so every figure equals aggregating that endpoint's rows:
 --   counts by side; notional = Σ current_size_usd; uPnL = Σ unrealized_pnl_usd (per-row rounded);
---   avg_leverage = plain mean of the rows' leverage (0 when there is no open position);
+--   avg_leverage = plain mean of the rows' leverage (0 when there is no open position), summed in
+--     position_id order: a running sum in a fixed order gives the same bits every time, and the
+--     same as the open positions in memory (server/http/open-position-set.ts `summary`), which
+--     answer this endpoint whenever they are loaded;
 --   snapshot_ts = newest updated_at in the set (NULL when there is no open position).
 -- Returns one row.
 WITH
@@ -20,5 +23,5 @@ SELECT $market::VARCHAR AS market,
        round(coalesce(sum(current_size_usd) FILTER (WHERE side = 'short'), 0), 6)::DOUBLE AS short_notional_usd,
        round(coalesce(sum(unrealized_pnl_usd) FILTER (WHERE side = 'long'), 0), 6)::DOUBLE AS long_upnl_usd,
        round(coalesce(sum(unrealized_pnl_usd) FILTER (WHERE side = 'short'), 0), 6)::DOUBLE AS short_upnl_usd,
-       coalesce(avg(leverage), 0)::DOUBLE AS avg_leverage
+       coalesce(avg(leverage ORDER BY position_id), 0)::DOUBLE AS avg_leverage
 FROM matched;
