@@ -58,13 +58,19 @@ async function searches(): Promise<OpenPositionSearch[]> {
   return out;
 }
 
-/** Endpoint 17 from memory and from its SQL, for every market with open positions, none, and one without any. */
+const ALL: OpenPositionSearch = { market_variant: null, market: null, address: null, side: null, min_size_usd: null, sort_by: 'size', order: 'desc', offset: 0, limit: 10 };
+
+/**
+ * Endpoint 17 from memory and from its SQL, for every market with open positions, none, and one
+ * without any; a search first loads the current generation's set (a summary does not load it).
+ */
 async function compareSummaries(index: OpenPositionsIndex): Promise<number> {
+  await index.search(ALL);
   const markets = await t.service.db.querySql(`SELECT DISTINCT market FROM open_lifecycles WHERE protocol = 'alpha' ORDER BY market`);
   let positions = 0;
   for (const market of [null, ...markets.map((r) => r.market as string), 'NOPE-PERP']) {
     const sql = await t.service.db.queryOne('api/alpha-open-positions-stats', { market });
-    const memory = await index.summary(market);
+    const memory = index.summary(market);
     expect(memory, String(market)).toEqual(sql);
     positions += memory!.total_positions;
   }
@@ -94,10 +100,24 @@ describe('endpoint 16 from the open positions in memory', () => {
     const [{ n }] = await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM open_lifecycles WHERE protocol = 'alpha'`) as [{ n: number }];
     // every position twice: protocol-wide, then in its market
     expect(await compareSummaries(index)).toBe(2 * n);
-    const none = await index.summary('NOPE-PERP');
+    const none = index.summary('NOPE-PERP');
     expect(none).toEqual({ market: 'NOPE-PERP', snapshot_ts: null, total_positions: 0, long_positions: 0, short_positions: 0,
       long_notional_usd: 0, short_notional_usd: 0, long_upnl_usd: 0, short_upnl_usd: 0, avg_leverage: 0 });
   });
+
+  it('answers endpoint 17 only from a set already loaded for the current generation, never a stale one', async () => {
+    const index = new OpenPositionsIndex(t.service);
+    expect(index.summary(null)).toBeNull(); // nothing loaded: the route runs the SQL
+    await index.search(ALL);
+    const before = index.summary(null);
+    expect(before).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { market: null }));
+    for (const batch of sim.advance(NOW + 30 * 60_000)) await t.service.append(batch);
+    expect(index.summary(null)).toBeNull(); // a newer generation, not loaded yet
+    await index.search(ALL);
+    const after = index.summary(null);
+    expect(after).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { market: null }));
+    expect(after).not.toEqual(before);
+  }, 60_000);
 
   it("gives endpoint 18's live fields of an open lifecycle exactly as its SQL, null for one not open", async () => {
     const index = new OpenPositionsIndex(t.service);
