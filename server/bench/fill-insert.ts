@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Database } from '../db/database.ts';
 import { sqlFile } from '../db/sql-files.ts';
+import { FILL_COLUMNS } from '../journal/rows.ts';
 
 const { values: args } = parseArgs({
   options: { data: { type: 'string' }, from: { type: 'string', default: '5000001' }, chunks: { type: 'string', default: '3' }, rounds: { type: 'string', default: '2' } },
@@ -29,10 +30,8 @@ const first = Number(args.from);
 const chunks = Math.max(1, Number(args.chunks));
 const rounds = Math.max(1, Number(args.rounds));
 
-const FILL_COLUMNS = `seq, protocol, time, slot, tx, event_index, position_key, position_id, address, market,
-  market_variant, side, type, size_delta_usd, position_size_usd, collateral_delta_usd, position_collateral_usd, price,
-  entry_price, pnl_delta_usd, fee_usd, borrowing_fee_usd, funding_fee_usd, liquidation_fee_usd, funding_earned_usd,
-  fee_total_usd, index_price, collateral_token`;
+/** A fill's columns, as the journal and `fills` hold them. */
+const FILL_NAMES = FILL_COLUMNS.map(([name]) => name).join(', ');
 const ID_COLUMNS = `seq, (protocol = 'beta')::UTINYINT AS protocol, time, slot, tx, event_index, position_id,
   (hash(address) % 1000000)::INTEGER AS account_id, (hash(market, market_variant, side) % 65000)::USMALLINT AS market_id,
   (hash(type) % 250)::UTINYINT AS "type", size_delta_usd, position_size_usd, collateral_delta_usd, position_collateral_usd,
@@ -41,7 +40,7 @@ const ID_COLUMNS = `seq, (protocol = 'beta')::UTINYINT AS protocol, time, slot, 
 
 /** Each shape: the table it inserts into (made empty from the source) and what it selects. */
 const SHAPES = [
-  { name: 'today', table: 'fills', select: `SELECT ${FILL_COLUMNS} FROM src` },
+  { name: 'today', table: 'fills', select: `SELECT ${FILL_NAMES} FROM src` },
   { name: 'no position_key', table: 'fills_no_key', select: `SELECT * EXCLUDE (position_key) FROM src` },
   { name: 'integer ids', table: 'fills_ids', select: 'SELECT * FROM src_ids' },
   { name: 'integer ids, no tx', table: 'fills_ids_no_tx', select: 'SELECT * EXCLUDE (tx) FROM src_ids' },
@@ -60,7 +59,7 @@ try {
     const last = first + chunks * CHUNK - 1;
     const glob = `${dataDir}/journal/fills/*/*/*.parquet`.replaceAll("'", "''");
     await w.exec(sqlFile('schema/derived'));
-    await w.exec(`CREATE TEMP TABLE src AS SELECT ${FILL_COLUMNS} FROM read_parquet('${glob}', hive_partitioning = true)
+    await w.exec(`CREATE TEMP TABLE src AS SELECT ${FILL_NAMES} FROM read_parquet('${glob}', hive_partitioning = true)
       WHERE seq BETWEEN ${first} AND ${last}`);
     const [{ n }] = await w.rows('SELECT count(*)::INTEGER AS n FROM src') as [{ n: number }];
     if (n < chunks * CHUNK) throw new Error(`${dataDir}: ${n} fills with seq in ${first}..${last}, expected ${chunks * CHUNK} (npm run bench builds the journal)`);

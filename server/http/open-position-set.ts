@@ -138,10 +138,10 @@ export class PositionSet {
    * sql/api/alpha-open-positions-stats.sql answers it: counts by side; notional and uPnL as exact
    * sums of the rows' 6-decimal amounts, cast to DOUBLE as DuckDB casts a DECIMAL(38,6); the mean
    * leverage summed in position_id order, as the SQL's `avg(leverage ORDER BY position_id)` does
-   * (a plain running sum, then one division); the newest `updated_at`. Undefined when an amount is
-   * not one the set can hold exactly (the route then runs the SQL).
+   * (a plain running sum, then one division); the newest `updated_at`. Null when an amount is not
+   * one the set can hold exactly (the route then runs the SQL).
    */
-  summary(market: string | null): PositionsSummary | undefined {
+  summary(market: string | null): PositionsSummary | null {
     const leverage = (this.leverage ??= numbers(this.rows, 'leverage'));
     const pnl = (this.pnl ??= numbers(this.rows, 'unrealized_pnl_usd'));
     this.byPositionId ??= Int32Array.from(this.rows, (_, i) => i).sort((a, b) => this.positionId[a]! - this.positionId[b]!);
@@ -163,7 +163,7 @@ export class PositionSet {
         // a NULL amount (none today: the columns are NOT NULL) counts as nothing, as SQL's sum skips it
         const size = Number.isNaN(this.size[i]!) ? 0n : microOf(this.size[i]!);
         const gain = Number.isNaN(pnl[i]!) ? 0n : microOf(pnl[i]!);
-        if (size === undefined || gain === undefined) return undefined;
+        if (size === undefined || gain === undefined) return null;
         notional[side] += size;
         upnl[side] += gain;
       }

@@ -116,6 +116,6 @@ export class OpenPositionsIndex {
   summary(market: string | null): PositionsSummary | null {
     const loaded = this.loaded;
     if (!loaded || loaded.generation !== this.generation || !loaded.ready) return null;
-    return loaded.ready.summary(market) ?? null;
+    return loaded.ready.summary(market);
   }
 }
