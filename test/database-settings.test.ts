@@ -112,4 +112,33 @@ describe('string compression', () => {
       cleanup();
     }
   });
+  it('waits for a read that pins a committed delete and update before it checkpoints, instead of failing', async () => {
+    const { dir, cleanup } = tempDataDir();
+    const db = await Database.open(join(dir, 'state.duckdb'));
+    try {
+      await db.write((w) => w.exec('CREATE TABLE t (x INTEGER); INSERT INTO t SELECT range FROM range(10000)'));
+      // a read of about a second that begins before the delete commits
+      const longRead = () => db.querySql('SELECT count(*) AS n FROM range(300000000) r, (SELECT max(x) AS m FROM t) WHERE r.range % 7 = m % 7');
+      const deleteSome = (from: number) => db.write(async (w) => {
+        await w.exec('BEGIN TRANSACTION');
+        await w.exec(`DELETE FROM t WHERE x < ${from + 10}; UPDATE t SET x = x + 1 WHERE x > 9990; INSERT INTO t VALUES (${from})`);
+        await w.exec('COMMIT');
+      });
+      // what DuckDB does without the wait: the checkpoint is refused while the read runs
+      let read = longRead();
+      await new Promise((r) => setTimeout(r, 100));
+      await deleteSome(0);
+      await expect(db.write((w) => w.checkpoint(0))).rejects.toThrow(/other write transactions active/);
+      await read;
+      // with it (the default), the checkpoint goes through once the read has ended
+      read = longRead();
+      await new Promise((r) => setTimeout(r, 100));
+      await deleteSome(100);
+      await db.checkpoint();
+      await read;
+    } finally {
+      await db.close();
+      cleanup();
+    }
+  });
 });

@@ -286,6 +286,11 @@ export class Database {
   }
 }
 
+/** How long a checkpoint waits for the reads that block it (see {@link Writer.checkpoint}). */
+const CHECKPOINT_WAIT_MS = 10_000;
+/** DuckDB's refusal of a checkpoint while other transactions hold the checkpoint lock. */
+const BLOCKED_CHECKPOINT = /Cannot CHECKPOINT: there are other write transactions active/;
+
 /** The writer connection as handed to {@link Database.write}. */
 export class Writer {
   constructor(private readonly pc: PooledConnection, private readonly journalConnection: DuckDBConnection) {}
@@ -327,9 +332,27 @@ export class Writer {
     await this.pc.conn.run(sql);
   }
 
-  /** Database.checkpoint for a caller that already holds the writer (outside a transaction). */
-  async checkpoint(): Promise<void> {
-    await this.pc.conn.run('CHECKPOINT state');
+  /**
+   * Database.checkpoint for a caller that already holds the writer (outside a transaction).
+   *
+   * Waits up to `waitMs` for readers that block it. DuckDB refuses a checkpoint ("there are other
+   * write transactions active") while a committed transaction that deleted or updated rows still
+   * holds its share of the checkpoint lock, which it does until every read that began before its
+   * commit has ended: an append's derive deletes rows, and a read of seconds (a position refresh,
+   * a working set loading) then made the backfill's checkpoint throw and stop the live source
+   * (test/database-settings.test.ts). `FORCE CHECKPOINT` would roll those reads back instead.
+   */
+  async checkpoint(waitMs = CHECKPOINT_WAIT_MS): Promise<void> {
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      try {
+        await this.pc.conn.run('CHECKPOINT state');
+        return;
+      } catch (err) {
+        if (!BLOCKED_CHECKPOINT.test((err as Error).message) || performance.now() >= deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   /** Runs literal SQL with bound parameters and returns plain rows. */

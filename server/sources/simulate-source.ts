@@ -149,9 +149,12 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   }
   // the derived state keeps no WAL: written to its file now, a crash in live mode later costs
   // start-up a catch-up of minutes of appends instead of the whole backfill
+  // (a failure is logged, not thrown: it must not stop the source; the checkpoint job tries again)
   const t0 = performance.now();
-  await service.db.checkpoint();
-  log.info(`simulate: derived state written to its file in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await service.db.checkpoint().then(
+    () => log.info(`simulate: derived state written to its file in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
+    (err: unknown) => log.warn(`simulate: derived state not written to its file after the backfill (${(err as Error).message}); the checkpoint job will`),
+  );
   saveSimulatorState(service.dataDir, sim, opts);
   log.success(
     `simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; ` +
