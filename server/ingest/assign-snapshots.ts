@@ -34,12 +34,19 @@ export async function assignSnapshots(
     if (list) list.push(f);
     else fillsByKey[f.protocol].set(f.position_key, [f]);
   }
-  const out: PositionSnapshot[] = [];
-  for (const s of snapshots) {
+  const ids = snapshots.map((s) => {
     const keyFills = fillsByKey[s.protocol].get(s.position_key);
-    let id = keyFills ? lastAtOrBefore(keyFills, s.time)?.position_id : undefined;
-    // known in memory almost always: await (a query) only when it is not
-    id ??= before.knownLifecycle(s.protocol, s.position_key) ?? (await before.lifecycleOfSnapshot(w, s.protocol, s.position_key));
+    const id = keyFills ? lastAtOrBefore(keyFills, s.time)?.position_id : undefined;
+    return id ?? before.knownLifecycle(s.protocol, s.position_key);
+  });
+  // known in memory almost always; the rest (e.g. the snapshots a restart re-sends, of positions
+  // closed since) by one query for the batch
+  const missing = new Map<string, IncomingPositionSnapshot>();
+  snapshots.forEach((s, i) => ids[i] === undefined && missing.set(`${s.protocol}:${s.position_key}`, s));
+  const fromState = await before.lifecyclesOfSnapshots(w, [...missing.values()]);
+  const out: PositionSnapshot[] = [];
+  for (const [i, s] of snapshots.entries()) {
+    const id = ids[i] ?? fromState.get(`${s.protocol}:${s.position_key}`);
     if (id === undefined) {
       log.warn(`append: dropping a ${s.source} snapshot of unknown position ${s.position_key}`);
       continue;

@@ -106,11 +106,16 @@ export class LifecycleDraft {
     return this.changes.of(protocol).get(positionKey)?.id ?? this.index.lastOf(protocol, positionKey);
   }
 
-  /** The lifecycle a position snapshot taken now belongs to: the key's open or latest one. */
-  async lifecycleOfSnapshot(w: Writer, protocol: string, positionKey: string): Promise<number | undefined> {
-    const known = this.knownLifecycle(protocol, positionKey);
-    if (known !== undefined) return known;
-    const rows = await w.run('ingest/last-lifecycle', { protocol, position_key: positionKey });
-    return (rows[0]?.id as number | null) ?? undefined;
+  /**
+   * The lifecycles position snapshots taken now belong to, for keys {@link knownLifecycle} does
+   * not know: each key's latest one in the derived state, by one query for all of them. Keys in
+   * the result as `${protocol}:${position_key}`; a key the state has never seen is missing.
+   */
+  async lifecyclesOfSnapshots(w: Writer, keys: readonly { protocol: string; position_key: string }[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    if (keys.length === 0) return found;
+    const json = JSON.stringify(keys.map(({ protocol, position_key }) => ({ protocol, position_key })));
+    for (const r of await w.run('ingest/last-lifecycles', { keys: json })) found.set(`${r.protocol as string}:${r.position_key as string}`, r.id as number);
+    return found;
   }
 }
