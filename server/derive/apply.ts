@@ -1,8 +1,12 @@
 import type { Writer } from '../db/database.ts';
 import type { PhaseTimer } from '../phase-timer.ts';
 
-/** The fill steps that recompute accounts from lifecycles (a rebuild runs them once, deferred-steps.ts). */
-export const ACCOUNT_STEPS = ['accounts-delete', 'accounts-insert'];
+/** The fill steps that add a batch's lifecycle changes to its accounts (a rebuild computes the
+ * accounts once instead, deferred-steps.ts). accounts-changes runs between lifecycles-insert and
+ * open-lifecycles-delete (it reads the open lifecycles as they were before the batch); the rest
+ * after the open-lifecycle steps. */
+export const ACCOUNT_STEPS = ['accounts-changes', 'accounts-stage', 'accounts-delete', 'accounts-insert'];
+const [ACCOUNT_CHANGES, ...ACCOUNT_MERGE] = ACCOUNT_STEPS;
 /** The fill rollup steps, with the market list read from their batch_rollup (likewise). */
 export const ROLLUP_STEPS = [
   'rollup-stage',
@@ -25,10 +29,11 @@ const FILL_STEPS = [
   'liquidations-insert',
   'lifecycles-delete',
   'lifecycles-insert',
+  ACCOUNT_CHANGES!,
   'open-lifecycles-delete',
   'open-lifecycles-insert',
   ...OPEN_POSITION_FILL_STEPS,
-  ...ACCOUNT_STEPS,
+  ...ACCOUNT_MERGE,
   ...ROLLUP_STEPS,
 ];
 const MARKET_SNAPSHOT_STEPS = [

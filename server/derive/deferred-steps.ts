@@ -29,7 +29,7 @@ export const DEFERRED_KEY = 'catchup_accounts_pending';
 
 /**
  * Runs the deferred steps over everything folded so far, inside the caller's transaction, and
- * clears {@link DEFERRED_KEY}. The accounts are recomputed for every address of `lifecycles`; the
+ * clears {@link DEFERRED_KEY}. The accounts are recomputed from every lifecycle; the
  * rollups are cleared and recomputed by their own derive steps reading every fill, through a
  * temporary `batch_fills` view of `fills` (the steps read the batch by that name). Clearing first
  * makes this right whatever the chunks before did, e.g. a rebuild begun by an older version that
@@ -37,8 +37,16 @@ export const DEFERRED_KEY = 'catchup_accounts_pending';
  */
 export async function foldDeferred(w: Writer, phases?: PhaseTimer): Promise<void> {
   await resetStaging(w, 'temp');
-  await w.run('catchup/stage-all-accounts');
-  for (const step of ACCOUNT_STEPS) await w.run(`derive/${step}`);
+  // every lifecycle as a change to an empty accounts table: accounts-stage.sql sums each account
+  // from all of them, as it adds a batch's changes (the same statement, so the same bits)
+  await w.exec('DELETE FROM accounts; DROP TABLE IF EXISTS temp.main.account_changes');
+  await w.exec(sqlFile('catchup/accounts-changes-all'));
+  try {
+    for (const step of ACCOUNT_STEPS.slice(1)) await w.run(`derive/${step}`);
+  } finally {
+    // batch_accounts holds every account here: not kept in memory until the next append
+    await w.exec('DROP VIEW IF EXISTS temp.main.account_changes; DROP TABLE IF EXISTS temp.main.batch_accounts');
+  }
   phases?.lap('accounts (all)');
   await w.exec(sqlFile('catchup/rollups-clear'));
   await w.exec('DROP TABLE temp.main.batch_fills; CREATE TEMP VIEW batch_fills AS SELECT * FROM fills');

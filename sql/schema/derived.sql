@@ -80,7 +80,12 @@ CREATE TABLE IF NOT EXISTS accounts (
   avg_position_size_usd DOUBLE NOT NULL, max_position_size_usd DECIMAL(18,6) NOT NULL,
   avg_position_duration_hours DOUBLE,
   open_notional_usd DECIMAL(38,6) NOT NULL,
-  markets_traded VARCHAR[] NOT NULL, market_variants_traded VARCHAR[] NOT NULL
+  markets_traded VARCHAR[] NOT NULL, market_variants_traded VARCHAR[] NOT NULL,
+  -- exact sums behind the averages, so a batch adds its changes instead of re-reading every
+  -- lifecycle of the account (sql/derive/accounts-stage.sql); not served
+  leverage_sum DECIMAL(38,12) NOT NULL,          -- Σ max_leverage over positions
+  size_sum DECIMAL(38,6) NOT NULL,               -- Σ max_size_usd over positions
+  hold_ms_sum BIGINT NOT NULL                    -- Σ closed_at - opened_at (ms) over trades
 );
 
 -- Every (protocol, market, market variant) the journal has a fill of: a handful of rows that
