@@ -11,7 +11,11 @@
  * Prints a table and writes JSON (default bench-results.json, git-ignored).
  *
  * Usage: npm run bench -- [--data DIR] [--scale 10] [--seconds 15] [--endpoint-seconds 15] [--no-cache]
- *        [--only 8,15] [--out FILE]
+ *        [--live] [--only 8,15] [--out FILE]
+ * `--live`: the API server runs with its simulator source (`--source simulate --scale S`) instead of
+ * none: it first appends what the journal lacks up to now, then a live batch every second, as
+ * `npm start` does, so every measurement pays for the appends and the cache entries each one
+ * drops. This grows the bench journal by the time since its last run.
  * The journal: `--data`, else $BENCH_DATA, else /tmp/perps-bench; built with `simulate --scale`
  * when it has no derived state yet (long: minutes per million fills), reused otherwise.
  */
@@ -22,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { KeyStore } from '../keys/store.ts';
 import { statePath } from '../service.ts';
 import { measureSequential, measureThroughput, type LatencyFigures, type ThroughputFigures } from './measure.ts';
-import { freePort, mib, spawnServer, untilQuiet, type ServerChild } from './server-process.ts';
+import { freePort, journalSeq, mib, spawnServer, untilLive, untilQuiet, type ServerChild } from './server-process.ts';
 import { discover, endpointWorkloads } from './workloads.ts';
 
 const { values: args } = parseArgs({
@@ -33,6 +37,7 @@ const { values: args } = parseArgs({
     'endpoint-seconds': { type: 'string', default: '15', description: 'time budget per endpoint (measured part)' },
     connections: { type: 'string', default: '50' },
     'no-cache': { type: 'boolean', default: false },
+    live: { type: 'boolean', default: false, description: 'serve with the simulator source appending live' },
     only: { type: 'string', description: 'comma-separated endpoint numbers to measure (default all)' },
     out: { type: 'string', default: 'bench-results.json' },
   },
@@ -72,15 +77,19 @@ async function main(): Promise<void> {
     const apiPort = await freePort();
     api = await spawnServer({
       name: 'API server', script: 'server/cli.ts', port: apiPort, readyPath: '/v1/openapi.json',
-      args: ['start', '--data', dataDir, '--port', String(apiPort), '--source', 'none'],
+      args: ['start', '--data', dataDir, '--port', String(apiPort), ...(args.live ? ['--source', 'simulate', '--scale', String(args.scale)] : ['--source', 'none'])],
       env: args['no-cache'] ? { PERPS_CACHE: '0' } : {},
     });
     const coldStartS = (performance.now() - t0) / 1000;
+    if (args.live) say(`API server live: caught up to now after ${(await untilLive(api)).toFixed(1)} s`);
     const helloPort = await freePort();
     hello = await spawnServer({ name: 'hello server', script: 'server/bench/hello.ts', args: [String(helloPort)], port: helloPort, readyPath: '/hello' });
     say(`API server up in ${coldStartS.toFixed(1)} s (RSS ${mib(api.rss())} MiB)${args['no-cache'] ? ', response cache OFF' : ''}`);
     // the in-memory working sets (5, 6/8/9, 15/18 index) load in the background after the first answer
-    say(`API server quiet after ${(await untilQuiet(api)).toFixed(1)} s more (background loads done)`);
+    // live, a second's batch costs the server ~0.1 s of CPU: quiet then means under ~60 % of a core
+    say(`API server quiet after ${(await untilQuiet(api, args.live ? 150 : 15)).toFixed(1)} s more (background loads done)`);
+    const seqAtStart = args.live ? await journalSeq(api) : 0;
+    const measuredFrom = Date.now();
 
     const now = Date.now();
     const workloads = endpointWorkloads(data, now);
@@ -129,6 +138,8 @@ async function main(): Promise<void> {
       say(`${name.padEnd(12)} ${String(r.req_per_s).padStart(8)} ${r.p50_ms.toFixed(1).padStart(8)} ${r.p99_ms.toFixed(1).padStart(8)} ` +
         `${ratio(r.req_per_s).toFixed(1).padStart(10)} ${String(r.server_cpu_us_per_req ?? '-').padStart(18)}  ${st}${r.errors ? ` errors:${r.errors}` : ''}`);
     }
+    const live = args.live ? { fills_appended: (await journalSeq(api)) - seqAtStart, seconds: Math.round((Date.now() - measuredFrom) / 1000) } : null;
+    if (live) say(`live: ${live.fills_appended.toLocaleString('en-US')} fills appended while measuring (${live.seconds} s)`);
     const rssNow = api.rss();
     const rssPeak = Math.max(api.peakRss(), peakSampled);
     const worst = Object.entries(endpoints).sort((a, b) => b[1].p99_ms - a[1].p99_ms)[0];
@@ -144,7 +155,7 @@ async function main(): Promise<void> {
       `${ratio(runs.repeated.req_per_s)} % of hello; load average ${load()}`);
     say(`targets: ${Object.entries(targets).map(([k, ok]) => `${k} ${ok ? 'met' : 'MISSED'}`).join(', ')}`);
     const report = {
-      at: new Date().toISOString(), data_dir: dataDir, cache: !args['no-cache'],
+      at: new Date().toISOString(), data_dir: dataDir, cache: !args['no-cache'], live,
       journal: { fills: data.fills, alpha_accounts: data.accounts, open_positions: data.openPositions },
       load_average: loadavg(), cold_start_s: Math.round(coldStartS * 10) / 10,
       rss_mib: { now: mib(rssNow), peak: mib(rssPeak) },

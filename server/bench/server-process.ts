@@ -1,6 +1,6 @@
 /**
- * Bench helpers around a server child process: start `server/cli.ts start --source none` on a data
- * directory and a free port, wait until it answers, read its RSS from /proc, stop it by pid.
+ * Bench helpers around a server child process: start `server/cli.ts start` on a data directory and
+ * a free port, wait until it answers (or, live, has caught up), read its RSS from /proc, stop it by pid.
  * The bench measures a real separate process (its own event loop and heap), not an in-process app.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -157,3 +157,27 @@ export async function untilQuiet(child: ServerChild, busyMs = 15, maxMs = 240_00
   return (performance.now() - t0) / 1000;
 }
 
+
+/** The journal's last seq as the server's `/health` reports it. */
+export async function journalSeq(child: ServerChild): Promise<number> {
+  const res = await fetch(`${child.url}/health`);
+  const body = (await res.json()) as { journal: { last_seq: number } };
+  return body.journal.last_seq;
+}
+
+/**
+ * Waits until a server with a live source has caught up: it has appended, and its newest fill
+ * (`/health`) is within `lagMs` of now (at most `maxMs`). Returns the seconds waited.
+ */
+export async function untilLive(child: ServerChild, lagMs = 120_000, maxMs = 600_000): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < maxMs) {
+    const res = await fetch(`${child.url}/health`).catch(() => null);
+    const body = res ? ((await res.json()) as { derived?: { last_fill_time?: string | null }; append?: { last_commit_at?: string | null } }) : null;
+    const last = Date.parse(body?.derived?.last_fill_time ?? '');
+    // and this process has appended: a journal stopped a minute ago is near now before any backfill
+    if (Date.now() - last <= lagMs && body?.append?.last_commit_at) return (performance.now() - t0) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the API server did not catch up to now within ${maxMs / 1000} s`);
+}
