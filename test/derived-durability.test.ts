@@ -79,6 +79,10 @@ describe('derived state without a WAL', () => {
     const live = await service.db.querySql('SELECT status, fill_count, realized_pnl_usd::DOUBLE AS pnl FROM lifecycles');
     expect(live).toEqual([{ status: 'closed', fill_count: 3, pnl: 90 }]);
     expect(await reopened.db.querySql('SELECT status, fill_count, realized_pnl_usd::DOUBLE AS pnl FROM lifecycles')).toEqual(live);
+    // the catch-up's per-batch temp tables are gone (a chunk's would hold up to a million fills' worth)
+    const temps = await reopened.db.write((w) => w.rows(`SELECT table_name FROM duckdb_tables()
+      WHERE temporary AND table_name IN ('batch_rollup', 'account_changes', 'batch_accounts')`));
+    expect(temps).toEqual([]);
     expect(await diffWithRebuild(reopened)).toEqual({});
   });
 

@@ -82,6 +82,14 @@ export async function applyKind(w: Writer, kind: StagedKind, phases?: PhaseTimer
   }
 }
 
+/** The temp tables derive steps make from a batch (replaced by the next batch's). */
+const BATCH_TEMPS = ['batch_rollup', 'account_changes', 'batch_accounts'];
+
+/** Drops the derive steps' per-batch temp tables: after a catch-up, whose chunks made them large. */
+export async function dropBatchTemps(w: Writer): Promise<void> {
+  await w.exec(BATCH_TEMPS.map((t) => `DROP TABLE IF EXISTS temp.main.${t}`).join('; '));
+}
+
 /** Records the journal position the derived state now includes (inside the caller's transaction). */
 export async function setWatermark(w: Writer, mark: Watermark): Promise<void> {
   await w.run('derive/meta-set', { key: 'derived_seq', value: String(mark.seq) });

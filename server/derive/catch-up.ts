@@ -5,7 +5,7 @@ import { PhaseTimer } from '../phase-timer.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
 import type { JournalKind } from '../journal/rows.ts';
 import { dropTempStaging, resetStaging } from '../journal/stage.ts';
-import { applyKind, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
+import { applyKind, dropBatchTemps, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
 import { deriveVersion } from './version.ts';
 import { markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
 import { DEFERRED_FILL_STEPS, DEFERRED_KEY, foldDeferred } from './deferred-steps.ts';
@@ -142,6 +142,7 @@ export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint
     return await foldChunks(w, dataDir, checkpoint, opts);
   } finally {
     await dropTempStaging(w); // the append path's shared staging is visible again
+    await dropBatchTemps(w); // a chunk's (up to a million fills') would stay in memory until the next append
   }
 }
 
