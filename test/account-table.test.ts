@@ -33,17 +33,25 @@ describe('account table', () => {
     expect(t.strings('address')[2999]).toBe('Addr02999');
   });
 
-  it('concat keeps the chosen rows in order and appends the new ones, across column kinds', () => {
+  it('withRows replaces rows in place and appends new ones, across column kinds, leaving the table it came from as it was', () => {
     const base = new AccountTableBuilder();
-    base.addRows(rows(2000));
+    base.addRows(rows(1000)); // `mixed` and `hold_hours` are number columns here (hold_hours with nulls)
     const table = base.build();
-    const more = new AccountTableBuilder();
-    more.addRows(rows(3, 5000)); // `mixed` is a string column here, numeric in `table`'s first rows
-    const keep = Int32Array.from([1999, 0, 7, 1500]);
-    const joined = table.concat(keep, more.build());
-    const expected = [...keep].map((i) => table.row(i)).concat(rows(3, 5000));
-    expect(joined.length).toBe(expected.length);
-    for (let i = 0; i < expected.length; i++) expect(json(joined.row(i))).toBe(json(expected[i]));
-    expect(json(table.concat(keep, new AccountTableBuilder().build()).row(3))).toBe(json(table.row(1500)));
+    const before = Array.from({ length: table.length }, (_, i) => json(table.row(i)));
+    const [a, b, c] = rows(3, 5000); // `mixed` holds strings in these: the column turns plain
+    const nulled = { ...rows(1, 7)[0]!, hold_hours: null, pnl: -0 };
+    const valued = { ...rows(1, 8)[0]!, hold_hours: 2.5 }; // row 8 had a null
+    const replaced = new Map([[3, a!], [7, nulled], [8, valued], [999, b!]]);
+    const next = table.withRows(replaced, [c!]);
+    const expected = Array.from({ length: 1000 }, (_, i) => replaced.get(i) ?? rows(1, i)[0]!).concat([c!]);
+    expect(next.length).toBe(1001);
+    for (let i = 0; i < expected.length; i++) expect(json(next.row(i))).toBe(json(expected[i]));
+    expect(Number.isNaN(next.numbers('hold_hours')[7]!)).toBe(true);
+    expect(next.numbers('hold_hours')[8]).toBe(2.5);
+    expect(next.strings('address')[1000]).toBe('Addr05002');
+    expect(Array.from({ length: table.length }, (_, i) => json(table.row(i)))).toEqual(before);
+    // no change at all: an equal copy
+    const same = table.withRows(new Map(), []);
+    for (let i = 0; i < table.length; i++) expect(json(same.row(i))).toBe(before[i]);
   });
 });

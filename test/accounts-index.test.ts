@@ -57,6 +57,35 @@ describe('13 / 14 from the in-memory accounts', () => {
     }
   }, 60_000);
 
+  it('every order stays the SQL\'s through patches, and 14 finds every account, new ones included', async () => {
+    const index = new AccountsIndex(t.service);
+    const fields = { net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions', current_notional: 'open_notional_usd' } as const;
+    const orders = async () => {
+      for (const [sortBy, field] of Object.entries(fields) as [keyof typeof fields, string][]) {
+        for (const order of ['asc', 'desc'] as const) {
+          const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+          const dir = order === 'asc' ? 1 : -1;
+          const want = all.sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+          const got = await index.search({ sortBy, order, minTrades: null, hasActive: null, search: null, offset: 0, limit: 1e6 });
+          expect(got.rows, `${sortBy} ${order}`).toEqual(want);
+        }
+      }
+    };
+    await orders(); // loaded
+    let day = Date.UTC(2026, 3, 27);
+    for (let round = 0; round < 2; round++) {
+      const before = new Set(((await t.service.db.query('api/alpha-accounts-all')) as Account[]).map((a) => a.address));
+      // a few hours at a time: each append touches tens of accounts (patched, not reloaded)
+      day += 4 * 3_600_000;
+      for (const batch of sim.advance(day)) await t.service.append(batch);
+      await orders();
+      const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+      for (const a of all) expect(index.peek(a.address), a.address).toEqual(a);
+      expect(index.peek('NoSuchAddress1111111111111111111111111111111')).toBeNull();
+      if (round === 1) expect(all.some((a) => !before.has(a.address)), 'a new account appeared').toBe(true);
+    }
+  }, 60_000);
+
   it('every order built at load (ties broken by address rank) is the SQL\'s order', async () => {
     const index = new AccountsIndex(t.service);
     const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];

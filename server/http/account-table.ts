@@ -118,28 +118,39 @@ export class AccountTable {
   }
 
   /**
-   * A table of this one's rows at `keep` (in that order) followed by the rows of `more` (same
-   * columns), copied column by column: how an append's patch replaces a few accounts without
-   * rebuilding tens of thousands of row objects.
+   * A copy of this table with the rows at the indices of `replaced` set to its rows and `added`
+   * appended (rows of the same keys): how an append's patch replaces a few accounts. Every other
+   * row keeps its index, and a column is copied whole (a memcpy for numbers), not row by row: the
+   * row-by-row copy this replaced cost ~50 ms of main thread per live append on the bench journal.
    */
-  concat(keep: Int32Array, more: AccountTable): AccountTable {
-    const n = keep.length + more.length;
-    const columns = this.columns.map((col, c): Column => {
-      const other = more.length ? more.columns[c]! : col;
-      if (col.kind === 'number' && other.kind === 'number') {
+  withRows(replaced: ReadonlyMap<number, Row>, added: readonly Row[]): AccountTable {
+    const n = this.length + added.length;
+    const changes: [number, Row][] = [...replaced, ...added.map((row, k): [number, Row] => [this.length + k, row])];
+    const columns = this.names.map((name, c): Column => {
+      const col = this.columns[c]!;
+      const valueOf = (row: Row): Plain => row[name] ?? null;
+      // a value that is neither a number nor null makes the column plain, as the builder would
+      const numeric = col.kind === 'number' && changes.every(([, row]) => typeof valueOf(row) === 'number' || valueOf(row) === null);
+      if (col.kind === 'number' && numeric) {
         const values = new Float64Array(n);
-        const nulls = col.nulls || (more.length && other.nulls) ? new Uint8Array(n) : null;
-        keep.forEach((i, j) => {
-          values[j] = col.values[i]!;
-          if (nulls && col.nulls) nulls[j] = col.nulls[i]!;
-        });
-        values.set(other.values.subarray(0, more.length), keep.length);
-        if (nulls && other.nulls) nulls.set(other.nulls.subarray(0, more.length), keep.length);
+        values.set(col.values.subarray(0, this.length));
+        let nulls: Uint8Array | null = null;
+        if (col.nulls) (nulls = new Uint8Array(n)).set(col.nulls.subarray(0, this.length));
+        for (const [i, row] of changes) {
+          const v = valueOf(row) as number | null;
+          if (v === null) (nulls ??= new Uint8Array(n))[i] = 1;
+          else if (nulls) nulls[i] = 0;
+          values[i] = v ?? 0;
+        }
         return { kind: 'number', values, nulls };
       }
-      const values: Plain[] = new Array(n);
-      keep.forEach((i, j) => (values[j] = this.valueAt(c, i)));
-      for (let r = 0; r < more.length; r++) values[keep.length + r] = more.valueAt(c, r);
+      let values: Plain[];
+      if (col.kind === 'plain') values = col.values.slice(0, this.length);
+      else {
+        values = new Array(this.length);
+        for (let i = 0; i < this.length; i++) values[i] = this.valueAt(c, i);
+      }
+      for (const [i, row] of changes) values[i] = valueOf(row);
       return { kind: 'plain', values };
     });
     return new AccountTable(this.names, columns, n);
