@@ -30,6 +30,8 @@ export interface Service {
   /** The one append path (see server/ingest/append.ts). */
   append(batch: IncomingBatch, opts?: AppendOptions): Promise<AppendResult>;
   onAppend(listener: AppendListener): () => void;
+  /** Has each append hand its listeners the alpha accounts it changed, up to `max` (append.ts). */
+  watchAlphaAccounts(max: number): () => void;
   /** Hears of every committed change to derived buckets: each append's, and jobs' (below). */
   onDerivedChange(listener: DerivedChangeListener): () => void;
   /** A job that rewrote derived buckets (e.g. the rollup refresh) says so once committed. */
@@ -114,6 +116,7 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
     now: clock,
     append: (batch, opts) => path.append(batch, opts),
     onAppend: (l) => path.onAppend(l),
+    watchAlphaAccounts: (max) => path.watchAlphaAccounts(max),
     onDerivedChange: (l) => path.onDerivedChange(l),
     derivedChanged: (change) => path.announce(change),
     sourceCheckpoint: (s) => path.sourceCheckpoint(s),

@@ -86,6 +86,29 @@ describe('13 / 14 from the in-memory accounts', () => {
     }
   }, 60_000);
 
+  it('reads the changed accounts back from the derived state when the append could not hand them over', async () => {
+    const index = new AccountsIndex(t.service);
+    const search = () => index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: null, offset: 0, limit: 1e6 });
+    await search(); // loaded: the next alpha append patches it
+    const db = t.service.db;
+    const write = db.write.bind(db);
+    let failed = 0;
+    db.write = (fn) => write((w) => {
+      const run = w.run.bind(w);
+      w.run = (name, params) => (name === 'ingest/alpha-accounts-changed' ? (failed++, Promise.reject(new Error('injected'))) : run(name, params));
+      return fn(w);
+    });
+    try {
+      for (const batch of sim.advance(Date.UTC(2026, 3, 28, 6))) await t.service.append(batch);
+    } finally {
+      db.write = write;
+    }
+    expect(failed).toBeGreaterThan(0);
+    const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+    const want = all.sort((a, b) => b.volume_usd - a.volume_usd || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    expect((await search()).rows).toEqual(want);
+  });
+
   it('every order built at load (ties broken by address rank) is the SQL\'s order', async () => {
     const index = new AccountsIndex(t.service);
     const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];

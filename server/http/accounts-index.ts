@@ -210,7 +210,8 @@ export class AccountsIndex {
   private ready: Snapshot | null = null;
 
   constructor(private readonly service: Service) {
-    service.onAppend((fills) => {
+    service.watchAlphaAccounts(MAX_PATCH);
+    service.onAppend((fills, changed) => {
       const touched = new Set<string>();
       for (const f of fills) if (f.protocol === 'alpha') touched.add(f.address);
       if (touched.size === 0) return; // snapshot-only appends and beta fills change no alpha account
@@ -218,17 +219,20 @@ export class AccountsIndex {
       this.ready = null;
       const base = this.current;
       this.current = null;
-      if (base && touched.size <= MAX_PATCH) this.track(this.patch(base, touched));
+      if (base && touched.size <= MAX_PATCH) this.track(this.patch(base, touched, changed));
     });
   }
 
-  /** `base` (a loaded or loading snapshot) with the accounts of `touched` read again. */
-  private async patch(base: Promise<Snapshot>, touched: ReadonlySet<string>): Promise<Snapshot> {
+  /**
+   * `base` (a loaded or loading snapshot) with the accounts of `touched`: `changed`, the rows the
+   * append handed over (append.ts watchAlphaAccounts), else read again from the derived state.
+   */
+  private async patch(base: Promise<Snapshot>, touched: ReadonlySet<string>, changed: readonly Row[] | undefined): Promise<Snapshot> {
     const t0 = performance.now();
-    const [snap, fresh] = await Promise.all([base, this.service.db.query('api/alpha-accounts-of', { addresses: [...touched].join(',') })]);
+    const [snap, fresh] = await Promise.all([base, changed ?? this.service.db.query('api/alpha-accounts-of', { addresses: [...touched].join(',') })]);
     const t1 = performance.now();
     const next = snap.patched(touched, fresh);
-    log.debug(`accounts index: ${touched.size} accounts read in ${(t1 - t0).toFixed(1)} ms, patched in ${(performance.now() - t1).toFixed(1)} ms`);
+    log.debug(`accounts index: ${touched.size} accounts ${changed ? 'handed over' : 'read'} in ${(t1 - t0).toFixed(1)} ms, patched in ${(performance.now() - t1).toFixed(1)} ms`);
     return next ?? this.load();
   }
 

@@ -1,4 +1,4 @@
-import type { Database, Writer } from '../db/database.ts';
+import type { Database, Row, Writer } from '../db/database.ts';
 import { applyStaged, type StagedCounts } from '../derive/apply.ts';
 import { catchUp } from '../derive/catch-up.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
@@ -28,7 +28,12 @@ export interface AppendOptions {
   source?: string;
 }
 
-export type AppendListener = (fills: readonly Fill[]) => void;
+/**
+ * Hears of each committed append: its new fills and, when someone watches them
+ * ({@link AppendPath.watchAlphaAccounts}) and there are few enough, the alpha accounts it changed
+ * in the API's Account shape (undefined otherwise: read them from the derived state).
+ */
+export type AppendListener = (fills: readonly Fill[], alphaAccounts?: readonly Row[]) => void;
 
 /**
  * A committed write that may have changed derived buckets: the span of time it touched (epoch ms,
@@ -97,6 +102,10 @@ async function stageKept(w: Writer, table: 'batch_fills' | 'batch_psnap', kept: 
  */
 export class AppendPath {
   private readonly listeners = new Set<AppendListener>();
+  /** each watcher's most changed alpha accounts it wants handed over */
+  private readonly accountWatchers = new Set<{ max: number }>();
+  /** the alpha accounts the append in progress changed, when read (see {@link readAlphaAccounts}) */
+  private changedAccounts: Row[] | undefined;
   private readonly changeListeners = new Set<DerivedChangeListener>();
   private broken: Error | undefined;
   private committedAt: number | undefined;
@@ -133,6 +142,17 @@ export class AppendPath {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Asks for the alpha accounts each append changes (up to `max` of them) to be handed to the
+   * append listeners, read from the batch's own staged accounts inside the append: endpoint 13's
+   * snapshot then needs no query of every account after each live append. Returns the undo.
+   */
+  watchAlphaAccounts(max: number): () => void {
+    const watcher = { max };
+    this.accountWatchers.add(watcher);
+    return () => void this.accountWatchers.delete(watcher);
+  }
+
   /** Listens to changes of derived buckets: each append's, and those {@link announce}d. */
   onDerivedChange(listener: DerivedChangeListener): () => void {
     this.changeListeners.add(listener);
@@ -154,14 +174,17 @@ export class AppendPath {
     validateBatch(batch);
     return this.db.write(async (w) => {
       if (this.broken) throw new Error(`append path stopped after an earlier failure: ${this.broken.message}`);
+      this.changedAccounts = undefined;
       const result = await this.appendLocked(w, batch, opts);
+      const alphaAccounts = this.changedAccounts;
+      this.changedAccounts = undefined;
       // committed: derived-change listeners first, so that whoever hears of the fills next finds
       // every in-memory copy of derived buckets already marked out of date
       const change = changeOf(result.fills, batch);
       if (change) this.announce(change);
       for (const listener of this.listeners) {
         try {
-          listener(result.fills);
+          listener(result.fills, alphaAccounts);
         } catch (err) {
           log.error('append listener failed', err);
         }
@@ -233,6 +256,23 @@ export class AppendPath {
   }
 
   /**
+   * Reads the alpha accounts the committed batch changed from its staged accounts (the derive's
+   * batch_accounts, as committed), when a watcher wants them and they are at most as many as it
+   * wants. A failure only costs the watchers their own read.
+   */
+  private async readAlphaAccounts(w: Writer): Promise<void> {
+    const wanted = Math.max(0, ...[...this.accountWatchers].map((x) => x.max));
+    if (wanted === 0) return;
+    try {
+      const [count] = await w.rows(`SELECT count(*)::INTEGER AS n FROM batch_accounts WHERE protocol = 'alpha'`);
+      if ((count?.n as number) > wanted) return;
+      this.changedAccounts = await w.run('ingest/alpha-accounts-changed');
+    } catch (err) {
+      log.warn(`append: the changed accounts were not read (${(err as Error).message}); their readers query them`);
+    }
+  }
+
+  /**
    * Folds the staged batch into the derived state in one transaction, committed after `journal`
    * (the batch's journal commit, running meanwhile) succeeded; rolled back if it failed, and the
    * append fails with nothing written. When the derive fails but the journal has the batch, the
@@ -259,6 +299,7 @@ export class AppendPath {
       try {
         await w.exec('COMMIT');
         steps.lap('commit');
+        if (counts.fills) await this.readAlphaAccounts(w);
         log.debug(`append commit ${mark.commit} derive steps: ${steps}`);
         return;
       } catch (err) {

@@ -100,8 +100,10 @@ CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE
 
 -- Alpha accounts in the API's Account shape (spec Account table, contract §6), shared by
 -- endpoints 13 and 14: USD amounts rounded to 6 decimals; leverage, win rate and duration not
--- rounded; avg_position_duration_hours NULL while the account has no closed lifecycle. No arguments.
-CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
+-- rounded; avg_position_duration_hours NULL while the account has no closed lifecycle.
+-- Argument: source, the name of a table shaped like `accounts` (accounts, or an append's
+-- batch_accounts: sql/ingest/alpha-accounts-changed.sql).
+CREATE OR REPLACE MACRO alpha_account_shape(source) AS TABLE
   SELECT a.address,
        a.trades,
        a.wins,
@@ -127,8 +129,12 @@ CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
        round(a.open_notional_usd, 6)::DOUBLE AS open_notional_usd,
        a.markets_traded,
        a.market_variants_traded
-  FROM accounts a
+  FROM query_table(source) a
   WHERE a.protocol = 'alpha';
+
+-- Every alpha account in the Account shape (above). No arguments.
+CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
+  SELECT * FROM alpha_account_shape('accounts');
 
 -- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
 -- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not; plus `last_seq`
