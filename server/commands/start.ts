@@ -6,6 +6,8 @@ import { ensureDemoKeys } from '../keys/demo.ts';
 import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
+import { retryInBackground } from '../retry.ts';
+import { isMemoryLimit } from '../db/database.ts';
 import { openService, type Service } from '../service.ts';
 import { runShutdown } from '../shutdown.ts';
 import { parseSpeed, startReplay } from '../sources/replay-source.ts';
@@ -59,12 +61,20 @@ function feedFromSolana(service: Service, opts: SolanaSourceOptions): Feed {
  */
 async function settleMemory(service: Service): Promise<void> {
   const limit = process.env.PERPS_DUCKDB_SERVE_MEMORY ?? '640MB';
-  try {
+  if (!isMemoryLimit(limit)) {
+    log.warn(`PERPS_DUCKDB_SERVE_MEMORY: expected e.g. 640MB or 1GiB, got "${limit}"; keeping the build limit`);
+    return;
+  }
+  const lower = async (): Promise<void> => {
     await service.db.setMemoryLimit(limit);
     log.info(`DuckDB memory limit now ${limit} (serving)`);
-  } catch (err) {
-    log.warn(`PERPS_DUCKDB_SERVE_MEMORY: ${(err as Error).message}; keeping the build limit`);
-  }
+  };
+  if (await lower().then(() => true, () => false)) return;
+  // refused while DuckDB cannot free that much yet (a backfill's changes not yet checkpointed):
+  // tried again in the background until it can (the checkpoint job runs every 10 minutes)
+  const stop = new AbortController();
+  service.db.onClose(() => stop.abort());
+  void retryInBackground(lower, { what: `DuckDB memory limit to ${limit} (PERPS_DUCKDB_SERVE_MEMORY)`, everyMs: 15_000, attempts: 60, signal: stop.signal });
 }
 
 /** `start`: open the data directory, serve the API, and keep the journal fed from the source. */

@@ -229,7 +229,7 @@ export class Database {
    * (see `start`).
    */
   async setMemoryLimit(limit: string): Promise<void> {
-    if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(limit)) throw new Error(`memory limit "${limit}": expected e.g. 1GB or 512MiB`);
+    if (!isMemoryLimit(limit)) throw new Error(`memory limit "${limit}": expected e.g. 1GB or 512MiB`);
     await this.write((w) => w.exec(`SET memory_limit = '${limit}'`));
   }
 
@@ -284,6 +284,11 @@ export class Database {
     this.journal.closeSync();
     this.instance.closeSync();
   }
+}
+
+/** Whether `limit` is a size DuckDB's memory_limit takes (and nothing else: it goes into SQL). */
+export function isMemoryLimit(limit: string): boolean {
+  return /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(limit);
 }
 
 /** How long a checkpoint waits for the reads that block it (see {@link Writer.checkpoint}). */

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs-atomic.ts';
 import type { IncomingBatch } from '../journal/rows.ts';
 import { log } from '../log.ts';
+import { retryInBackground } from '../retry.ts';
 import { progress } from '../progress.ts';
 import type { Service } from '../service.ts';
 import { Simulator } from './simulate/simulator.ts';
@@ -148,13 +149,20 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
     if (threads > 1) await service.db.setThreads(threads);
   }
   // the derived state keeps no WAL: written to its file now, a crash in live mode later costs
-  // start-up a catch-up of minutes of appends instead of the whole backfill
-  // (a failure is logged, not thrown: it must not stop the source; the checkpoint job tries again)
+  // start-up a catch-up of minutes of appends instead of the whole backfill. DuckDB refuses while
+  // long reads pin committed changes (a working set loading can take a minute): then it is tried
+  // again in the background, and the source goes on (it must not stop for it)
   const t0 = performance.now();
-  await service.db.checkpoint().then(
-    () => log.info(`simulate: derived state written to its file in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
-    (err: unknown) => log.warn(`simulate: derived state not written to its file after the backfill (${(err as Error).message}); the checkpoint job will`),
-  );
+  const written = () => log.info(`simulate: derived state written to its file in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const first = await service.db.checkpoint().then(() => true, () => false);
+  if (first) written();
+  else {
+    const stop = new AbortController();
+    service.db.onClose(() => stop.abort());
+    void retryInBackground(() => service.db.checkpoint(), {
+      what: 'simulate: writing the derived state to its file after the backfill', everyMs: 15_000, attempts: 40, signal: stop.signal,
+    }).then((ok) => ok && written());
+  }
   saveSimulatorState(service.dataDir, sim, opts);
   log.success(
     `simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; ` +
