@@ -94,8 +94,8 @@ describe('13 / 14 from the in-memory accounts', () => {
     const write = db.write.bind(db);
     let failed = 0;
     db.write = (fn) => write((w) => {
-      const run = w.run.bind(w);
-      w.run = (name, params) => (name === 'ingest/alpha-accounts-changed' ? (failed++, Promise.reject(new Error('injected'))) : run(name, params));
+      const rows = w.rows.bind(w);
+      w.rows = (sql, params) => (sql.includes("alpha_account_shape('batch_accounts')") ? (failed++, Promise.reject(new Error('injected'))) : rows(sql, params));
       return fn(w);
     });
     try {

@@ -6,7 +6,7 @@ import { ensureDemoKeys } from '../keys/demo.ts';
 import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
-import { retryInBackground } from '../retry.ts';
+import { tryThenRetry } from '../retry.ts';
 import { isMemoryLimit } from '../db/database.ts';
 import { openService, type Service } from '../service.ts';
 import { runShutdown } from '../shutdown.ts';
@@ -65,16 +65,12 @@ async function settleMemory(service: Service): Promise<void> {
     log.warn(`PERPS_DUCKDB_SERVE_MEMORY: expected e.g. 640MB or 1GiB, got "${limit}"; keeping the build limit`);
     return;
   }
-  const lower = async (): Promise<void> => {
-    await service.db.setMemoryLimit(limit);
-    log.info(`DuckDB memory limit now ${limit} (serving)`);
-  };
-  if (await lower().then(() => true, () => false)) return;
   // refused while DuckDB cannot free that much yet (a backfill's changes not yet checkpointed):
   // tried again in the background until it can (the checkpoint job runs every 10 minutes)
-  const stop = new AbortController();
-  service.db.onClose(() => stop.abort());
-  void retryInBackground(lower, { what: `DuckDB memory limit to ${limit} (PERPS_DUCKDB_SERVE_MEMORY)`, everyMs: 15_000, attempts: 60, signal: stop.signal });
+  await tryThenRetry(() => service.db.setMemoryLimit(limit), {
+    what: `DuckDB memory limit to ${limit} (PERPS_DUCKDB_SERVE_MEMORY)`, everyMs: 15_000, attempts: 60,
+    done: () => log.info(`DuckDB memory limit now ${limit} (serving)`), onClose: (stop) => service.db.onClose(stop),
+  });
 }
 
 /** `start`: open the data directory, serve the API, and keep the journal fed from the source. */

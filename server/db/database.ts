@@ -253,9 +253,10 @@ export class Database {
    * queued before it: from then on a crash keeps them. DuckDB also checkpoints on its own once
    * ~`checkpoint_threshold` of changes have piled up; the service calls this after a backfill,
    * before a journal compaction swaps files, on a schedule (jobs/service-jobs.ts) and on close.
+   * `waitMs`: how long it waits, holding the writer, for reads that block it (Writer.checkpoint).
    */
-  checkpoint(): Promise<void> {
-    return this.write((w) => w.checkpoint());
+  checkpoint(waitMs?: number): Promise<void> {
+    return this.write((w) => w.checkpoint(waitMs));
   }
 
   /**

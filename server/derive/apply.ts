@@ -6,7 +6,9 @@ import type { PhaseTimer } from '../phase-timer.ts';
  * open-lifecycles-delete (it reads the open lifecycles as they were before the batch); the rest
  * after the open-lifecycle steps. */
 export const ACCOUNT_STEPS = ['accounts-changes', 'accounts-stage', 'accounts-delete', 'accounts-insert'];
-const [ACCOUNT_CHANGES, ...ACCOUNT_MERGE] = ACCOUNT_STEPS;
+const [ACCOUNT_CHANGES, ...MERGE] = ACCOUNT_STEPS;
+/** The account steps after accounts-changes: what a rebuild runs once over every lifecycle. */
+export const ACCOUNT_MERGE = MERGE;
 /** The fill rollup steps, with the market list read from their batch_rollup (likewise). */
 export const ROLLUP_STEPS = [
   'rollup-stage',

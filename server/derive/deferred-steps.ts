@@ -10,7 +10,7 @@ import type { Writer } from '../db/database.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { resetStaging } from '../journal/stage.ts';
 import type { PhaseTimer } from '../phase-timer.ts';
-import { ACCOUNT_STEPS, OPEN_POSITION_FILL_STEPS, ROLLUP_STEPS } from './apply.ts';
+import { ACCOUNT_MERGE, ACCOUNT_STEPS, OPEN_POSITION_FILL_STEPS, ROLLUP_STEPS } from './apply.ts';
 
 /** The rollup steps that merge into or delete from rows the one pass has just cleared. */
 const NOTHING_TO_MERGE = new Set(['rollup-update', 'rollup-1h-delete', 'rollup-1d-delete']);
@@ -42,7 +42,7 @@ export async function foldDeferred(w: Writer, phases?: PhaseTimer): Promise<void
   await w.exec('DELETE FROM accounts; DROP TABLE IF EXISTS temp.main.account_changes');
   await w.exec(sqlFile('catchup/accounts-changes-all'));
   try {
-    for (const step of ACCOUNT_STEPS.slice(1)) await w.run(`derive/${step}`);
+    for (const step of ACCOUNT_MERGE) await w.run(`derive/${step}`);
   } finally {
     // batch_accounts holds every account here: not kept in memory until the next append
     await w.exec('DROP VIEW IF EXISTS temp.main.account_changes; DROP TABLE IF EXISTS temp.main.batch_accounts');

@@ -1,4 +1,5 @@
 import type { Database, Row, Writer } from '../db/database.ts';
+import { sqlFile } from '../db/sql-files.ts';
 import { applyStaged, type StagedCounts } from '../derive/apply.ts';
 import { catchUp } from '../derive/catch-up.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
@@ -264,9 +265,9 @@ export class AppendPath {
     const wanted = Math.max(0, ...[...this.accountWatchers].map((x) => x.max));
     if (wanted === 0) return;
     try {
-      const [count] = await w.rows(`SELECT count(*)::INTEGER AS n FROM batch_accounts WHERE protocol = 'alpha'`);
-      if ((count?.n as number) > wanted) return;
-      this.changedAccounts = await w.run('ingest/alpha-accounts-changed');
+      // literal SQL, not a cached statement: batch_accounts is a new table every batch
+      const rows = await w.rows(sqlFile('ingest/alpha-accounts-changed'), { limit: wanted + 1 });
+      if (rows.length <= wanted) this.changedAccounts = rows;
     } catch (err) {
       log.warn(`append: the changed accounts were not read (${(err as Error).message}); their readers query them`);
     }

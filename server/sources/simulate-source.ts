@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs-atomic.ts';
 import type { IncomingBatch } from '../journal/rows.ts';
 import { log } from '../log.ts';
-import { retryInBackground } from '../retry.ts';
+import { tryThenRetry } from '../retry.ts';
 import { progress } from '../progress.ts';
 import type { Service } from '../service.ts';
 import { Simulator } from './simulate/simulator.ts';
@@ -152,17 +152,14 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   // start-up a catch-up of minutes of appends instead of the whole backfill. DuckDB refuses while
   // long reads pin committed changes (a working set loading can take a minute): then it is tried
   // again in the background, and the source goes on (it must not stop for it)
+  // (the retries do not wait for the reads, so the writer, and the live appends, are not held)
   const t0 = performance.now();
-  const written = () => log.info(`simulate: derived state written to its file in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const first = await service.db.checkpoint().then(() => true, () => false);
-  if (first) written();
-  else {
-    const stop = new AbortController();
-    service.db.onClose(() => stop.abort());
-    void retryInBackground(() => service.db.checkpoint(), {
-      what: 'simulate: writing the derived state to its file after the backfill', everyMs: 15_000, attempts: 40, signal: stop.signal,
-    }).then((ok) => ok && written());
-  }
+  await tryThenRetry(() => service.db.checkpoint(), {
+    what: 'simulate: writing the derived state to its file after the backfill', everyMs: 15_000, attempts: 40,
+    retry: () => service.db.checkpoint(0),
+    done: () => log.info(`simulate: derived state written to its file in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
+    onClose: (stop) => service.db.onClose(stop),
+  });
   saveSimulatorState(service.dataDir, sim, opts);
   log.success(
     `simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; ` +
