@@ -186,4 +186,21 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     expect(readFileSync(outside, 'utf8')).toBe('not the store\'s');
     await guarded.close();
   }, 60_000);
+
+  it('builds nothing while the database holds heavy read-side builds (a source backfilling at start)', async () => {
+    const dir = join(t.dir, 'read-index', 'lifecycles');
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { mark_tx: string };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, mark_tx: 'another journal' }));
+    const release = t.service.db.holdReadBuilds();
+    const held = new LifecycleStore(t.service);
+    let followed = false;
+    const following = held.follow(history).then(() => (followed = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(followed).toBe(false);
+    expect(held.view().mark).toBe(0);
+    release();
+    await following;
+    expect(held.view().mark).toBe(await history.mark());
+    await held.close();
+  }, 60_000);
 });

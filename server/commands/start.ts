@@ -25,13 +25,16 @@ interface Feed {
  * The simulate source behind a running server: backfill to now (each append is queryable as it
  * lands), then live. `stop()` ends the backfill at its next append, or the live loop.
  */
-function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEveryMs: number): Feed {
+function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEveryMs: number, releaseReadBuilds: () => void): Feed {
   const abort = new AbortController();
   let live: Feed | undefined;
+  const backfill = backfillSimulator(service, opts, Date.now(), abort.signal);
+  const settled = settleAfter(service, backfill, releaseReadBuilds);
+  settled.catch(() => undefined); // a failed backfill is logged below
   const running = (async () => {
-    const sim = await backfillSimulator(service, opts, Date.now(), abort.signal);
+    const sim = await backfill;
     if (abort.signal.aborted) return;
-    await settleMemory(service);
+    await settled;
     live = startLiveSimulation(service, sim, opts, liveEveryMs);
   })().catch((err: unknown) => log.error('simulate: source stopped', err));
   return {
@@ -47,9 +50,9 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
  * The solana source behind a running server. An unusable endpoint is reported once and the
  * server keeps serving what the journal has (no crash loop); `stop()` ends backfill or follow.
  */
-function feedFromSolana(service: Service, opts: SolanaSourceOptions): Feed {
+function feedFromSolana(service: Service, opts: SolanaSourceOptions, releaseReadBuilds: () => void): Feed {
   const feed = startSolanaSource(service, opts);
-  feed.backfilled.then(() => settleMemory(service), (err: unknown) => log.error(`solana: source stopped: ${(err as Error).message}`));
+  settleAfter(service, feed.backfilled, releaseReadBuilds).catch((err: unknown) => log.error(`solana: source stopped: ${(err as Error).message}`));
   return feed;
 }
 
@@ -71,6 +74,15 @@ async function settleMemory(service: Service): Promise<void> {
     what: `DuckDB memory limit to ${limit} (PERPS_DUCKDB_SERVE_MEMORY)`, everyMs: 15_000, attempts: 60,
     done: () => log.info(`DuckDB memory limit now ${limit} (serving)`), onClose: (stop) => service.db.onClose(stop),
   });
+}
+
+/**
+ * Lowers the memory limit once a source's `backfilled` settles, then `release`s the heavy read-side
+ * builds held since start (Database.holdReadBuilds): a refused limit, retried in the background,
+ * does not hold them longer, since the backfill no longer competes with them.
+ */
+function settleAfter(service: Service, backfilled: Promise<unknown>, release: () => void): Promise<void> {
+  return backfilled.then(() => settleMemory(service)).finally(release);
 }
 
 /** `start`: open the data directory, serve the API, and keep the journal fed from the source. */
@@ -114,14 +126,16 @@ export const startCommand = defineCommand({
     const keys = KeyStore.open(dataDir);
     ensureDemoKeys(keys);
     const limits = openLimits(dataDir);
+    // before the app starts its read indexes: a backfilling source holds their heavy builds
+    const releaseReadBuilds = args.source === 'simulate' || args.source === 'solana' ? service.db.holdReadBuilds() : () => undefined;
     const server = await startServer({ service, keys, limits, port, hostname: args.host ?? env.host });
     log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);
 
     const feed =
       args.source === 'simulate'
-        ? feedFromSimulator(service, simulator, liveEveryMs)
+        ? feedFromSimulator(service, simulator, liveEveryMs, releaseReadBuilds)
         : args.source === 'solana'
-          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: rpcConcurrency })
+          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: rpcConcurrency }, releaseReadBuilds)
           : args.source === 'replay'
             ? startReplay(service, { from: args.from!, speed })
             : undefined;

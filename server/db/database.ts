@@ -78,6 +78,8 @@ export class Database {
   private writeChain: Promise<unknown> = Promise.resolve();
   private closing: Promise<void> | undefined;
   private readonly closeHooks: (() => void)[] = [];
+  /** resolved while heavy read-side builds may run (see {@link Database.holdReadBuilds}) */
+  private readBuilds: Promise<void> = Promise.resolve();
 
   private constructor(readonly instance: DuckDBInstance, readonly path: string, private threadCount: number) {}
 
@@ -231,6 +233,24 @@ export class Database {
   async setMemoryLimit(limit: string): Promise<void> {
     if (!isMemoryLimit(limit)) throw new Error(`memory limit "${limit}": expected e.g. 1GB or 512MiB`);
     await this.write((w) => w.exec(`SET memory_limit = '${limit}'`));
+  }
+
+  /**
+   * Holds heavy read-side builds (the lifecycle store's segments: a query over every closed
+   * lifecycle) until the returned function is called. A server with a backfilling source holds them
+   * until the backfill is done and the serving memory limit is set: beside the backfill, at the
+   * build limit, the lifecycle store's first build took DuckDB to its limit and failed for lack of
+   * memory (the process at ~2.7 GB), at every start.
+   */
+  holdReadBuilds(): () => void {
+    let release!: () => void;
+    this.readBuilds = new Promise((resolve) => (release = resolve));
+    return release;
+  }
+
+  /** Resolves once heavy read-side builds may run (at once unless {@link holdReadBuilds} holds them). */
+  readBuildsAllowed(): Promise<void> {
+    return this.readBuilds;
   }
 
   /** Runs `sql/<name>.sql` and returns its first row (or undefined). */

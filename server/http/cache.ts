@@ -1,12 +1,14 @@
 /**
  * The response cache of the REST routes: serialized 200 bodies keyed by (route path, normalized
- * query, plan clamp), valid for one journal generation, so a cached answer is never stale.
+ * query, plan clamp), valid until an append may change them, so a cached answer is never stale.
  *
  * - **Watermark.** The generation moves on every append (the one append path's listener runs right
- *   after the commit, inside the writer lock) and the whole cache is dropped then. A computation
- *   that started under an older generation is not stored. (Anything else that changes derived
- *   state while serving must go through the append path, or announce it with Service
- *   `derivedChanged`, as the rollup refresh does.)
+ *   after the commit, inside the writer lock) and every entry the append may change is dropped
+ *   then: all but those whose footprint (an address, or a time before which the answer reads all
+ *   it reads) none of its rows falls in (server/http/cache-footprint.ts). A computation that
+ *   started under an older generation is not stored. (Anything else that changes derived state
+ *   while serving must go through the append path, or announce it with Service `derivedChanged`,
+ *   as the rollup refresh does: that drops every entry.)
  * - **Normalized params.** The validated query (valibot output: `market=sol-perp` and `SOL-PERP`
  *   are one entry), key order irrelevant, plus the request path (it carries address / id).
  * - **Clamp.** Plan-clamped routes key on the plan's depth for that route (plans with the same
@@ -32,6 +34,7 @@
 import type { H3Event } from 'h3';
 import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
 import { decodeCursor } from './routes/liquidations.ts';
+import { AppendImpact, declaredFootprint, windowFootprint, type Footprint } from './cache-footprint.ts';
 import type { PlanName } from '../keys/plans.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
@@ -142,6 +145,8 @@ interface Entry {
   /** -Infinity unless the answer read the clock: then the clock it was computed at (a clock set back must not see it) */
   validFrom: number;
   validUntil: number;
+  /** the part of the journal the answer is a function of: appends outside it keep the entry */
+  footprint?: Footprint;
 }
 
 /** Whether a computation read the service clock, and the latest value it read (epoch ms). */
@@ -178,8 +183,8 @@ export class ResponseCache {
   private readonly unsubscribe: () => void;
   private bytes = 0;
   private generation = 0;
-  /** hits and misses since start (tests, bench) */
-  readonly stats = { hits: 0, misses: 0 };
+  /** hits and misses since start, and entries appends kept (tests, bench) */
+  readonly stats = { hits: 0, misses: 0, kept: 0 };
 
   constructor(private readonly base: Service, opts: CacheOptions = {}) {
     this.maxBytes = opts.maxBytes ?? 64 * 1_048_576;
@@ -200,16 +205,36 @@ export class ResponseCache {
         return t;
       },
     };
-    // an append, and a job that rewrote derived buckets (the rollup refresh repairing drift)
-    const offAppend = base.onAppend(() => this.invalidate());
-    const offChange = base.onDerivedChange(() => this.invalidate());
+    // an append drops what it may change; a job that rewrote derived buckets (the rollup refresh
+    // repairing drift) drops everything
+    const offAppend = base.onAppend((fills, _accounts, change) => this.afterAppend(new AppendImpact(fills, change)));
+    const offChange = base.onDerivedChange((change) => {
+      if (!change.append) this.invalidate();
+    });
     this.unsubscribe = () => {
       offAppend();
       offChange();
     };
   }
 
-  /** Drops every entry; computations in flight are not stored. Called on every append. */
+  /**
+   * Drops the entries an append may have changed (those without a footprint, or whose footprint
+   * it touches: server/http/cache-footprint.ts); computations in flight are not stored.
+   */
+  private afterAppend(impact: AppendImpact): void {
+    this.generation += 1;
+    this.inflight.clear();
+    for (const [key, entry] of this.entries) {
+      if (entry.footprint && !impact.touches(entry.footprint)) {
+        this.stats.kept += 1;
+        continue;
+      }
+      this.entries.delete(key);
+      this.bytes -= sizeOf(key, entry);
+    }
+  }
+
+  /** Drops every entry; computations in flight are not stored. */
   invalidate(): void {
     this.generation += 1;
     this.entries.clear();
@@ -286,7 +311,8 @@ export class ResponseCache {
     const clock: ClockRead = { read: false, at: -Infinity };
     event.context[COMPUTING] = true;
     const result = await this.track(clock, compute);
-    const fixed = (body: string, validFrom: number, validUntil: number) => ({ entry: { body, chars: body.length, validFrom, validUntil }, body });
+    const footprint = declaredFootprint(event) ?? windowFootprint(path, query, windowOf(path, query).to);
+    const fixed = (body: string, validFrom: number, validUntil: number) => ({ entry: { body, chars: body.length, validFrom, validUntil, footprint }, body });
     if (!clock.read) return fixed(JSON.stringify(result), -Infinity, Infinity);
     // the answer is the one at the clock the route read (`at`): valid from there on, never before
     const now = clock.at;
@@ -294,7 +320,7 @@ export class ResponseCache {
     if (moving) {
       const body = moving.render(now);
       const validUntil = await moving.validUntil().catch(unbounded);
-      return { entry: { render: moving.render, chars: body.length, validFrom: now, validUntil }, body };
+      return { entry: { render: moving.render, chars: body.length, validFrom: now, validUntil, footprint }, body };
     }
     const declared = event.context[VALID_UNTIL] as number | undefined;
     return fixed(JSON.stringify(result), now, declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity));

@@ -150,10 +150,11 @@ export class LifecycleStore {
 
   /**
    * Adds the lifecycles closed in (mark now, `mark`] and reads the open prefixes at `mark`; one
-   * extension at a time, in call order. Resolves once the new view is in use.
+   * extension at a time, in call order, each once the database allows heavy read-side builds
+   * (Database.holdReadBuilds: not beside a source's backfill). Resolves once the new view is in use.
    */
   extend(mark: number): Promise<void> {
-    const next = this.extending.then(() => this.extendTo(mark));
+    const next = this.extending.then(() => this.service.db.readBuildsAllowed()).then(() => this.extendTo(mark));
     this.extending = next.catch(() => undefined);
     return next;
   }

@@ -30,11 +30,13 @@ export interface AppendOptions {
 }
 
 /**
- * Hears of each committed append: its new fills and, when someone watches them
+ * Hears of each committed append: its new fills; when someone watches them
  * ({@link AppendPath.watchAlphaAccounts}) and there are few enough, the alpha accounts it changed
- * in the API's Account shape (undefined otherwise: read them from the derived state).
+ * in the API's Account shape (undefined otherwise: read them from the derived state); and the
+ * span of time its fills and market snapshots cover (null when it had neither: snapshots of
+ * positions alone, or nothing new).
  */
-export type AppendListener = (fills: readonly Fill[], alphaAccounts?: readonly Row[]) => void;
+export type AppendListener = (fills: readonly Fill[], alphaAccounts: readonly Row[] | undefined, change: DerivedChange | null) => void;
 
 /**
  * A committed write that may have changed derived buckets: the span of time it touched (epoch ms,
@@ -47,6 +49,8 @@ export interface DerivedChange {
   fromMs: number;
   toMs: number;
   marketSnapshots: boolean;
+  /** an append's own change (its listeners hear of the same append next), not a job's */
+  append?: boolean;
 }
 
 export type DerivedChangeListener = (change: DerivedChange) => void;
@@ -71,7 +75,7 @@ function changeOf(fills: readonly Fill[], batch: IncomingBatch): DerivedChange |
     }
   }
   const marketSnapshots = batch.marketSnapshots.length > 0 || (batch.marketSnapshotColumns?.length ?? 0) > 0;
-  return lo <= hi ? { fromMs: lo, toMs: hi, marketSnapshots } : null;
+  return lo <= hi ? { fromMs: lo, toMs: hi, marketSnapshots, append: true } : null;
 }
 
 /**
@@ -185,7 +189,7 @@ export class AppendPath {
       if (change) this.announce(change);
       for (const listener of this.listeners) {
         try {
-          listener(result.fills, alphaAccounts);
+          listener(result.fills, alphaAccounts, change);
         } catch (err) {
           log.error('append listener failed', err);
         }

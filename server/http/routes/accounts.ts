@@ -13,6 +13,7 @@ import { notFound } from '../errors.ts';
 import { integerParam, limitParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
 import { AccountsIndex } from '../accounts-index.ts';
+import { declareAddressFootprint } from '../cache-footprint.ts';
 
 /** `sort_by` values of endpoint 13 (current_notional = open_notional_usd). */
 export const ACCOUNT_SORTS = ['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional'] as const;
@@ -84,6 +85,8 @@ export function accountRoutes(service: Service, accounts = new AccountsIndex(ser
         const cached = accounts.peek(address);
         const row = cached === undefined ? await service.db.queryOne('api/alpha-account', { address }) : cached;
         if (!row) throw notFound('No alpha account has this address.');
+        // an account is a function of its lifecycles, hence of its fills
+        declareAddressFootprint(event, 'alpha', address);
         return { data: row };
       },
     }),

@@ -28,6 +28,7 @@ import { LifecycleStore } from '../lifecycle-store.ts';
 import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../lifecycle-answers.ts';
 import { historyFromStore } from '../account-history.ts';
 import { ClosedTail } from '../closed-tail.ts';
+import { declareAddressFootprint } from '../cache-footprint.ts';
 
 /** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
@@ -215,6 +216,8 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
           offset,
           limit,
         };
+        // the address's closed lifecycles alone: an append without a fill of it keeps the answer cached
+        declareAddressFootprint(event, 'alpha', address);
         const quick = lifecycles ? await historyFromStore(lifecycles, closedTail, address, filters) : undefined;
         if (quick) {
           // an address with a closed alpha lifecycle has an alpha account (accounts derive from lifecycles)
@@ -239,9 +242,14 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
       response: dataOf(PositionDetail),
       handle: async ({ event }) => {
         const { address, id } = positionOf(event);
+        // a lifecycle that is no longer open has no live fields: its answer is a function of its fills
+        const settled = (data: Row): Row => {
+          if (data.status !== 'open') declareAddressFootprint(event, 'alpha', address);
+          return data;
+        };
         const quick = await positionFromStoreOrSet(service, lifecycles, openPositions, id, address, NO_LIVE);
         if (quick === null) throw positionNotFound();
-        if (quick) return { data: quick };
+        if (quick) return { data: settled(quick) };
         // the record first; only an open lifecycle has live fields (NULL otherwise)
         for (let attempt = 0; ; attempt++) {
           const row = await service.db.queryOne('api/alpha-position', { id });
@@ -250,7 +258,7 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
           const live = fromIndex !== undefined ? fromIndex : await service.db.queryOne('api/alpha-position-live', { id });
           // closed by an append between the two reads: read again (a closed record has no live fields)
           if (!live && attempt === 0) continue;
-          return { data: { ...row, ...(live ?? NO_LIVE) } };
+          return { data: settled({ ...row, ...(live ?? NO_LIVE) }) };
         }
       },
     }),
@@ -263,6 +271,8 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
       handle: async ({ event, query: q }) => {
         const { address, id } = positionOf(event);
         const { offset, limit } = pageOf(q);
+        // the lifecycle's fills alone
+        declareAddressFootprint(event, 'alpha', address);
         const filters = {
           type: q.type ?? null,
           include_collateral: q.include_collateral_events ?? false,
