@@ -143,6 +143,23 @@ describe('endpoint 15 through its read index', () => {
     expect(await held.mark()).toBeGreaterThan(before);
   }, 60_000);
 
+  it('waits while the database holds heavy read-side builds (a source backfilling at start)', async () => {
+    day += DAY;
+    for (const batch of sim.advance(day)) await t.service.append(batch);
+    const waiting = new HistoryIndex(t.service, { rebuildAfter: Infinity });
+    const before = await waiting.mark();
+    const release = t.service.db.holdReadBuilds();
+    let rebuilt = false;
+    const rebuild = waiting.rebuild().then(() => (rebuilt = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(rebuilt).toBe(false);
+    expect(await waiting.mark()).toBe(before);
+    release();
+    await rebuild;
+    expect(await waiting.mark()).toBe(t.service.lastSeq());
+    expect(t.service.lastSeq()).toBeGreaterThan(before);
+  }, 60_000);
+
   it('rebuilds by itself once the tail passes its threshold, and a reader at an older mark still answers exactly', async () => {
     const auto = new HistoryIndex(t.service, { rebuildAfter: 5, bulk: { fills: Infinity, quietMs: 0 } });
     const stale = new HistoryIndex(t.service, { rebuildAfter: Infinity });

@@ -50,11 +50,17 @@ describe('GET /health', () => {
     expect(Date.parse(body.append.last_commit_at)).toBeGreaterThanOrEqual(before);
     expect(body.uptime_s).toBeGreaterThanOrEqual(0);
 
-    // a later append moves every position
+    // the response cache's counts: one answer computed, then served from the cache
+    expect(body.cache).toEqual({ hits: 0, misses: 0, kept_across_appends: 0, entries: 0 });
+    for (let i = 0; i < 2; i++) expect((await t.get('/v1/alpha/markets')).status).toBe(200);
+    expect((await (await t.get('/health', null)).json()).cache).toEqual({ hits: 1, misses: 1, kept_across_appends: 0, entries: 1 });
+
+    // a later append moves every position (and drops the markets' answer)
     await t.service.append(batch('2026-06-03'));
     const later = await (await t.get('/health', null)).json();
     expect(later.journal.last_seq).toBe(4);
     expect(later.derived).toEqual({ seq: 4, last_fill_time: '2026-06-03T10:05:00.000Z' });
+    expect(later.cache).toEqual({ hits: 1, misses: 1, kept_across_appends: 0, entries: 0 });
   });
 
   it('on an empty journal: nulls, not errors', async () => {

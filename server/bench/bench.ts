@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { KeyStore } from '../keys/store.ts';
 import { statePath } from '../service.ts';
 import { measureSequential, measureThroughput, type LatencyFigures, type ThroughputFigures } from './measure.ts';
-import { freePort, journalSeq, mib, spawnServer, untilLive, untilQuiet, type ServerChild } from './server-process.ts';
+import { cacheCounts, freePort, journalSeq, mib, spawnServer, untilLive, untilQuiet, type ServerChild } from './server-process.ts';
 import { discover, endpointWorkloads } from './workloads.ts';
 
 const { values: args } = parseArgs({
@@ -129,7 +129,14 @@ async function main(): Promise<void> {
     };
     runs.hello = await measured(hello, null, ['/hello']);
     runs.repeated = await measured(api, key, [repeatedPath]);
+    const cacheBefore = await cacheCounts(api);
     runs.mixed = await measured(api, key, mixed);
+    const cacheAfter = await cacheCounts(api);
+    // what the response cache did during the mixed run (hits, answers computed, entries appends kept)
+    const mixedCache = cacheBefore && cacheAfter ? {
+      hits: cacheAfter.hits - cacheBefore.hits, computed: cacheAfter.misses - cacheBefore.misses,
+      kept_across_appends: cacheAfter.kept_across_appends - cacheBefore.kept_across_appends,
+    } : null;
     const base = runs.hello.req_per_s;
     const ratio = (x: number): number => Math.round((x / base) * 1000) / 10;
     say(`workload        req/s   p50 ms   p99 ms  % of hello  server CPU µs/req  statuses`);
@@ -140,6 +147,10 @@ async function main(): Promise<void> {
     }
     const live = args.live ? { fills_appended: (await journalSeq(api)) - seqAtStart, seconds: Math.round((Date.now() - measuredFrom) / 1000) } : null;
     if (live) say(`live: ${live.fills_appended.toLocaleString('en-US')} fills appended while measuring (${live.seconds} s)`);
+    if (mixedCache) {
+      say(`response cache in the mixed run: ${mixedCache.hits.toLocaleString('en-US')} hits, ${mixedCache.computed.toLocaleString('en-US')} ` +
+        `answers computed, ${mixedCache.kept_across_appends.toLocaleString('en-US')} entries kept across appends`);
+    }
     const rssNow = api.rss();
     const rssPeak = Math.max(api.peakRss(), peakSampled);
     const worst = Object.entries(endpoints).sort((a, b) => b[1].p99_ms - a[1].p99_ms)[0];
@@ -159,7 +170,7 @@ async function main(): Promise<void> {
       journal: { fills: data.fills, alpha_accounts: data.accounts, open_positions: data.openPositions },
       load_average: loadavg(), cold_start_s: Math.round(coldStartS * 10) / 10,
       rss_mib: { now: mib(rssNow), peak: mib(rssPeak) },
-      endpoints, throughput: runs, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
+      endpoints, throughput: runs, mixed_cache: mixedCache, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
       repeated_path: repeatedPath, targets, elapsed_s: Math.round((Date.now() - started) / 1000),
     };
     writeFileSync(args.out as string, `${JSON.stringify(report, null, 2)}\n`);

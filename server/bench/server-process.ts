@@ -158,6 +158,20 @@ export async function untilQuiet(child: ServerChild, busyMs = 15, maxMs = 240_00
 }
 
 
+/** The response cache's counts as the server's `/health` reports them (null: no cache). */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+  kept_across_appends: number;
+  entries: number;
+}
+
+/** The server's response-cache counts since its start (`/health`). */
+export async function cacheCounts(child: ServerChild): Promise<CacheCounts | null> {
+  const res = await fetch(`${child.url}/health`);
+  return ((await res.json()) as { cache: CacheCounts | null }).cache;
+}
+
 /** The journal's last seq as the server's `/health` reports it. */
 export async function journalSeq(child: ServerChild): Promise<number> {
   const res = await fetch(`${child.url}/health`);

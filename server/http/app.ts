@@ -172,7 +172,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  mountHealth(app, service);
+  mountHealth(app, service, cache);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);
   return app;

@@ -242,6 +242,16 @@ export class ResponseCache {
     this.bytes = 0;
   }
 
+  /** Whether answers are cached (not with PERPS_CACHE=0, nor after a route read the clock late). */
+  on(): boolean {
+    return this.enabled;
+  }
+
+  /** Entries held now. */
+  size(): number {
+    return this.entries.size;
+  }
+
   /** The service clock the cache judges entries by (not a clock read of any route). */
   now(): number {
     return this.base.now();

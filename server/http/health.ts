@@ -20,6 +20,7 @@ import { API_VERSION, jsonAnswer, stageHeader } from './answer-headers.ts';
 import { methodNotAllowed } from './errors.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
+import type { ResponseCache } from './cache.ts';
 
 export const HEALTH_PATH = '/health';
 
@@ -36,6 +37,9 @@ export interface HealthBody {
   journal: { last_seq: number };
   derived: { seq: number | null; last_fill_time: string | null };
   append: { last_commit_at: string | null; stopped: boolean };
+  /** the response cache since start (null when the app has none or it is off): answers it served,
+   * answers computed, entries appends kept (server/http/cache-footprint.ts), entries held now */
+  cache: { hits: number; misses: number; kept_across_appends: number; entries: number } | null;
 }
 
 class ProbeTimeout extends Error {}
@@ -56,7 +60,7 @@ async function probe(service: Service): Promise<HealthBody['derived']> {
 }
 
 /** The health of `service` now; `startedAt` is when the app was built (epoch ms). */
-export async function healthOf(service: Service, startedAt: number): Promise<HealthBody> {
+export async function healthOf(service: Service, startedAt: number, cache?: ResponseCache): Promise<HealthBody> {
   const problems: string[] = [];
   let derived: HealthBody['derived'] = { seq: null, last_fill_time: null };
   try {
@@ -78,15 +82,18 @@ export async function healthOf(service: Service, startedAt: number): Promise<Hea
     journal: { last_seq: service.lastSeq() },
     derived,
     append: { last_commit_at: append.lastCommitAt === undefined ? null : isoFromMs(append.lastCommitAt), stopped: append.failure !== undefined },
+    cache: cache?.on()
+      ? { hits: cache.stats.hits, misses: cache.stats.misses, kept_across_appends: cache.stats.kept, entries: cache.size() }
+      : null,
   };
 }
 
 /** Mounts {@link HEALTH_PATH} on `app` (GET only; anything else is the usual 405). */
-export function mountHealth(app: H3, service: Service): void {
+export function mountHealth(app: H3, service: Service, cache?: ResponseCache): void {
   const startedAt = Date.now();
   app.all(HEALTH_PATH, async (event) => {
     if (event.req.method !== 'GET') throw methodNotAllowed();
-    const body = await healthOf(service, startedAt);
+    const body = await healthOf(service, startedAt, cache);
     stageHeader(event, 'cache-control', 'no-store');
     return jsonAnswer(event, JSON.stringify(body), body.status === 'ok' ? 200 : 503);
   });

@@ -90,9 +90,14 @@ export class HistoryIndex {
     this.rebuiltListeners.push(listener);
   }
 
-  /** Rebuilds now (tests, and the background rebuild); resolves once the new mark is in use. */
+  /**
+   * Rebuilds now (tests, and the background rebuild), or once the database allows heavy read-side
+   * builds (Database.holdReadBuilds: not beside a source's backfill, where this rebuild of every
+   * closed lifecycle, at the build memory limit, took the process to ~2.6 GB after a `rebuild`);
+   * resolves once the new mark is in use.
+   */
   rebuild(): Promise<void> {
-    this.building ??= this.service.db.write(async (w) => {
+    this.building ??= this.service.db.readBuildsAllowed().then(() => this.service.db.write(async (w) => {
       await w.exec('BEGIN TRANSACTION');
       try {
         const { seq } = await readWatermark(w);
@@ -106,7 +111,7 @@ export class HistoryIndex {
         await w.exec('ROLLBACK').catch(() => undefined);
         throw err;
       }
-    }).then((seq) => {
+    })).then((seq) => {
       // closes appended while the rebuild waited for the writer are in the index now; later ones
       // are counted by the listener again (an over-count only brings the next rebuild forward)
       this.tail = 0;
