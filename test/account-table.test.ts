@@ -33,25 +33,39 @@ describe('account table', () => {
     expect(t.strings('address')[2999]).toBe('Addr02999');
   });
 
-  it('withRows replaces rows in place and appends new ones, across column kinds, leaving the table it came from as it was', () => {
+  it('apply replaces rows in place and appends new ones, across column kinds, growing the columns', () => {
     const base = new AccountTableBuilder();
     base.addRows(rows(1000)); // `mixed` and `hold_hours` are number columns here (hold_hours with nulls)
     const table = base.build();
-    const before = Array.from({ length: table.length }, (_, i) => json(table.row(i)));
+    const holdBefore = table.numbers('hold_hours'); // a cached NaN view, kept up to date
     const [a, b, c] = rows(3, 5000); // `mixed` holds strings in these: the column turns plain
     const nulled = { ...rows(1, 7)[0]!, hold_hours: null, pnl: -0 };
     const valued = { ...rows(1, 8)[0]!, hold_hours: 2.5 }; // row 8 had a null
     const replaced = new Map([[3, a!], [7, nulled], [8, valued], [999, b!]]);
-    const next = table.withRows(replaced, [c!]);
+    table.apply(replaced, [c!]);
     const expected = Array.from({ length: 1000 }, (_, i) => replaced.get(i) ?? rows(1, i)[0]!).concat([c!]);
-    expect(next.length).toBe(1001);
-    for (let i = 0; i < expected.length; i++) expect(json(next.row(i))).toBe(json(expected[i]));
-    expect(Number.isNaN(next.numbers('hold_hours')[7]!)).toBe(true);
-    expect(next.numbers('hold_hours')[8]).toBe(2.5);
-    expect(next.strings('address')[1000]).toBe('Addr05002');
-    expect(Array.from({ length: table.length }, (_, i) => json(table.row(i)))).toEqual(before);
-    // no change at all: an equal copy
-    const same = table.withRows(new Map(), []);
-    for (let i = 0; i < table.length; i++) expect(json(same.row(i))).toBe(before[i]);
+    expect(table.length).toBe(1001);
+    for (let i = 0; i < expected.length; i++) expect(json(table.row(i))).toBe(json(expected[i]));
+    expect(Number.isNaN(table.numbers('hold_hours')[7]!)).toBe(true);
+    expect(table.numbers('hold_hours')[8]).toBe(2.5);
+    expect(table.numbers('hold_hours')).toHaveLength(1001);
+    expect(table.numbers('trades')).toHaveLength(1001);
+    expect(table.strings('address')[1000]).toBe('Addr05002');
+    // replacing without adding: in place, the cached NaN view updated, nothing else moves
+    table.apply(new Map([[8, { ...valued, hold_hours: null }], [9, { ...rows(1, 9)[0]!, trades: -1 }]]), []);
+    expect(Number.isNaN(table.numbers('hold_hours')[8]!)).toBe(true);
+    expect(table.numbers('trades')[9]).toBe(-1);
+    expect(json(table.row(10))).toBe(json(expected[10]));
+    expect(holdBefore).toHaveLength(1000);
+    // many rows added at once: the number columns grow past their doubled size
+    const more = rows(2500, 9000).map((r) => ({ ...r, mixed: 1 }));
+    table.apply(new Map(), more);
+    expect(table.length).toBe(3501);
+    for (let k = 0; k < more.length; k += 499) expect(json(table.row(1001 + k))).toBe(json(more[k]));
+    expect(table.numbers('pnl')).toHaveLength(3501);
+    // the nulls of the rows before the growth are kept (row 0's hold_hours, row 8's set above)
+    expect(table.row(0).hold_hours).toBeNull();
+    expect(Number.isNaN(table.numbers('hold_hours')[8]!)).toBe(true);
+    for (let i = 0; i < 1001; i += 97) expect(json(table.row(i)), `row ${i}`).toBe(json(i === 8 || i === 9 ? table.row(i) : expected[i]));
   });
 });

@@ -77,75 +77,70 @@ function firstNotBefore(sorted: Int32Array, row: number, cmp: (a: number, b: num
 }
 
 class Snapshot {
-  /**
-   * address → row index, built on first use and then handed on to the patched snapshot (a row
-   * keeps its index through patches; new accounts only add entries, which an older snapshot's
-   * length check ignores), so endpoint 14 does not rebuild a map of every account after each append
-   */
+  /** address → row index, built on first use and kept up to date by {@link patch} (a row keeps its index) */
   private byAddress: Map<string, number> | undefined;
-  /** row indices in each (sort key, direction) order built so far (typed arrays: a patch copies
-   * them whole, see {@link patched}); `prefix`: see {@link withPrefix} */
+  /** row indices in each (sort key, direction) order built so far; `prefix`: see {@link withPrefix} */
   constructor(readonly table: AccountTable, private readonly orders = new Map<string, Int32Array>(), private prefix?: PrefixIndex) {}
 
   /**
-   * A new snapshot where the accounts of `touched` are `fresh` (their rows read after the append;
-   * an address may be new): each existing account keeps its row index with its new values, new
-   * ones are appended, and every sorted order is the old one without the changed rows, with them
-   * inserted at their place (a binary search each). Null when a touched account has no fresh row
-   * (accounts are never removed: the caller loads the snapshot anew rather than guess).
+   * Makes the accounts of `touched` `fresh` (their rows read after the append; an address may be
+   * new), in place: each existing account keeps its row index with its new values, new ones are
+   * appended, and in every sorted order the changed rows leave their place and are inserted at
+   * their new one (a binary search each, then the rows between shifted by a memmove). False, and
+   * nothing changed, when a touched account has no fresh row (accounts are never removed: the
+   * caller loads the snapshot anew rather than guess).
    *
-   * Why this shape: the patch runs on the main thread after every live append with alpha fills.
-   * Compacting the rows and splicing every order cost ~100 ms a patch on the bench journal's 91k
-   * accounts (a CPU profile of a live server: 11 % of the main thread, every request waiting).
+   * Why in place: the patch runs on the main thread after every live append with alpha fills, and
+   * requests wait for it. Compacting the rows and splicing every order cost ~100 ms on the bench
+   * journal's 91k accounts; copying the columns and orders whole, ~25 MB per append, 16-98 ms
+   * with the garbage collection it caused. Readers never hold a snapshot across an await, so in
+   * place is safe: a request waiting for an older patch simply sees the newer accounts.
    */
-  patched(touched: ReadonlySet<string>, fresh: readonly Row[]): Snapshot | null {
+  patch(touched: ReadonlySet<string>, fresh: readonly Row[]): boolean {
     const at = this.addressMap();
     const replaced = new Map<number, Row>();
     const added: Row[] = [];
     for (const row of fresh) {
       const i = at.get(row.address as string);
-      if (i !== undefined && i < this.table.length) replaced.set(i, row);
+      if (i !== undefined) replaced.set(i, row);
       else added.push(row);
     }
     let existing = 0;
-    for (const a of touched) if ((at.get(a) ?? Infinity) < this.table.length) existing += 1;
-    if (replaced.size !== existing) return null;
-    const table = this.table.withRows(replaced, added);
+    for (const a of touched) if (at.has(a)) existing += 1;
+    if (replaced.size !== existing) return false;
+    const before = this.table.length;
+    const { table } = this;
+    table.apply(replaced, added);
     const moved = new Uint8Array(table.length);
     const movedRows: number[] = [...replaced.keys()];
-    for (let r = this.table.length; r < table.length; r++) movedRows.push(r);
+    for (let r = before; r < table.length; r++) movedRows.push(r);
     for (const r of movedRows) moved[r] = 1;
-    const orders = new Map<string, Int32Array>();
-    for (const [key, order] of this.orders) {
+    for (const [key, old] of this.orders) {
       const [sortBy, dir] = key.split(' ') as [AccountSort, 'asc' | 'desc'];
       const cmp = comparator(table, sortBy, dir);
-      // the unchanged rows keep their values, so they stay in order
-      const kept = new Int32Array(order.length);
+      let order = old;
+      if (table.length > old.length) (order = new Int32Array(table.length)).set(old);
+      // the unchanged rows keep their values, so they stay in order: close them up at the front
       let m = 0;
-      for (let j = 0; j < order.length; j++) if (!moved[order[j]!]) kept[m++] = order[j]!;
-      const out = new Int32Array(table.length);
-      let o = 0;
-      let from = 0;
-      for (const r of [...movedRows].sort(cmp)) {
-        const pos = firstNotBefore(kept, r, cmp, from, m);
-        out.set(kept.subarray(from, pos), o);
-        o += pos - from;
-        from = pos;
-        out[o++] = r;
+      for (let j = 0; j < before; j++) if (!moved[order[j]!]) order[m++] = order[j]!;
+      // then the changed rows, ascending, each at its binary-searched place among them, from the
+      // last: the rows after a place shift right by the number of changed rows still to place
+      const rows = movedRows.sort(cmp);
+      const places = rows.map((r) => firstNotBefore(order, r, cmp, 0, m));
+      let end = m;
+      for (let q = rows.length - 1; q >= 0; q--) {
+        const p = places[q]!;
+        order.copyWithin(p + q + 1, p, end);
+        order[p + q] = rows[q]!;
+        end = p;
       }
-      out.set(kept.subarray(from, m), o);
-      orders.set(key, out);
+      this.orders.set(key, order);
     }
-    const prefix = this.prefix && (added.length === 0
-      ? this.prefix // the addresses did not change
-      : patchedPrefix(this.prefix, Int32Array.from({ length: this.table.length }, (_, i) => i), table, this.table.length));
-    const next = new Snapshot(table, orders, prefix);
-    if (at.size === this.table.length) {
-      // this snapshot is the newest of its line: the map carries on with the new accounts added
-      added.forEach((row, k) => at.set(row.address as string, this.table.length + k));
-      next.byAddress = at;
+    added.forEach((row, k) => at.set(row.address as string, before + k));
+    if (this.prefix && added.length > 0) {
+      this.prefix = patchedPrefix(this.prefix, Int32Array.from({ length: before }, (_, i) => i), table, before);
     }
-    return next;
+    return true;
   }
 
   private addressMap(): Map<string, number> {
@@ -231,9 +226,9 @@ export class AccountsIndex {
     const t0 = performance.now();
     const [snap, fresh] = await Promise.all([base, changed ?? this.service.db.query('api/alpha-accounts-of', { addresses: [...touched].join(',') })]);
     const t1 = performance.now();
-    const next = snap.patched(touched, fresh);
+    const patched = snap.patch(touched, fresh);
     log.debug(`accounts index: ${touched.size} accounts ${changed ? 'handed over' : 'read'} in ${(t1 - t0).toFixed(1)} ms, patched in ${(performance.now() - t1).toFixed(1)} ms`);
-    return next ?? this.load();
+    return patched ? snap : this.load();
   }
 
   /** Makes `load` the current generation's snapshot: kept (and `ready`) unless an append came meanwhile. */
