@@ -189,14 +189,18 @@ describe('13 / 14 from the in-memory accounts', () => {
     await check('loaded', prefixes);
     // a patch: an existing account changes, and a new one sorts right next to it by lower-cased address
     const newcomer = `${base.slice(0, 20)}${base[20] === 'x' ? 'y' : 'x'}${base.slice(21)}`;
+    // and two more, far apart in key order (each insert's place must hold as the others go in)
+    const [early, late] = [all[Math.floor(all.length / 4)]!.address, all[all.length - 1]!.address].map((a) => `${a.slice(0, 20)}${a[20] === 'x' ? 'y' : 'x'}${a.slice(21)}`);
     const at = NOW - 30_000;
     await t.service.append({
       fills: [fill({ time: at, tx: 'idx-prefix-1', position_key: 'IDXP1', address: base }),
-        fill({ time: at, tx: 'idx-prefix-2', position_key: 'IDXP2', address: newcomer })],
+        fill({ time: at, tx: 'idx-prefix-2', position_key: 'IDXP2', address: newcomer }),
+        fill({ time: at, tx: 'idx-prefix-3', position_key: 'IDXP3', address: late! }),
+        fill({ time: at, tx: 'idx-prefix-4', position_key: 'IDXP4', address: early! })],
       marketSnapshots: [],
       positionSnapshots: [],
     });
-    await check('patched', [...prefixes, base.slice(0, 20).toLowerCase()]);
+    await check('patched', [...prefixes, base.slice(0, 20).toLowerCase(), early!.slice(0, 20), late!.slice(0, 20).toLowerCase()]);
     expect((await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: base.slice(0, 20), offset: 0, limit: 10 })).total).toBe(2);
   });
 });

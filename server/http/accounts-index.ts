@@ -19,7 +19,7 @@
  */
 import type { Row } from '../db/database.ts';
 import { AccountTableBuilder, type AccountTable } from './account-table.ts';
-import { patchedPrefix, prefixIndexOf, rowsWithPrefix, type PrefixIndex } from './address-prefix-index.ts';
+import { prefixIndexOf, withFreshRows, rowsWithPrefix, type PrefixIndex } from './address-prefix-index.ts';
 import type { Service } from '../service.ts';
 import { yieldToLoop } from './waiting.ts';
 import { log } from '../log.ts';
@@ -138,7 +138,7 @@ class Snapshot {
     }
     added.forEach((row, k) => at.set(row.address as string, before + k));
     if (this.prefix && added.length > 0) {
-      this.prefix = patchedPrefix(this.prefix, Int32Array.from({ length: before }, (_, i) => i), table, before);
+      this.prefix = withFreshRows(this.prefix, table, before);
     }
     return true;
   }

@@ -32,28 +32,30 @@ export function rowsWithPrefix(index: PrefixIndex, prefix: string): number[] {
 }
 
 /**
- * `prefix` carried over to a patched table: kept rows renumbered by `newIndex` (-1 = dropped), the
- * rows from `firstFresh` on merged in at their place (a merge, not a re-sort of every address).
+ * `prefix` with the rows of `table` from `firstFresh` on (accounts an append added) inserted at
+ * their place: a binary search each, the keys spliced in (the array is the patched snapshot's own,
+ * changed in place), the rows copied once into an array one longer per new account. Rebuilding the
+ * key list instead (a merge of every address) cost ~5 ms of each live patch that added an account.
  */
-export function patchedPrefix(prefix: PrefixIndex, newIndex: Int32Array, table: AccountTable, firstFresh: number): PrefixIndex {
+export function withFreshRows(prefix: PrefixIndex, table: AccountTable, firstFresh: number): PrefixIndex {
   const addresses = table.strings('address');
   const fresh: [string, number][] = [];
   for (let r = firstFresh; r < table.length; r++) fresh.push([addresses[r]!.toLowerCase(), r]);
   fresh.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const keys: string[] = [];
-  const rows = new Int32Array(table.length);
-  let f = 0;
-  const push = (key: string, row: number): void => {
-    rows[keys.length] = row;
-    keys.push(key);
-  };
-  for (let j = 0; j < prefix.keys.length; j++) {
-    const row = newIndex[prefix.rows[j]!]!;
-    if (row < 0) continue;
-    const key = prefix.keys[j]!;
-    while (f < fresh.length && fresh[f]![0] < key) push(...fresh[f++]!);
-    push(key, row);
-  }
-  while (f < fresh.length) push(...fresh[f++]!);
-  return { keys, rows };
+  // places among the old keys, ascending (fresh is sorted): a new key goes before equal old ones
+  const places = fresh.map(([key]) => lowerBound(prefix.keys, key));
+  const rows = new Int32Array(prefix.rows.length + fresh.length);
+  let from = 0;
+  let o = 0;
+  fresh.forEach(([, row], q) => {
+    const p = places[q]!;
+    rows.set(prefix.rows.subarray(from, p), o);
+    o += p - from;
+    from = p;
+    rows[o++] = row;
+  });
+  rows.set(prefix.rows.subarray(from), o);
+  // from the last, so that each place is still where it was among the old keys
+  for (let q = fresh.length - 1; q >= 0; q--) prefix.keys.splice(places[q]!, 0, fresh[q]![0]);
+  return { keys: prefix.keys, rows };
 }
