@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { H3 } from 'h3';
-import { at, fill, marketSnapshot, positionSnapshot, tempDataDir } from './helpers/fixtures.ts';
+import { at, fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 import type { ResponseCache } from '../server/http/cache.ts';
 import type { IncomingBatch } from '../server/journal/rows.ts';
 import type { PlanName } from '../server/keys/plans.ts';
-import { openService, type Service } from '../server/service.ts';
-import { openCachePair, type CachePair } from './helpers/cache-pair.ts';
+import type { Service } from '../server/service.ts';
+import { openCacheFixture, type CacheFixture, type CachePair } from './helpers/cache-pair.ts';
 
 const NOW = at('2026-06-02T12:00:00Z');
 const MIN = 60_000;
@@ -27,19 +27,16 @@ const V1 = encodeURIComponent('SOL/USD[WSOL-USDC]');
 
 const closeOf = { type: 'close', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, pnl_delta_usd: 25 } as const;
 
+let fixture: CacheFixture;
 let service: Service;
 let pair: CachePair;
 let cache: ResponseCache;
 let cached: H3;
 let plain: H3;
-let cleanup: () => void;
 
 beforeAll(async () => {
-  const tmp = tempDataDir();
-  cleanup = tmp.cleanup;
-  service = await openService({ dataDir: tmp.dir, clock: () => NOW });
   // lifecycle ids in time order: 1 = A's closed P1, 2 = B's open Q1, 3 = A's open P2
-  await service.append({
+  fixture = await openCacheFixture(() => NOW, {
     fills: [
       fill({ time: NOW - 5 * D, position_key: 'P1', address: A }),
       fill({ time: NOW - 4 * D, position_key: 'P1', address: A, ...closeOf }),
@@ -52,14 +49,10 @@ beforeAll(async () => {
     ],
     positionSnapshots: [positionSnapshot({ time: NOW - H, position_key: 'Q1', mark_price: 99 })],
   });
-  pair = openCachePair(service, tmp.dir);
+  ({ service, pair } = fixture);
   ({ cache, cached, plain } = pair);
 });
-afterAll(async () => {
-  pair?.close();
-  await service?.close();
-  cleanup?.();
-});
+afterAll(() => fixture?.close());
 
 async function get(app: H3, path: string, plan: PlanName = 'internal'): Promise<{ status: number; body: string }> {
   const res = await app.request(path, { headers: { 'x-api-key': pair.key(plan) } });

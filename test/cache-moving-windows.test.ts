@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { H3 } from 'h3';
-import { at, fill, marketSnapshot, tempDataDir } from './helpers/fixtures.ts';
+import { at, fill, marketSnapshot } from './helpers/fixtures.ts';
 import type { ResponseCache } from '../server/http/cache.ts';
 import type { PlanName } from '../server/keys/plans.ts';
-import { openService, type Service } from '../server/service.ts';
-import { openCachePair, type CachePair } from './helpers/cache-pair.ts';
+import type { Service } from '../server/service.ts';
+import { openCacheFixture, type CacheFixture, type CachePair } from './helpers/cache-pair.ts';
 
 const NOW = at('2026-06-02T12:00:00Z');
 const S = 1000;
@@ -29,18 +29,18 @@ let pair: CachePair;
 let cache: ResponseCache;
 let cached: H3;
 let plain: H3;
-let cleanup: () => void;
+let fixture: CacheFixture;
 
 /** Event times of the fixture (fills and market snapshots), some after the walk's start. */
 const FILLS = [NOW - 3 * D + 7 * M, NOW - 2 * D, NOW - 30 * H, NOW - 26 * H, NOW - 2 * H - 30 * S, NOW - 4 * M, NOW + 3 * M + 17 * S];
 const SNAPSHOTS = [NOW - 30 * D + 20 * M, NOW - 50 * M, NOW - 12 * M, NOW - M, NOW + 6 * M + 1];
 
 beforeAll(async () => {
-  const tmp = tempDataDir();
-  cleanup = tmp.cleanup;
-  service = await openService({ dataDir: tmp.dir, clock: () => now });
   const [f0, f1, f2, f3, f4, f5, f6] = FILLS as [number, number, number, number, number, number, number];
-  await service.append({
+  // the limits' own clock moves a second per call: the walk's thousands of requests stay far below
+  // any plan's rate limit (which would otherwise answer 429 to both apps alike)
+  let tick = NOW;
+  fixture = await openCacheFixture(() => now, {
     fills: [
       fill({ time: f0, position_key: 'P1', address: A }),
       fill({ time: f1, position_key: 'P1', address: A, type: 'increase', size_delta_usd: 500, position_size_usd: 1500 }),
@@ -55,18 +55,11 @@ beforeAll(async () => {
       time, oi_long_usd: 1000 * (i + 1), oi_short_usd: 10 * i, funding_rate_long: 0.0001 * (i + 1), funding_rate_short: -0.0001 * i,
     })),
     positionSnapshots: [],
-  });
-  // the limits' own clock moves a second per call: the walk's thousands of requests stay far below
-  // any plan's rate limit (which would otherwise answer 429 to both apps alike)
-  let tick = NOW;
-  pair = openCachePair(service, tmp.dir, () => (tick += S));
+  }, () => (tick += S));
+  ({ service, pair } = fixture);
   ({ cache, cached, plain } = pair);
 });
-afterAll(async () => {
-  pair?.close();
-  await service?.close();
-  cleanup?.();
-});
+afterAll(() => fixture?.close());
 
 async function get(app: H3, path: string, plan: PlanName): Promise<string> {
   const res = await app.request(path, { headers: { 'x-api-key': pair.key(plan) } });

@@ -5,15 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { H3 } from 'h3';
-import { at, fill, marketSnapshot, positionSnapshot, tempDataDir } from './helpers/fixtures.ts';
+import { at, fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 import { mountRoute } from '../server/http/app.ts';
 import { defineRoute } from '../server/http/routes/define.ts';
 import { noQuery } from '../server/http/params.ts';
 import { ResponseCache } from '../server/http/cache.ts';
 import type { KeyStore } from '../server/keys/store.ts';
 import type { PlanName } from '../server/keys/plans.ts';
-import { openService, type Service } from '../server/service.ts';
-import { openCachePair, type CachePair } from './helpers/cache-pair.ts';
+import type { Service } from '../server/service.ts';
+import { openCacheFixture, type CacheFixture, type CachePair } from './helpers/cache-pair.ts';
 
 const NOW = at('2026-06-02T12:00:00Z');
 const H = 3_600_000;
@@ -24,19 +24,16 @@ const B = 'Bddr1111111111111111111111111111111111111111';
 const V1 = encodeURIComponent('SOL/USD[WSOL-USDC]');
 
 let now = NOW;
+let fixture: CacheFixture;
 let service: Service;
 let pair: CachePair;
 let keys: KeyStore;
 let cache: ResponseCache;
 let cached: H3;
 let plain: H3;
-let cleanup: () => void;
 
 beforeAll(async () => {
-  const tmp = tempDataDir();
-  cleanup = tmp.cleanup;
-  service = await openService({ dataDir: tmp.dir, clock: () => now });
-  await service.append({
+  fixture = await openCacheFixture(() => now, {
     fills: [
       fill({ time: NOW - 40 * D, position_key: 'P0', address: B }),
       fill({ time: NOW - 40 * D + H, position_key: 'P0', address: B, type: 'close', size_delta_usd: -1000, position_size_usd: 0,
@@ -53,14 +50,10 @@ beforeAll(async () => {
     ],
     positionSnapshots: [positionSnapshot({ time: NOW - H, position_key: 'P1', mark_price: 101, liquidation_price: 91 })],
   });
-  pair = openCachePair(service, tmp.dir);
+  ({ service, pair } = fixture);
   ({ keys, cache, cached, plain } = pair);
 });
-afterAll(async () => {
-  pair?.close();
-  await service?.close();
-  cleanup?.();
-});
+afterAll(() => fixture?.close());
 
 const key = (plan: PlanName): string => pair.key(plan);
 

@@ -4,7 +4,9 @@ import { ResponseCache } from '../../server/http/cache.ts';
 import { KeyStore } from '../../server/keys/store.ts';
 import { openLimits, type Limits } from '../../server/limits/gate.ts';
 import type { PlanName } from '../../server/keys/plans.ts';
-import type { Service } from '../../server/service.ts';
+import { openService, type Service } from '../../server/service.ts';
+import type { IncomingBatch } from '../../server/journal/rows.ts';
+import { tempDataDir } from './fixtures.ts';
 
 /** Two apps over one service: one with the response cache, one without (the reference answers). */
 export interface CachePair {
@@ -42,5 +44,33 @@ export function openCachePair(service: Service, dataDir: string, limitsClock?: (
       return k;
     },
     close: () => limits.close(),
+  };
+}
+
+/** A service on a fresh data directory, one batch appended, and its cache pair (see {@link openCacheFixture}). */
+export interface CacheFixture {
+  service: Service;
+  pair: CachePair;
+  /** closes the pair and the service and removes the directory */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a service with clock `clock` on a fresh temporary data directory, appends `batch`, and
+ * builds the cache pair over it (`limitsClock` as in {@link openCachePair}).
+ */
+export async function openCacheFixture(clock: () => number, batch: IncomingBatch, limitsClock?: () => number): Promise<CacheFixture> {
+  const tmp = tempDataDir();
+  const service = await openService({ dataDir: tmp.dir, clock });
+  await service.append(batch);
+  const pair = openCachePair(service, tmp.dir, limitsClock);
+  return {
+    service,
+    pair,
+    async close() {
+      pair.close();
+      await service.close();
+      tmp.cleanup();
+    },
   };
 }
