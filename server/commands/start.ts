@@ -29,7 +29,7 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
   const abort = new AbortController();
   let live: Feed | undefined;
   const backfill = backfillSimulator(service, opts, Date.now(), abort.signal);
-  const settled = settleAfter(service, backfill, releaseReadBuilds);
+  const settled = settleAfter(service, backfill, releaseReadBuilds, () => abort.signal.aborted);
   settled.catch(() => undefined); // a failed backfill is logged below
   const running = (async () => {
     const sim = await backfill;
@@ -77,12 +77,13 @@ async function settleMemory(service: Service): Promise<void> {
 }
 
 /**
- * Lowers the memory limit once a source's `backfilled` settles, then `release`s the heavy read-side
+ * Lowers the memory limit once a source's `backfilled` settles (unless `stopped`), then `release`s the heavy read-side
  * builds held since start (Database.holdReadBuilds): a refused limit, retried in the background,
  * does not hold them longer, since the backfill no longer competes with them.
  */
-function settleAfter(service: Service, backfilled: Promise<unknown>, release: () => void): Promise<void> {
-  return backfilled.then(() => settleMemory(service)).finally(release);
+function settleAfter(service: Service, backfilled: Promise<unknown>, release: () => void, stopped = () => false): Promise<void> {
+  // a backfill ended by shutdown leaves the limit alone (the database is closing)
+  return backfilled.then(() => (stopped() ? undefined : settleMemory(service))).finally(release);
 }
 
 /** `start`: open the data directory, serve the API, and keep the journal fed from the source. */

@@ -8,12 +8,12 @@
  *
  * Never stale: only fill steps change the `accounts` table, and an append's alpha fills name every
  * alpha account it changed. So after an append with alpha fills (the append path's listener,
- * after its commit) the snapshot is patched: those addresses' rows are read again and replace
- * theirs in the rows and in every sorted order (a binary-search insert, no re-sort). Requests wait
- * for the patch. An append touching more than {@link MAX_PATCH} addresses (a backfill) drops the
- * snapshot instead; the next search loads it whole. A snapshot whose load or patch started before
- * a later append is used by the requests that were waiting for it (an answer as of the moment they
- * asked) and is patched in turn. The order is exactly the SQL's: the sort
+ * after its commit) the snapshot is patched in place: those addresses' rows (handed over by the
+ * append, else read again) replace theirs in the rows and in every sorted order (a binary-search
+ * insert, no re-sort). Requests wait for the patch. An append touching more than
+ * {@link MAX_PATCH} addresses (a backfill) drops the snapshot instead; the next search loads it
+ * whole. Requests that were waiting for a load or patch that a later append then patches again
+ * may see that later state (never an older one). The order is exactly the SQL's: the sort
  * value (a double, as served) ascending or descending, then address ascending (addresses are
  * ASCII base58, so JS string order is DuckDB's byte order); values are never NULL or NaN.
  */
