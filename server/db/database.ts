@@ -236,11 +236,11 @@ export class Database {
   }
 
   /**
-   * Holds heavy read-side builds (the lifecycle store's segments: a query over every closed
-   * lifecycle) until the returned function is called. A server with a backfilling source holds them
-   * until the backfill is done and the serving memory limit is set: beside the backfill, at the
-   * build limit, the lifecycle store's first build took DuckDB to its limit and failed for lack of
-   * memory (the process at ~2.7 GB), at every start.
+   * Holds heavy read-side builds (the lifecycle store's segments and the history read index's
+   * rebuild: each reads every closed lifecycle) until the returned function is called. A server with
+   * a backfilling source holds them until the backfill is done and the serving memory limit is set:
+   * beside the backfill, at the build limit, the store's first build ran DuckDB out of memory at
+   * every start (the process at ~2.7 GB) and the index's rebuild took it to ~2.6 GB.
    */
   holdReadBuilds(): () => void {
     let release!: () => void;
