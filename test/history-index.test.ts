@@ -154,8 +154,10 @@ describe('endpoint 15 through its read index', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(rebuilt).toBe(false);
     expect(await waiting.mark()).toBe(before);
+    expect(waiting.behind(), 'a rebuild waits: /health says warming').toBe(true);
     release();
     await rebuild;
+    expect(waiting.behind()).toBe(false);
     expect(await waiting.mark()).toBe(t.service.lastSeq());
     expect(t.service.lastSeq()).toBeGreaterThan(before);
   }, 60_000);

@@ -8,7 +8,9 @@ import { at, fill } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { Writer } from '../server/db/database.ts';
 import { API_VERSION } from '../server/http/answer-headers.ts';
+import { appLoaded, createApp } from '../server/http/app.ts';
 import { PROBE_TIMEOUT_MS } from '../server/http/health.ts';
+import { HistoryIndex } from '../server/http/history-index.ts';
 import { log } from '../server/log.ts';
 
 const NOW = at('2026-06-02T00:00:00Z');
@@ -61,6 +63,29 @@ describe('GET /health', () => {
     expect(later.journal.last_seq).toBe(4);
     expect(later.derived).toEqual({ seq: 4, last_fill_time: '2026-06-03T10:05:00.000Z' });
     expect(later.cache).toEqual({ hits: 1, misses: 1, kept_across_appends: 0, entries: 0 });
+  });
+
+  it('says when the read side is warming: while a history rebuild waits for the heavy-build gate, and the lifecycle store follows it', async () => {
+    t = await openTestApp({ now: NOW, batches: [batch('2026-06-01')] });
+    const history = new HistoryIndex(t.service, { rebuildAfter: Infinity });
+    const app = createApp(t.service, t.keys, t.limits, { history });
+    const warming = async (): Promise<boolean> => (await (await app.request('/health')).json()).read_side.warming;
+    const settled = async (): Promise<boolean> => {
+      for (let i = 0; i < 200 && (await warming()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      return warming();
+    };
+    await appLoaded(app);
+    expect(await settled(), 'loaded: the working sets, the index mark, the lifecycle store').toBe(false);
+
+    const release = t.service.db.holdReadBuilds();
+    const rebuilt = history.rebuild();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(history.behind()).toBe(true);
+    expect(await warming()).toBe(true);
+    release();
+    await rebuilt;
+    expect(await settled(), 'the rebuild and the store\'s extension after it are done').toBe(false);
+    expect(history.behind()).toBe(false);
   });
 
   it('on an empty journal: nulls, not errors', async () => {

@@ -198,8 +198,10 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(followed).toBe(false);
     expect(held.view().mark).toBe(0);
+    expect(held.busy(), 'an extension waits: /health says warming').toBe(true);
     release();
     await following;
+    expect(held.busy()).toBe(false);
     expect(held.view().mark).toBe(await history.mark());
     await held.close();
   }, 60_000);

@@ -40,6 +40,10 @@ export interface HealthBody {
   /** the response cache since start (null when the app has none or it is off): answers it served,
    * answers computed, entries appends kept (server/http/cache-footprint.ts), entries held now */
   cache: { hits: number; misses: number; kept_across_appends: number; entries: number } | null;
+  /** `warming`: the in-memory read paths are still loading or being rebuilt (the working sets of
+   * 5, 6, 8, 9 and 11, the history read index, the lifecycle store), so some answers come from
+   * slower SQL meanwhile; null when the app did not say */
+  read_side: { warming: boolean } | null;
 }
 
 class ProbeTimeout extends Error {}
@@ -59,8 +63,9 @@ async function probe(service: Service): Promise<HealthBody['derived']> {
   }
 }
 
-/** The health of `service` now; `startedAt` is when the app was built (epoch ms). */
-export async function healthOf(service: Service, startedAt: number, cache?: ResponseCache): Promise<HealthBody> {
+/** The health of `service` now; `startedAt` is when the app was built (epoch ms); `warming` says
+ * whether the app's read side is still loading (see {@link HealthBody.read_side}). */
+export async function healthOf(service: Service, startedAt: number, cache?: ResponseCache, warming?: () => boolean): Promise<HealthBody> {
   const problems: string[] = [];
   let derived: HealthBody['derived'] = { seq: null, last_fill_time: null };
   try {
@@ -85,15 +90,16 @@ export async function healthOf(service: Service, startedAt: number, cache?: Resp
     cache: cache?.on()
       ? { hits: cache.stats.hits, misses: cache.stats.misses, kept_across_appends: cache.stats.kept, entries: cache.size() }
       : null,
+    read_side: warming ? { warming: warming() } : null,
   };
 }
 
 /** Mounts {@link HEALTH_PATH} on `app` (GET only; anything else is the usual 405). */
-export function mountHealth(app: H3, service: Service, cache?: ResponseCache): void {
+export function mountHealth(app: H3, service: Service, cache?: ResponseCache, warming?: () => boolean): void {
   const startedAt = Date.now();
   app.all(HEALTH_PATH, async (event) => {
     if (event.req.method !== 'GET') throw methodNotAllowed();
-    const body = await healthOf(service, startedAt, cache);
+    const body = await healthOf(service, startedAt, cache, warming);
     stageHeader(event, 'cache-control', 'no-store');
     return jsonAnswer(event, JSON.stringify(body), body.status === 'ok' ? 200 : 503);
   });

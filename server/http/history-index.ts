@@ -45,6 +45,8 @@ export class HistoryIndex {
   /** closed alpha lifecycles after the mark: counted at open, then from appended close fills */
   private tail = 0;
   private opened: Promise<void> | null = null;
+  /** the mark and tail are read (or could not be: the index then stays empty) */
+  private known = false;
   private building: Promise<void> | null = null;
   private readonly rebuildAfter: number;
   private readonly bulk: { fills: number; quietMs: number };
@@ -74,6 +76,8 @@ export class HistoryIndex {
       this.markNow = Number(row?.mark ?? 0);
       this.tail += Number(row?.tail ?? 0);
       this.maybeRebuild();
+    }).finally(() => {
+      this.known = true;
     });
     this.opened.catch((err) => log.warn('history index: could not read its mark; reading lifecycles only', err));
     return this.opened;
@@ -83,6 +87,15 @@ export class HistoryIndex {
   async mark(): Promise<number> {
     await this.open().catch(() => undefined);
     return this.markNow;
+  }
+
+  /**
+   * Whether the index is behind what it should hold: its mark not read yet, a rebuild under way, or
+   * one due (the tail past `rebuildAfter`, waiting for a backfill's quiet or for the heavy-build
+   * gate). Endpoints 15 and 18 then read more from `lifecycles` (`/health`'s `read_side.warming`).
+   */
+  behind(): boolean {
+    return !this.known || this.building !== null || this.tail >= this.rebuildAfter;
   }
 
   /** Calls `listener` with the new mark after each rebuild (the lifecycle store follows it). */

@@ -110,6 +110,8 @@ export class LifecycleStore {
   private opened: Promise<void> | null = null;
   private readonly followed = new WeakSet<HistoryIndex>();
   private extending: Promise<void> = Promise.resolve();
+  /** loads and extensions begun and not yet settled (see {@link LifecycleStore.busy}) */
+  private pending = 0;
   /** merged segments whose files stay open a while for reads begun before the merge */
   private readonly retired = new Set<Segment>();
   private readonly dir: string;
@@ -131,14 +133,14 @@ export class LifecycleStore {
 
   /** Loads the store from its files (or starts it empty) once, then follows `history`'s mark. */
   follow(history: HistoryIndex): Promise<void> {
-    this.opened ??= this.load();
-    const done = this.opened.then(async () => {
+    this.opened ??= this.track(this.load());
+    const done = this.track(this.opened.then(async () => {
       if (!this.followed.has(history)) {
         this.followed.add(history);
         history.onRebuilt((mark) => void this.extend(mark).catch((err) => log.warn('lifecycle store: could not extend it', err)));
       }
       await this.extend(await history.mark());
-    });
+    }));
     done.catch((err) => log.warn('lifecycle store: not available; endpoints 15, 18 and 19 read DuckDB', err));
     return done;
   }
@@ -154,9 +156,27 @@ export class LifecycleStore {
    * (Database.holdReadBuilds: not beside a source's backfill). Resolves once the new view is in use.
    */
   extend(mark: number): Promise<void> {
-    const next = this.extending.then(() => this.service.db.readBuildsAllowed()).then(() => this.extendTo(mark));
+    const next = this.track(this.extending.then(() => this.service.db.readBuildsAllowed()).then(() => this.extendTo(mark)));
     this.extending = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Whether the store is loading its files or adding a segment (waiting for the heavy-build gate
+   * included): endpoints 15, 18 and 19 then read more from DuckDB (`/health`'s `read_side.warming`).
+   */
+  busy(): boolean {
+    return this.pending > 0;
+  }
+
+  /** Counts `work` in {@link LifecycleStore.busy} until it settles. */
+  private track(work: Promise<void>): Promise<void> {
+    this.pending += 1;
+    const settle = () => {
+      this.pending -= 1;
+    };
+    work.then(settle, settle);
+    return work;
   }
 
   /** Closes the segments' files. */
