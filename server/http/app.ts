@@ -168,16 +168,12 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   service.db.onClose(prefetchEdges(mirror, () => service.now()));
   liquidations.open();
   funding.open();
-  const loads = () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded()]).then(() => undefined);
-  backgroundLoads.set(app, loads);
-  let loaded = false;
-  void loads().finally(() => {
-    loaded = true;
-  });
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  mountHealth(app, service, cache, () => !loaded || history.behind() || lifecycles.busy());
+  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || history.behind() || lifecycles.busy();
+  mountHealth(app, service, cache, warming);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);
   return app;

@@ -77,6 +77,11 @@ export class FundingIndex {
     this.work = this.read().finally(() => (this.work = null));
   }
 
+  /** Whether the set answers now (false until loaded, or after a failed read; `/health`'s `read_side.warming`). */
+  warm(): boolean {
+    return this.ready;
+  }
+
   /** Resolves once the set answers (tests, which want the in-memory path from the first request). */
   loaded(timeoutMs?: number): Promise<void> {
     return waitUntil(async () => (await this.current()) !== null, 'funding index', timeoutMs);

@@ -84,6 +84,11 @@ export class HistoryMirror {
     return this.ready ? { variants: [...this.byKey.values()] } : null;
   }
 
+  /** Whether the mirror answers now (false: not loaded yet, or dropped for a long change; `/health`'s `read_side.warming`). */
+  warm(): boolean {
+    return this.ready;
+  }
+
   /** Resolves once the mirror answers (tests, which want the in-memory path from the first request). */
   loaded(timeoutMs?: number): Promise<void> {
     return waitUntil(async () => (await this.current()) !== null, 'history mirror', timeoutMs);

@@ -124,6 +124,11 @@ export class LiquidationIndex {
     return lo;
   }
 
+  /** Whether the index answers now (false until loaded; `/health`'s `read_side.warming`). */
+  warm(): boolean {
+    return this.isLoaded;
+  }
+
   /** Resolves once the index answers (tests, which want the in-memory path from the first request). */
   loaded(timeoutMs?: number): Promise<void> {
     this.open();
