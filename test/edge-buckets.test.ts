@@ -1,5 +1,8 @@
+import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it, vi } from 'vitest';
-import { EdgeBuckets, type EdgeFill } from '../server/http/edge-buckets.ts';
+import { EdgeBuckets, edgeFillOf, type EdgeFill } from '../server/http/edge-buckets.ts';
+import type { Fill } from '../server/journal/rows.ts';
+import { at, fill as incomingFill, tempService } from './helpers/fixtures.ts';
 import { bucketsAhead, movingSpans, prefetchEdges } from '../server/http/edge-prefetch.ts';
 import type { HistoryMirror } from '../server/http/history-mirror.ts';
 
@@ -9,8 +12,8 @@ import type { HistoryMirror } from '../server/http/history-mirror.ts';
  * before a change that touched it.
  */
 const M5 = 300_000;
-const fill = (timeMs: number): EdgeFill => ({
-  market: 'SOL-PERP', market_variant: null, time_ms: timeMs, liquidation: false, is_long: true, is_short: false, size_delta: 1, fee: 0, liquidation_fee: 0,
+const fill = (timeMs: number, seq = 1): EdgeFill => ({
+  seq, market: 'SOL-PERP', market_variant: null, time_ms: timeMs, liquidation: false, is_long: true, is_short: false, size_delta: 1, fee: 0, liquidation_fee: 0,
 });
 
 /** A reader whose reads finish when the test says so; `version` is what the journal holds now. */
@@ -83,6 +86,83 @@ describe('edge buckets', () => {
     // a change that spans everything forgets everything
     edges.forget(-Infinity, Infinity);
     expect(edges.size).toBe(0);
+  });
+});
+
+/** A committed fill at `timeMs` (epoch ms) with `seq`. */
+const committed = (timeMs: number, seq: number, over: Partial<Fill> = {}): Fill => ({ ...incomingFill({ time: timeMs }), seq, position_id: seq, ...over });
+
+describe('edge buckets after an append', () => {
+  it('adds its alpha fills to the kept buckets they fall in, each once, and reads nothing', async () => {
+    const r = fakeReader();
+    const edges = new EdgeBuckets(r.read);
+    const p = edges.fills(0);
+    r.finish();
+    expect((await p).map((f) => f.seq)).toEqual([1]); // the reader's row: seq 1 at time 0
+    const under = edges.fills(2 * M5); // a read under way when the append's change comes
+    edges.add([
+      committed(10, 1), // already in the kept bucket (read after the commit, before this call)
+      committed(20, 2), committed(M5 - 1, 3),
+      committed(M5 + 5, 4), // a bucket not kept: left to its first read
+      committed(30, 5, { protocol: 'beta' }), // not alpha
+    ]);
+    expect((await edges.fills(0)).map((f) => f.seq)).toEqual([1, 2, 3]);
+    expect(edges.size).toBe(1);
+    r.finish();
+    await under;
+    expect(edges.size, 'the read under way is served, not kept').toBe(1);
+    expect(r.reads).toEqual([0, 2 * M5]);
+  });
+
+  it('makes the row sql/api/edge-fills.sql reads, to the micro-dollar', async () => {
+    // amounts as a source may send them: more than six decimals, half-micro ties, negatives
+    const amounts = [-2.0000005, 1.2345675, -0.0000005, 0.0000005, 3.9999995, -1234.5678915, 0.1 + 0.2, 987654.3210005];
+    const t0 = at('2026-06-01T00:00:00Z');
+    const { service, cleanup } = await tempService();
+    try {
+      const { fills } = await service.append({
+        fills: [
+          ...amounts.map((usd, i) => incomingFill({
+            time: t0 + i * 1000, position_key: `P${i}`, side: i % 2 ? 'short' : 'long', size_delta_usd: usd, fee_usd: Math.abs(usd) / 7,
+          })),
+          // a liquidation, with its fee
+          incomingFill({ time: t0 + 60_000, position_key: 'P0', type: 'liquidation', size_delta_usd: 2.0000005, liquidation_fee_usd: 0.1234565 }),
+        ],
+        marketSnapshots: [],
+        positionSnapshots: [],
+      });
+      const sql = await service.db.query('api/edge-fills', { lo: t0, hi: t0 + M5 });
+      expect(fills.map(edgeFillOf)).toEqual([...sql].sort((a, b) => Number(a.seq) - Number(b.seq)));
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('rounds as DuckDB casts a double to DECIMAL(18,6) and back, on 210,000 values', async () => {
+    const xs: number[] = [];
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+    for (let k = 0; k < 30_000; k++) {
+      const micros = Math.floor(rand() * 1e9);
+      xs.push((micros + 0.5) / 1e6, -(micros + 0.5) / 1e6, micros / 1e6, -micros / 1e6, (rand() - 0.5) * 1e6, (rand() - 0.5) * 10,
+        (Math.floor(rand() * 1e12) + 0.5) / 1e6);
+    }
+    const instance = await DuckDBInstance.create(':memory:');
+    const conn = await instance.connect();
+    try {
+      await conn.run('CREATE TABLE t (i INTEGER, x DOUBLE)');
+      const ap = await conn.createAppender('t');
+      xs.forEach((x, i) => { ap.appendInteger(i); ap.appendDouble(x); ap.endRow(); });
+      ap.closeSync();
+      // the staging's cast (server/journal/stage.ts), then edge-fills.sql's expression
+      const rows = (await conn.runAndReadAll('SELECT round(x::DECIMAL(18,6)::DOUBLE * 1000000) FROM t ORDER BY i')).getRows();
+      const ours = xs.map((x) => edgeFillOf(committed(0, 1, { size_delta_usd: x })).size_delta);
+      const misses = ours.filter((m, i) => m !== Number(rows[i]![0]) && !(m === 0 && Number(rows[i]![0]) === 0));
+      expect(misses).toEqual([]);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { oiSeries } from '../server/http/oi-series.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { randomWindows } from './helpers/history-windows.ts';
 import { readAhead } from '../server/http/edge-prefetch.ts';
+import type { EdgeFill } from '../server/http/edge-buckets.ts';
 import { PLAN_NAMES } from '../server/keys/plans.ts';
 
 /**
@@ -154,7 +155,7 @@ describe('history from the in-memory mirror', () => {
     expect(body.data).toEqual(sql);
   });
 
-  it('reads an edge bucket once for every market and window, and reads it again once an append lands in it', async () => {
+  it('reads an edge bucket once for every market and window, and adds the fills of an append that lands in it', async () => {
     const mirror = await loadedMirror();
     // this mirror's reads only (the app's own mirror reads ahead on a timer)
     const edgeReads = () => mirror.edges.stats.reads;
@@ -177,13 +178,21 @@ describe('history from the in-memory mirror', () => {
     }
     expect(edgeReads()).toBe(1); // six windows and three scopes later, still the one read
     expect(mirror.edges.size).toBe(1);
-    // fills of the rest of the bucket: the kept bucket is forgotten, the answers include them
+    // fills of the rest of the bucket: added to the kept bucket, not read again, and the answers
+    // (the SQL's exactly) include them
     for (const batch of sim.advance(bucket + 299_000)) await t.service.append(batch);
     now = bucket + 299_000;
     const after = await volumeFromMirror(mirror, null, window('5m', bucket + 30_000));
     expect(after?.rows).not.toEqual(before?.rows);
-    expect(edgeReads()).toBe(2);
     for (const market of [null, 'SOL-PERP', 'BTC-PERP']) await asked(market, window('15m', bucket + 30_000));
+    expect(edgeReads()).toBe(1);
+    // and the bucket as kept is the bucket as read now, fill for fill
+    const fresh = await t.service.db.query('api/edge-fills', { lo: bucket, hi: bucket + 300_000 });
+    const bySeq = (rows: readonly object[]) => [...rows].sort((a, b) => Number((a as EdgeFill).seq) - Number((b as EdgeFill).seq));
+    expect(bySeq(await mirror.edges.fills(bucket))).toEqual(bySeq(fresh));
+    // a job's change (no fills: the rollup refresh) still drops it
+    t.service.derivedChanged({ fromMs: bucket, toMs: bucket + 1, marketSnapshots: false });
+    await asked(null, window('5m', bucket + 30_000));
     expect(edgeReads()).toBe(2);
   }, 60_000);
 

@@ -94,8 +94,10 @@ export class HistoryMirror {
     return waitUntil(async () => (await this.current()) !== null, 'history mirror', timeoutMs);
   }
 
-  private changed(span: TimeSpan): void {
-    this.edges.forget(span.fromMs, span.toMs); // whatever the mirror does below: fills of the span may have changed
+  private changed(span: DerivedChange): void {
+    // whatever the mirror does below: the fills of the span changed; an append says which
+    if (span.fills) this.edges.add(span.fills);
+    else this.edges.forget(span.fromMs, span.toMs);
     const long = span.toMs - span.fromMs > PATCH_DAYS * DAY;
     if (!this.ready && !this.loading) {
       // a reload is due anyway: it reads everything; a long change (a backfill) puts it off

@@ -51,6 +51,9 @@ export interface DerivedChange {
   marketSnapshots: boolean;
   /** an append's own change (its listeners hear of the same append next), not a job's */
   append?: boolean;
+  /** an append's change: the fills it committed (every fill of the change; none for a batch of
+   * market snapshots alone), for in-memory copies that can add them instead of reading again */
+  fills?: readonly Fill[];
 }
 
 export type DerivedChangeListener = (change: DerivedChange) => void;
@@ -75,7 +78,7 @@ function changeOf(fills: readonly Fill[], batch: IncomingBatch): DerivedChange |
     }
   }
   const marketSnapshots = batch.marketSnapshots.length > 0 || (batch.marketSnapshotColumns?.length ?? 0) > 0;
-  return lo <= hi ? { fromMs: lo, toMs: hi, marketSnapshots, append: true } : null;
+  return lo <= hi ? { fromMs: lo, toMs: hi, marketSnapshots, append: true, fills } : null;
 }
 
 /**
