@@ -51,6 +51,13 @@ describe('GET /health', () => {
     });
     expect(Date.parse(body.append.last_commit_at)).toBeGreaterThanOrEqual(before);
     expect(body.uptime_s).toBeGreaterThanOrEqual(0);
+    // the process's memory, DuckDB's part from the probe
+    const { rss_mib: rss, js_heap_mib: heap, js_external_mib: external, duckdb_mib: duckdb } = body.memory;
+    expect(heap).toBeGreaterThan(0);
+    expect(rss).toBeGreaterThan(heap);
+    expect(external).toBeGreaterThanOrEqual(0);
+    expect(duckdb).toBeGreaterThanOrEqual(0);
+    expect(rss).toBeGreaterThan(duckdb);
 
     // the response cache's counts: one answer computed, then served from the cache
     expect(body.cache).toEqual({ hits: 0, misses: 0, kept_across_appends: 0, entries: 0 });
@@ -115,6 +122,8 @@ describe('GET /health', () => {
     expect(body.problems).toEqual(['database: the probe query failed (see the log)']);
     expect(JSON.stringify(body)).not.toContain('secret');
     expect(body.journal.last_seq).toBe(2);
+    expect(body.memory.duckdb_mib).toBeNull();
+    expect(body.memory.rss_mib).toBeGreaterThan(0);
   });
 
   it(`answers 503 when the database does not answer within ${PROBE_TIMEOUT_MS} ms`, async () => {

@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { KeyStore } from '../keys/store.ts';
 import { statePath } from '../service.ts';
 import { measureSequential, measureThroughput, type LatencyFigures, type ThroughputFigures } from './measure.ts';
-import { cacheCounts, freePort, journalSeq, mib, spawnServer, untilLive, untilQuiet, untilWarm, type ServerChild } from './server-process.ts';
+import { cacheCounts, freePort, journalSeq, memoryParts, mib, spawnServer, untilLive, untilQuiet, untilWarm, type ServerChild } from './server-process.ts';
 import { discover, endpointWorkloads } from './workloads.ts';
 
 const { values: args } = parseArgs({
@@ -136,6 +136,7 @@ async function main(): Promise<void> {
     const cacheBefore = await cacheCounts(api);
     runs.mixed = await measured(api, key, mixed);
     const cacheAfter = await cacheCounts(api);
+    const memory = await memoryParts(api); // right after the mixed run: what the RSS is made of
     // what the response cache did during the mixed run (hits, answers computed, entries appends kept)
     const mixedCache = cacheBefore && cacheAfter ? {
       hits: cacheAfter.hits - cacheBefore.hits, computed: cacheAfter.misses - cacheBefore.misses,
@@ -155,6 +156,8 @@ async function main(): Promise<void> {
       say(`response cache in the mixed run: ${mixedCache.hits.toLocaleString('en-US')} hits, ${mixedCache.computed.toLocaleString('en-US')} ` +
         `answers computed, ${mixedCache.kept_across_appends.toLocaleString('en-US')} entries kept across appends`);
     }
+    say(`server memory after the mixed run: RSS ${memory.rss_mib} MiB = DuckDB ${memory.duckdb_mib ?? '?'} + JS heap ${memory.js_heap_mib} ` +
+      `+ JS external ${memory.js_external_mib} + other ${memory.rss_mib - (memory.duckdb_mib ?? 0) - memory.js_heap_mib - memory.js_external_mib} MiB`);
     const rssNow = api.rss();
     const rssPeak = Math.max(api.peakRss(), peakSampled);
     const worst = Object.entries(endpoints).sort((a, b) => b[1].p99_ms - a[1].p99_ms)[0];
@@ -174,7 +177,7 @@ async function main(): Promise<void> {
       journal: { fills: data.fills, alpha_accounts: data.accounts, open_positions: data.openPositions },
       load_average: loadavg(), cold_start_s: Math.round(coldStartS * 10) / 10, read_side_warm_after_s: Math.round(warmS * 10) / 10,
       rss_mib: { now: mib(rssNow), peak: mib(rssPeak) },
-      endpoints, throughput: runs, mixed_cache: mixedCache, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
+      endpoints, throughput: runs, mixed_cache: mixedCache, memory_after_mixed_mib: memory, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
       repeated_path: repeatedPath, targets, elapsed_s: Math.round((Date.now() - started) / 1000),
     };
     writeFileSync(args.out as string, `${JSON.stringify(report, null, 2)}\n`);

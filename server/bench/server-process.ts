@@ -191,6 +191,20 @@ export async function cacheCounts(child: ServerChild): Promise<CacheCounts | nul
   return ((await res.json()) as { cache: CacheCounts | null }).cache;
 }
 
+/** The server's memory as its `/health` reports it (MiB). */
+export interface MemoryFigures {
+  rss_mib: number;
+  js_heap_mib: number;
+  js_external_mib: number;
+  duckdb_mib: number | null;
+}
+
+/** The server's memory now, by part (`/health`). */
+export async function memoryParts(child: ServerChild): Promise<MemoryFigures> {
+  const res = await fetch(`${child.url}/health`);
+  return ((await res.json()) as { memory: MemoryFigures }).memory;
+}
+
 /** The journal's last seq as the server's `/health` reports it. */
 export async function journalSeq(child: ServerChild): Promise<number> {
   const res = await fetch(`${child.url}/health`);

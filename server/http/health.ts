@@ -44,20 +44,35 @@ export interface HealthBody {
    * 5, 6, 8, 9 and 11, the history read index, the lifecycle store), so some answers come from
    * slower SQL meanwhile; null when the app did not say */
   read_side: { warming: boolean } | null;
+  /** what the process's memory is now, in MiB: its RSS, V8's heap in use, memory outside the heap
+   * that JS objects hold (Buffers, typed arrays), and DuckDB's buffer manager (null when the probe
+   * failed); the rest of the RSS is code, thread stacks and the allocator's free lists */
+  memory: { rss_mib: number; js_heap_mib: number; js_external_mib: number; duckdb_mib: number | null };
 }
 
 class ProbeTimeout extends Error {}
 
+/** What the database probe reads: the derived state's position, and DuckDB's memory in bytes. */
+interface Probe {
+  derived: HealthBody['derived'];
+  duckdbBytes: number | null;
+}
+
+const mib = (bytes: number): number => Math.round(bytes / 1048576);
+
 /** Runs the database probe, failing after {@link PROBE_TIMEOUT_MS}; the row's values are plain
  * (server/db/values.ts: the seq a number, the time an ISO string). */
-async function probe(service: Service): Promise<HealthBody['derived']> {
+async function probe(service: Service): Promise<Probe> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ProbeTimeout()), PROBE_TIMEOUT_MS);
   });
   try {
     const row = await Promise.race([service.db.queryOne('api/health-derived'), timeout]);
-    return { seq: (row?.derived_seq as number | null | undefined) ?? null, last_fill_time: (row?.last_fill_time as string | null | undefined) ?? null };
+    return {
+      derived: { seq: (row?.derived_seq as number | null | undefined) ?? null, last_fill_time: (row?.last_fill_time as string | null | undefined) ?? null },
+      duckdbBytes: (row?.duckdb_bytes as number | null | undefined) ?? null,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -68,8 +83,9 @@ async function probe(service: Service): Promise<HealthBody['derived']> {
 export async function healthOf(service: Service, startedAt: number, cache?: ResponseCache, warming?: () => boolean): Promise<HealthBody> {
   const problems: string[] = [];
   let derived: HealthBody['derived'] = { seq: null, last_fill_time: null };
+  let duckdbBytes: number | null = null;
   try {
-    derived = await probe(service);
+    ({ derived, duckdbBytes } = await probe(service));
   } catch (err) {
     if (err instanceof ProbeTimeout) problems.push(`database: no answer within ${PROBE_TIMEOUT_MS} ms`);
     else {
@@ -91,7 +107,13 @@ export async function healthOf(service: Service, startedAt: number, cache?: Resp
       ? { hits: cache.stats.hits, misses: cache.stats.misses, kept_across_appends: cache.stats.kept, entries: cache.size() }
       : null,
     read_side: warming ? { warming: warming() } : null,
+    memory: memoryOf(duckdbBytes),
   };
+}
+
+function memoryOf(duckdbBytes: number | null): HealthBody['memory'] {
+  const m = process.memoryUsage();
+  return { rss_mib: mib(m.rss), js_heap_mib: mib(m.heapUsed), js_external_mib: mib(m.external), duckdb_mib: duckdbBytes === null ? null : mib(duckdbBytes) };
 }
 
 /** Mounts {@link HEALTH_PATH} on `app` (GET only; anything else is the usual 405). */
