@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { KeyStore } from '../keys/store.ts';
 import { statePath } from '../service.ts';
 import { measureSequential, measureThroughput, type LatencyFigures, type ThroughputFigures } from './measure.ts';
-import { cacheCounts, freePort, journalSeq, memoryParts, mib, spawnServer, untilLive, untilQuiet, untilWarm, type ServerChild } from './server-process.ts';
+import { cacheCounts, freePort, journalSeq, memoryParts, mib, spawnServer, untilLive, untilQuiet, untilWarm, type MemoryFigures, type ServerChild } from './server-process.ts';
 import { discover, endpointWorkloads } from './workloads.ts';
 
 const { values: args } = parseArgs({
@@ -48,6 +48,12 @@ const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+
+/** A memory breakdown as one line: the RSS and its parts, the rest as "other". */
+function memoryLine(m: MemoryFigures): string {
+  const other = m.rss_mib - (m.duckdb_mib ?? 0) - m.js_heap_mib - m.js_external_mib;
+  return `RSS ${m.rss_mib} MiB = DuckDB ${m.duckdb_mib ?? '?'} + JS heap ${m.js_heap_mib} + JS external ${m.js_external_mib} + other ${other} MiB`;
+}
 
 /** Builds the journal with the simulator when the data dir has no derived state yet. */
 function ensureJournal(): void {
@@ -72,6 +78,9 @@ async function main(): Promise<void> {
   let hello: ServerChild | undefined;
   let peakSampled = 0;
   const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, api?.rss() || 0)), 250);
+  // once measuring starts, /health's memory parts every second: those at the highest RSS seen
+  let memoryAtPeak: MemoryFigures | null = null;
+  let memorySampler: NodeJS.Timeout | undefined;
   try {
     const t0 = performance.now();
     const apiPort = await freePort();
@@ -92,6 +101,10 @@ async function main(): Promise<void> {
     // then whatever else settles (page cache, JIT); live, a second's batch costs the server ~0.3 s
     // of CPU on its threads, so quiet there means under ~60 % of a core
     say(`API server quiet after ${(await untilQuiet(api, args.live ? 150 : 15)).toFixed(1)} s more`);
+    const server = api;
+    memorySampler = setInterval(() => void memoryParts(server).then((m) => {
+      if (!memoryAtPeak || m.rss_mib > memoryAtPeak.rss_mib) memoryAtPeak = m;
+    }, () => undefined), 1_000);
     const seqAtStart = args.live ? await journalSeq(api) : 0;
     const measuredFrom = Date.now();
 
@@ -156,8 +169,8 @@ async function main(): Promise<void> {
       say(`response cache in the mixed run: ${mixedCache.hits.toLocaleString('en-US')} hits, ${mixedCache.computed.toLocaleString('en-US')} ` +
         `answers computed, ${mixedCache.kept_across_appends.toLocaleString('en-US')} entries kept across appends`);
     }
-    say(`server memory after the mixed run: RSS ${memory.rss_mib} MiB = DuckDB ${memory.duckdb_mib ?? '?'} + JS heap ${memory.js_heap_mib} ` +
-      `+ JS external ${memory.js_external_mib} + other ${memory.rss_mib - (memory.duckdb_mib ?? 0) - memory.js_heap_mib - memory.js_external_mib} MiB`);
+    say(`server memory after the mixed run: ${memoryLine(memory)}`);
+    if (memoryAtPeak) say(`server memory at the highest RSS sampled while measuring (1/s): ${memoryLine(memoryAtPeak)}`);
     const rssNow = api.rss();
     const rssPeak = Math.max(api.peakRss(), peakSampled);
     const worst = Object.entries(endpoints).sort((a, b) => b[1].p99_ms - a[1].p99_ms)[0];
@@ -177,13 +190,14 @@ async function main(): Promise<void> {
       journal: { fills: data.fills, alpha_accounts: data.accounts, open_positions: data.openPositions },
       load_average: loadavg(), cold_start_s: Math.round(coldStartS * 10) / 10, read_side_warm_after_s: Math.round(warmS * 10) / 10,
       rss_mib: { now: mib(rssNow), peak: mib(rssPeak) },
-      endpoints, throughput: runs, mixed_cache: mixedCache, memory_after_mixed_mib: memory, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
+      endpoints, throughput: runs, mixed_cache: mixedCache, memory_after_mixed_mib: memory, memory_at_sampled_peak_mib: memoryAtPeak, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
       repeated_path: repeatedPath, targets, elapsed_s: Math.round((Date.now() - started) / 1000),
     };
     writeFileSync(args.out as string, `${JSON.stringify(report, null, 2)}\n`);
     say(`written ${args.out} (${report.elapsed_s} s)`);
   } finally {
     clearInterval(sampler);
+    clearInterval(memorySampler);
     await hello?.stop();
     await api?.stop();
     store.revoke(record.id);
