@@ -26,7 +26,8 @@ import { parseArgs } from 'node:util';
 import { KeyStore } from '../keys/store.ts';
 import { statePath } from '../service.ts';
 import { measureSequential, measureThroughput, type LatencyFigures, type ThroughputFigures } from './measure.ts';
-import { cacheCounts, freePort, journalSeq, memoryParts, mib, spawnServer, untilLive, untilQuiet, untilWarm, type MemoryFigures, type ServerChild } from './server-process.ts';
+import { freePort, health, mib, spawnServer, untilLive, untilQuiet, untilWarm, type ServerChild } from './server-process.ts';
+import type { HealthBody } from '../http/health.ts';
 import { discover, endpointWorkloads } from './workloads.ts';
 
 const { values: args } = parseArgs({
@@ -50,7 +51,7 @@ const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 /** A memory breakdown as one line: the RSS and its parts, the rest as "other". */
-function memoryLine(m: MemoryFigures): string {
+function memoryLine(m: HealthBody['memory']): string {
   const other = m.rss_mib - (m.duckdb_mib ?? 0) - m.js_heap_mib - m.js_external_mib;
   return `RSS ${m.rss_mib} MiB = DuckDB ${m.duckdb_mib ?? '?'} + JS heap ${m.js_heap_mib} + JS external ${m.js_external_mib} + other ${other} MiB`;
 }
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
   let peakSampled = 0;
   const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, api?.rss() || 0)), 250);
   // once measuring starts, /health's memory parts every second: those at the highest RSS seen
-  let memoryAtPeak: MemoryFigures | null = null;
+  let memoryAtPeak: HealthBody['memory'] | null = null;
   let memorySampler: NodeJS.Timeout | undefined;
   try {
     const t0 = performance.now();
@@ -102,10 +103,10 @@ async function main(): Promise<void> {
     // of CPU on its threads, so quiet there means under ~60 % of a core
     say(`API server quiet after ${(await untilQuiet(api, args.live ? 150 : 15)).toFixed(1)} s more`);
     const server = api;
-    memorySampler = setInterval(() => void memoryParts(server).then((m) => {
+    memorySampler = setInterval(() => void health(server).then(({ memory: m }) => {
       if (!memoryAtPeak || m.rss_mib > memoryAtPeak.rss_mib) memoryAtPeak = m;
     }, () => undefined), 1_000);
-    const seqAtStart = args.live ? await journalSeq(api) : 0;
+    const seqAtStart = args.live ? (await health(api)).journal.last_seq : 0;
     const measuredFrom = Date.now();
 
     const now = Date.now();
@@ -146,10 +147,11 @@ async function main(): Promise<void> {
     };
     runs.hello = await measured(hello, null, ['/hello']);
     runs.repeated = await measured(api, key, [repeatedPath]);
-    const cacheBefore = await cacheCounts(api);
+    const cacheBefore = (await health(api)).cache;
     runs.mixed = await measured(api, key, mixed);
-    const cacheAfter = await cacheCounts(api);
-    const memory = await memoryParts(api); // right after the mixed run: what the RSS is made of
+    // right after the mixed run: the cache's counts, what the RSS is made of, the journal's position
+    const after = await health(api);
+    const { cache: cacheAfter, memory } = after;
     // what the response cache did during the mixed run (hits, answers computed, entries appends kept)
     const mixedCache = cacheBefore && cacheAfter ? {
       hits: cacheAfter.hits - cacheBefore.hits, computed: cacheAfter.misses - cacheBefore.misses,
@@ -163,7 +165,7 @@ async function main(): Promise<void> {
       say(`${name.padEnd(12)} ${String(r.req_per_s).padStart(8)} ${r.p50_ms.toFixed(1).padStart(8)} ${r.p99_ms.toFixed(1).padStart(8)} ` +
         `${ratio(r.req_per_s).toFixed(1).padStart(10)} ${String(r.server_cpu_us_per_req ?? '-').padStart(18)}  ${st}${r.errors ? ` errors:${r.errors}` : ''}`);
     }
-    const live = args.live ? { fills_appended: (await journalSeq(api)) - seqAtStart, seconds: Math.round((Date.now() - measuredFrom) / 1000) } : null;
+    const live = args.live ? { fills_appended: after.journal.last_seq - seqAtStart, seconds: Math.round((Date.now() - measuredFrom) / 1000) } : null;
     if (live) say(`live: ${live.fills_appended.toLocaleString('en-US')} fills appended while measuring (${live.seconds} s)`);
     if (mixedCache) {
       say(`response cache in the mixed run: ${mixedCache.hits.toLocaleString('en-US')} hits, ${mixedCache.computed.toLocaleString('en-US')} ` +

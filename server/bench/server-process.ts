@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { HealthBody } from '../http/health.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -169,47 +170,16 @@ export async function untilWarm(child: ServerChild, maxMs = 300_000): Promise<nu
   let warm = 0;
   while (warm < 2) {
     if (performance.now() - t0 > maxMs) throw new Error(`the API server's read side was still warming after ${maxMs / 1000} s`);
-    const res = await fetch(`${child.url}/health`);
-    const body = (await res.json()) as { read_side: { warming: boolean } | null };
-    warm = body.read_side?.warming === false ? warm + 1 : 0;
+    warm = (await health(child)).read_side?.warming === false ? warm + 1 : 0;
     if (warm < 2) await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return (performance.now() - t0) / 1000;
 }
 
-/** The response cache's counts as the server's `/health` reports them (null: no cache). */
-export interface CacheCounts {
-  hits: number;
-  misses: number;
-  kept_across_appends: number;
-  entries: number;
-}
-
-/** The server's response-cache counts since its start (`/health`). */
-export async function cacheCounts(child: ServerChild): Promise<CacheCounts | null> {
+/** The server's `/health` body now (its journal, response cache, read side and memory). */
+export async function health(child: ServerChild): Promise<HealthBody> {
   const res = await fetch(`${child.url}/health`);
-  return ((await res.json()) as { cache: CacheCounts | null }).cache;
-}
-
-/** The server's memory as its `/health` reports it (MiB). */
-export interface MemoryFigures {
-  rss_mib: number;
-  js_heap_mib: number;
-  js_external_mib: number;
-  duckdb_mib: number | null;
-}
-
-/** The server's memory now, by part (`/health`). */
-export async function memoryParts(child: ServerChild): Promise<MemoryFigures> {
-  const res = await fetch(`${child.url}/health`);
-  return ((await res.json()) as { memory: MemoryFigures }).memory;
-}
-
-/** The journal's last seq as the server's `/health` reports it. */
-export async function journalSeq(child: ServerChild): Promise<number> {
-  const res = await fetch(`${child.url}/health`);
-  const body = (await res.json()) as { journal: { last_seq: number } };
-  return body.journal.last_seq;
+  return (await res.json()) as HealthBody;
 }
 
 /**
@@ -219,8 +189,7 @@ export async function journalSeq(child: ServerChild): Promise<number> {
 export async function untilLive(child: ServerChild, lagMs = 120_000, maxMs = 600_000): Promise<number> {
   const t0 = performance.now();
   while (performance.now() - t0 < maxMs) {
-    const res = await fetch(`${child.url}/health`).catch(() => null);
-    const body = res ? ((await res.json()) as { derived?: { last_fill_time?: string | null }; append?: { last_commit_at?: string | null } }) : null;
+    const body = await health(child).catch(() => null);
     const last = Date.parse(body?.derived?.last_fill_time ?? '');
     // and this process has appended: a journal stopped a minute ago is near now before any backfill
     if (Date.now() - last <= lagMs && body?.append?.last_commit_at) return (performance.now() - t0) / 1000;

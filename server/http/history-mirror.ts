@@ -94,21 +94,22 @@ export class HistoryMirror {
     return waitUntil(async () => (await this.current()) !== null, 'history mirror', timeoutMs);
   }
 
-  private changed(span: DerivedChange): void {
+  private changed(change: DerivedChange): void {
     // whatever the mirror does below: the fills of the span changed; an append says which
-    if (span.fills) this.edges.add(span.fills);
-    else this.edges.forget(span.fromMs, span.toMs);
-    const long = span.toMs - span.fromMs > PATCH_DAYS * DAY;
+    if (change.fills) this.edges.add(change.fills);
+    else this.edges.forget(change.fromMs, change.toMs);
+    const long = change.toMs - change.fromMs > PATCH_DAYS * DAY;
     if (!this.ready && !this.loading) {
       // a reload is due anyway: it reads everything; a long change (a backfill) puts it off
       if (long) this.scheduleReload(this.quietMs);
       return;
     }
     if (long) return this.drop();
-    // ready, or loading (the load may or may not see this change: it is patched in after it)
+    // ready, or loading (the load may or may not see this change: it is patched in after it); the
+    // span alone is kept, not the change with its fills
     this.pending = this.pending
-      ? { fromMs: Math.min(this.pending.fromMs, span.fromMs), toMs: Math.max(this.pending.toMs, span.toMs) }
-      : span;
+      ? { fromMs: Math.min(this.pending.fromMs, change.fromMs), toMs: Math.max(this.pending.toMs, change.toMs) }
+      : { fromMs: change.fromMs, toMs: change.toMs };
     if (this.pending.toMs - this.pending.fromMs > PATCH_DAYS * DAY) this.drop();
   }
 
