@@ -1,6 +1,7 @@
 import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
 import { numberFlag } from './flags.ts';
+import { applyHeapGrowth } from './heap-growth.ts';
 import { startServer } from '../http/serve.ts';
 import { ensureDemoKeys } from '../keys/demo.ts';
 import { KeyStore } from '../keys/store.ts';
@@ -106,6 +107,7 @@ export const startCommand = defineCommand({
     'live-every': { type: 'string', default: '1', description: 'seconds between live simulator appends' },
   },
   async run({ args }) {
+    applyHeapGrowth();
     if (!['simulate', 'solana', 'replay', 'none'].includes(args.source)) {
       throw new Error(`unknown source "${args.source}": use simulate, solana, replay or none`);
     }
