@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { open, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { recoverCompactions } from '../../jobs/compaction-intent.ts';
 import { log } from '../log.ts';
-import { readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
-import { fsyncPath, writeFileAtomic } from '../fs-atomic.ts';
+import { readCheckpoint, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint.ts';
+import { fsyncPath, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { fileName, journalDir, partitionDir } from './layout.ts';
 import { COLUMNS_OF, type JournalKind, type Protocol } from './rows.ts';
 
@@ -93,9 +93,15 @@ export async function commitBatch(conn: DuckDBConnection, dataDir: string, check
   const intentPath = join(journalDir(dataDir), `commit-${commit}.intent.json`);
   mkdirSync(journalDir(dataDir), { recursive: true });
   const intent: Intent = { commit, renames, checkpoint };
-  writeFileAtomic(intentPath, JSON.stringify(intent));
+  // the intent and the checkpoint are written and fsynced off the event loop: requests go on
+  // being answered during a commit (see writeFileAtomicAsync)
+  await writeFileAtomicAsync(intentPath, JSON.stringify(intent));
   await fsyncAll(renameAll(intent));
-  finishIntent(dataDir, intent, intentPath, true);
+  if (readCheckpoint(dataDir).commit < intent.commit) await writeCheckpointAsync(dataDir, intent.checkpoint);
+  await unlink(intentPath);
+  // hundreds of empty partition directories: removed in the background (start-up sweeps any
+  // leftover `.tmp-` directory, so a crash meanwhile leaves nothing behind)
+  cleanup = cleanup.then(() => rm(tmpRoot, { recursive: true, force: true })).catch(() => undefined);
   return renames.map(([, final]) => final);
 }
 
@@ -125,16 +131,12 @@ function renameAll(intent: Intent): string[] {
   return [...dirs];
 }
 
-/** After the renames are durable: advances the checkpoint and removes the intent (and, unless
- * `later`, the emptied temp tree at once). */
-function finishIntent(dataDir: string, intent: Intent, intentPath: string, later = false): void {
+/** After the renames are durable (recovery of a commit a crash interrupted): advances the
+ * checkpoint, removes the intent and the emptied temp tree. */
+function finishIntent(dataDir: string, intent: Intent, intentPath: string): void {
   if (readCheckpoint(dataDir).commit < intent.commit) writeCheckpoint(dataDir, intent.checkpoint);
   unlinkSync(intentPath);
-  const tmpRoot = join(journalDir(dataDir), `.tmp-commit-${intent.commit}`);
-  if (!later) return rmSync(tmpRoot, { recursive: true, force: true });
-  // hundreds of empty partition directories: removed in the background (start-up sweeps any
-  // leftover `.tmp-` directory, so a crash meanwhile leaves nothing behind)
-  cleanup = cleanup.then(() => rm(tmpRoot, { recursive: true, force: true })).catch(() => undefined);
+  rmSync(join(journalDir(dataDir), `.tmp-commit-${intent.commit}`), { recursive: true, force: true });
 }
 
 /** The background removal of committed temp trees (one at a time). */

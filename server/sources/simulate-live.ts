@@ -2,7 +2,7 @@ import type { IncomingBatch } from '../journal/rows.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import type { Simulator } from './simulate/simulator.ts';
-import { checkpointOf, mergeBatches, saveSimulatorState, SIMULATE_SOURCE, type SimulateSourceOptions } from './simulate-source.ts';
+import { checkpointOf, mergeBatches, saveSimulatorState, saveSimulatorStateAsync, SIMULATE_SOURCE, type SimulateSourceOptions } from './simulate-source.ts';
 
 const MINUTE = 60_000;
 /** How often the live simulator's state is saved (a restart replays at most this much, deduped). */
@@ -45,7 +45,7 @@ export function startLiveSimulation(service: Service, sim: Simulator, opts: Simu
     const now = Date.now();
     const nothingHeld = !held.fills.length && !held.marketSnapshots.length && !held.positionSnapshots.length;
     if (nothingHeld && now - lastSave >= SAVE_EVERY_MS) {
-      saveSimulatorState(service.dataDir, sim, opts); // every row before sim.time is in the journal
+      await saveSimulatorStateAsync(service.dataDir, sim, opts); // every row before sim.time is in the journal
       lastSave = now;
     }
     while (sim.time <= now) held = mergeBatches([held, ...sim.advance(sim.time + MINUTE)]);

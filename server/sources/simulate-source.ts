@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../fs-atomic.ts';
+import { writeFileAtomic, writeFileAtomicAsync } from '../fs-atomic.ts';
 import type { IncomingBatch } from '../journal/rows.ts';
 import { log } from '../log.ts';
 import { tryThenRetry } from '../retry.ts';
@@ -44,11 +44,27 @@ function statePathOf(dataDir: string): string {
   return join(dataDir, 'sources', 'simulate-state.json');
 }
 
-/** Saves the simulator's state (after the journal committed everything it produced). */
-export function saveSimulatorState(dataDir: string, sim: Simulator, opts: SimulateSourceOptions): void {
+/** The simulator's state as saved, taken now; the directory it goes to is made. */
+function savedState(dataDir: string, sim: Simulator, opts: SimulateSourceOptions): { path: string; text: string } {
   const path = statePathOf(dataDir);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, JSON.stringify({ ...opts, simulatedTo: sim.time, state: sim.saveState() } satisfies SavedState));
+  return { path, text: JSON.stringify({ ...opts, simulatedTo: sim.time, state: sim.saveState() } satisfies SavedState) };
+}
+
+/** Saves the simulator's state (after the journal committed everything it produced). */
+export function saveSimulatorState(dataDir: string, sim: Simulator, opts: SimulateSourceOptions): void {
+  const { path, text } = savedState(dataDir, sim, opts);
+  writeFileAtomic(path, text);
+}
+
+/**
+ * {@link saveSimulatorState} with the write off the event loop (the live loop, beside requests:
+ * ~5 MB at scale 10). The state is taken before the first await, so what is saved is the state
+ * at the call.
+ */
+export async function saveSimulatorStateAsync(dataDir: string, sim: Simulator, opts: SimulateSourceOptions): Promise<void> {
+  const { path, text } = savedState(dataDir, sim, opts);
+  await writeFileAtomicAsync(path, text);
 }
 
 /**
