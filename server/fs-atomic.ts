@@ -54,22 +54,38 @@ export async function fsyncPathAsync(path: string): Promise<void> {
 }
 
 /**
+ * The first half of {@link writeFileAtomicAsync}: writes `text` to a fresh `.tmp-` sibling of
+ * `path` with exactly `mode` and fsyncs it, off the event loop; returns the temp file's path. The
+ * caller renames it over `path` and fsyncs the directory (or removes it), e.g. synchronously, to
+ * order it against other writers of the same file (server/limits/credits.ts).
+ */
+export async function writeTempFileAsync(path: string, text: string | Uint8Array, mode = 0o644): Promise<string> {
+  const tmp = join(dirname(path), `.tmp-${basename(path)}-${process.pid}-${++tmpCounter}`);
+  try {
+    const fh = await open(tmp, 'w', mode);
+    try {
+      await fh.writeFile(typeof text === 'string' ? Buffer.from(text) : text);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await chmod(tmp, mode);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  return tmp;
+}
+
+/**
  * {@link writeFileAtomic} with its writes and fsyncs off the event loop, for the paths that run
  * beside request handling (every append's journal commit, the live simulator's saved state): the
  * synchronous one held the loop for each fsync, 8-14 ms an append on the bench machine, which
  * requests arriving meanwhile waited out (issue 7's live p99). Same steps, same guarantees.
  */
 export async function writeFileAtomicAsync(path: string, text: string | Uint8Array, mode = 0o644): Promise<void> {
-  const tmp = join(dirname(path), `.tmp-${basename(path)}-${process.pid}-${++tmpCounter}`);
-  const fh = await open(tmp, 'w', mode);
+  const tmp = await writeTempFileAsync(path, text, mode);
   try {
-    await fh.writeFile(typeof text === 'string' ? Buffer.from(text) : text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await chmod(tmp, mode);
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);

@@ -3,7 +3,8 @@
  * edges with a fake clock, the 429s and their headers, credits per route cost, no charge on a 4xx,
  * `credits_exhausted` at the exact limit, the internal plan, usage persistence and plan changes.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { at, tempDataDir } from './helpers/fixtures.ts';
@@ -116,6 +117,23 @@ describe('CreditStore persistence', () => {
   it('month helpers are UTC', () => {
     expect(monthOf(at('2026-12-31T23:59:59.999Z'))).toBe('2026-12');
     expect(nextMonthStart(at('2026-12-31T23:59:59.999Z'))).toBe(at('2027-01-01T00:00:00Z'));
+  });
+
+  it('a background flush never replaces totals a later flush wrote first', async () => {
+    const s = CreditStore.open(dir, { clock: () => at('2026-04-05T00:00:00Z'), flushMs: 0 });
+    s.charge('race', 1);
+    const background = s.flushInBackground(); // takes 1 request, writes off the event loop
+    s.charge('race', 1);
+    s.close(); // synchronous: 2 requests, on disk before the background write is
+    await background;
+    expect(JSON.parse(readFileSync(usagePath(dir, '2026-04'), 'utf8')).accounts.race).toEqual({ requests: 2, credits: 2 });
+    expect(readdirSync(join(dir, 'usage')).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
+    // and one with nothing later lands
+    const t = CreditStore.open(dir, { clock: () => at('2026-04-05T00:00:00Z'), flushMs: 0 });
+    t.charge('race', 3);
+    await t.flushInBackground();
+    expect(JSON.parse(readFileSync(usagePath(dir, '2026-04'), 'utf8')).accounts.race).toEqual({ requests: 3, credits: 5 });
+    t.close();
   });
 
   it('flushes on its own timer', async () => {

@@ -1,7 +1,12 @@
 /**
  * Monthly usage per account (contract §3): requests and credits of the current UTC calendar month,
  * kept in memory (no disk write on the request path) and flushed every `flushMs` (2 s) and on
- * close to `<dataDir>/usage/<YYYY-MM>.json` (mode 0600) with `writeFileAtomic`.
+ * close to `<dataDir>/usage/<YYYY-MM>.json` (mode 0600), atomically (a temp file, fsynced, renamed).
+ * The timer's flushes write and fsync off the event loop: under metered traffic the totals change
+ * between every two flushes, and the synchronous write held the loop for its two fsyncs every 2 s.
+ * Each flush is numbered when it takes its totals, and a file is renamed into place only if no
+ * later flush of it got there first, so a slow background flush never replaces newer totals (the
+ * month's roll-over and `close` flush synchronously).
  *
  * The file holds cumulative totals per account, never deltas: a flush rewrites the whole month, so
  * flushing the same totals twice changes nothing (no double count), and a crash (kill -9) loses at
@@ -11,9 +16,10 @@
  *
  * Only the server writes these files; `keys usage` reads them (so it may lag by up to `flushMs`).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../fs-atomic.ts';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fsyncPathAsync, writeFileAtomic, writeTempFileAsync } from '../fs-atomic.ts';
 import { log } from '../log.ts';
 import type { Plan } from '../keys/plans.ts';
 
@@ -84,6 +90,12 @@ export class CreditStore {
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly clock: () => number;
+  /** the number of the last flush that took the totals */
+  private flushes = 0;
+  /** per file, the number of the flush whose totals it holds */
+  private readonly landed = new Map<string, number>();
+  /** a background flush under way (the timer starts no other meanwhile) */
+  private flushing = false;
 
   private constructor(readonly dataDir: string, opts: CreditStoreOptions) {
     this.clock = opts.clock ?? Date.now;
@@ -91,7 +103,7 @@ export class CreditStore {
     this.usage = readUsageFile(dataDir, this.month);
     const every = opts.flushMs ?? 2000;
     if (every > 0) {
-      this.timer = setInterval(() => this.flushQuietly(), every);
+      this.timer = setInterval(() => void this.flushInBackground(), every);
       this.timer.unref();
     }
   }
@@ -149,21 +161,59 @@ export class CreditStore {
     return Math.max(1, Math.ceil((nextMonthStart(now) - now) / 1000));
   }
 
-  /** Writes the month's totals when they changed since the last flush. */
-  flush(): void {
-    if (!this.dirty) return;
+  /** The month's totals as the file holds them, numbered; marks them flushed. */
+  private takeTotals(): { path: string; text: string; n: number } {
     const accounts: Record<string, AccountUsage> = {};
     for (const [account, u] of [...this.usage].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) accounts[account] = { ...u };
     const doc: UsageFile = { version: 1, month: this.month, accounts };
     mkdirSync(join(this.dataDir, 'usage'), { recursive: true, mode: 0o700 });
-    // Cleared before the write: a charge during it is not lost (writeFileAtomic is synchronous anyway).
+    // cleared when taken: a charge during the write is not lost, it makes the next flush
     this.dirty = false;
+    return { path: usagePath(this.dataDir, this.month), text: `${JSON.stringify(doc)}\n`, n: ++this.flushes };
+  }
+
+  /** Whether a flush numbered `n` may still replace `path` (no later one has). */
+  private mayLand(path: string, n: number): boolean {
+    return (this.landed.get(path) ?? 0) < n;
+  }
+
+  /** Writes the month's totals when they changed since the last flush (synchronously). */
+  flush(): void {
+    if (!this.dirty) return;
+    const { path, text, n } = this.takeTotals();
     try {
-      writeFileAtomic(usagePath(this.dataDir, this.month), `${JSON.stringify(doc)}\n`, 0o600);
+      writeFileAtomic(path, text, 0o600);
+      this.landed.set(path, n);
     } catch (err) {
       this.dirty = true;
       throw err;
     }
+  }
+
+  /**
+   * The timer's flush: as {@link flush}, with the write and fsyncs off the event loop; one at a
+   * time (none starts while one is under way). Resolves when it is done; never rejects (a failure
+   * is logged and the totals flushed again next time).
+   */
+  flushInBackground(): Promise<void> {
+    if (this.flushing || !this.dirty) return Promise.resolve();
+    this.flushing = true;
+    const { path, text, n } = this.takeTotals();
+    return writeTempFileAsync(path, text, 0o600)
+      .then(async (tmp) => {
+        // decided and renamed in one synchronous step, so no other flush lands in between
+        if (!this.mayLand(path, n)) return await unlink(tmp);
+        renameSync(tmp, path);
+        this.landed.set(path, n);
+        await fsyncPathAsync(dirname(path));
+      })
+      .catch((err: unknown) => {
+        this.dirty = true;
+        log.warn('usage: flush failed (will retry):', (err as Error).message);
+      })
+      .finally(() => {
+        this.flushing = false;
+      });
   }
 
   private flushQuietly(): void {
