@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -41,6 +41,11 @@ export function writeFileAtomic(path: string, text: string | Uint8Array, mode = 
     throw err;
   }
   fsyncPath(dirname(path));
+}
+
+/** fsyncs an open file descriptor off the event loop (libuv's pool). */
+export function fsyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 }
 
 /** {@link fsyncPath} off the event loop (libuv's pool). */

@@ -14,10 +14,10 @@
  * Written under temp names, fsynced, renamed, before the manifest names the segment.
  */
 import { rename } from 'node:fs/promises';
-import { close, closeSync, fstatSync, fsyncSync, openSync, read, readFileSync } from 'node:fs';
+import { close, closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
-import { writeFileAtomic } from '../fs-atomic.ts';
+import { fsyncFd, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { BufferedWriter } from '../buffered-writer.ts';
 
 /** Float64 values per key row. */
@@ -112,15 +112,15 @@ export async function writeAccountFiles(db: Database, dir: string, file: string,
     directory.starts.push(rows);
     keys.flush();
     recs.flush();
-    fsyncSync(keysFd);
-    fsyncSync(recsFd);
+    // off the event loop, which serves requests meanwhile
+    await Promise.all([fsyncFd(keysFd), fsyncFd(recsFd)]);
   } finally {
     closeSync(keysFd);
     closeSync(recsFd);
   }
   await rename(keysTmp, join(dir, keysName));
   await rename(recsTmp, join(dir, recsName));
-  writeFileAtomic(join(dir, dirName), JSON.stringify(directory));
+  await writeFileAtomicAsync(join(dir, dirName), JSON.stringify(directory));
   return recs.bytes;
 }
 

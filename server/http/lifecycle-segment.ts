@@ -15,10 +15,10 @@
  * (server/http/lifecycle-accounts.ts).
  */
 import { rename } from 'node:fs/promises';
-import { close, closeSync, fstatSync, fsyncSync, openSync, read, readFileSync } from 'node:fs';
+import { close, closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
-import { writeFileAtomic } from '../fs-atomic.ts';
+import { fsyncFd, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { BufferedWriter } from '../buffered-writer.ts';
 import type { FillDoc } from './lifecycle-timeline.ts';
 import { lowerBound } from './lower-bound.ts';
@@ -86,7 +86,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
     });
     endLifecycle();
     out.flush();
-    fsyncSync(fd);
+    await fsyncFd(fd); // tens of MB: off the event loop, which serves requests meanwhile
   } finally {
     closeSync(fd);
   }
@@ -98,7 +98,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
   index.set(ids, 1);
   index.set(offsets, 1 + count);
   await rename(tmp, join(dir, file));
-  writeFileAtomic(join(dir, segmentFiles(file)[1]), new Uint8Array(index.buffer));
+  await writeFileAtomicAsync(join(dir, segmentFiles(file)[1]), new Uint8Array(index.buffer));
   const recordsBytes = await writeAccountFiles(db, dir, file, after, mark);
   return { file, after, mark, count, bytes, records_bytes: recordsBytes };
 }

@@ -26,7 +26,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqlFingerprint } from '../db/sql-fingerprint.ts';
 import { sqlFile } from '../db/sql-files.ts';
-import { writeFileAtomic } from '../fs-atomic.ts';
+import { writeFileAtomic, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import type { HistoryIndex } from './history-index.ts';
@@ -203,7 +203,7 @@ export class LifecycleStore {
       mark_tx: (tx?.tx as string | undefined) ?? null,
       segments: segment ? [...this.manifest.segments, meta] : this.manifest.segments,
     };
-    writeFileAtomic(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
+    await writeFileAtomicAsync(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
     if (!segment) for (const name of segmentFiles(meta.file)) rmSync(join(this.dir, name), { force: true });
     this.manifest = manifest;
     if (segment) this.segments = [...this.segments, segment];
@@ -221,7 +221,7 @@ export class LifecycleStore {
       const meta = await writeSegment(this.service.db, this.dir, older.after, newer.mark);
       const merged = Segment.open(this.dir, meta);
       const manifest: Manifest = { ...this.manifest, segments: [...this.manifest.segments.slice(0, -2), meta] };
-      writeFileAtomic(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
+      await writeFileAtomicAsync(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
       const replaced = this.segments.slice(-2);
       this.manifest = manifest;
       this.segments = [...this.segments.slice(0, -2), merged];
