@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlFile } from '../server/db/sql-files.ts';
 import { readWatermark } from '../server/derive/apply.ts';
-import { fsyncPath } from '../server/fs-atomic.ts';
+import { fsyncPathAsync } from '../server/fs-atomic.ts';
 import { readCheckpoint } from '../server/journal/checkpoint.ts';
 import { fileName, journalDir } from '../server/journal/layout.ts';
 import type { JournalKind } from '../server/journal/rows.ts';
@@ -99,7 +99,7 @@ async function compactPartition(service: Service, conn: DuckDBConnection, part: 
   rmSync(tmp, { force: true });
   const copy = withFiles(sqlFile(`jobs/compact-${part.kind.replaceAll('_', '-')}`), paths).replaceAll('__TARGET__', quote(tmp));
   await conn.run(copy);
-  fsyncPath(tmp);
+  await fsyncPathAsync(tmp); // a day's partition, up to hundreds of MB: off the event loop
   const rowsBefore = await countRows(conn, paths);
   const rowsAfter = await countRows(conn, [tmp]);
   if (part.kind !== 'position_snapshots' && rowsAfter !== rowsBefore) {
