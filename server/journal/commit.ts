@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
-import { open, rm, unlink } from 'node:fs/promises';
+import { rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { recoverCompactions } from '../../jobs/compaction-intent.ts';
 import { log } from '../log.ts';
 import { readCheckpoint, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint.ts';
-import { fsyncPath, writeFileAtomicAsync } from '../fs-atomic.ts';
+import { fsyncPath, fsyncPathAsync, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { fileName, journalDir, partitionDir } from './layout.ts';
 import { COLUMNS_OF, type JournalKind, type Protocol } from './rows.ts';
 
@@ -109,14 +109,7 @@ export async function commitBatch(conn: DuckDBConnection, dataDir: string, check
 async function fsyncAll(paths: readonly string[], concurrency = 16): Promise<void> {
   let next = 0;
   const lane = async () => {
-    while (next < paths.length) {
-      const fh = await open(paths[next++]!, 'r');
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-    }
+    while (next < paths.length) await fsyncPathAsync(paths[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, paths.length) }, lane));
 }
