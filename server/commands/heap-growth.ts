@@ -36,8 +36,7 @@ export function heapGrowthFlag(percent: number): string {
  * Applies {@link heapGrowingPercentFrom} to this process. V8 reads the flag each time it sizes
  * the next full collection, so setting it at start-up, after the VM is up, takes effect.
  */
-export function applyHeapGrowth(env: NodeJS.ProcessEnv = process.env): number | null {
+export function applyHeapGrowth(env: NodeJS.ProcessEnv = process.env): void {
   const percent = heapGrowingPercentFrom(env);
   if (percent !== null) v8.setFlagsFromString(heapGrowthFlag(percent));
-  return percent;
 }
