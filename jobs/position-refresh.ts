@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { sqlFile } from '../server/db/sql-files.ts';
 import type { IncomingPositionSnapshot, Protocol } from '../server/journal/rows.ts';
 import { log } from '../server/log.ts';
@@ -30,13 +31,31 @@ const PROTOCOL_PARAMS = {
   beta_max_leverage: BETA.maxLeverage,
 };
 
+/** Times the refresh lists the files again when one it listed was replaced meanwhile. */
+const RELISTS = 3;
+
+/**
+ * Runs sql/jobs/position-refresh.sql over the market-snapshot files of `days`. It reads them on a
+ * reader connection, outside the writer lock, so the compaction job may replace files it listed
+ * (hourly, for today's); it then lists them again, rather than fail the run.
+ */
+async function readMarketSnapshots(service: Service, days: ReadonlySet<string>): Promise<Record<string, unknown>[]> {
+  for (let attempt = 1; ; attempt++) {
+    const files = dataPartitions(service.dataDir, 'market_snapshots', days).flatMap((p) => p.files.map((f) => f.path));
+    if (files.length === 0) return [];
+    try {
+      return await service.db.querySql(withFiles(sqlFile('jobs/position-refresh'), files), { max_gap_ms: MAX_GAP_MS, ...PROTOCOL_PARAMS });
+    } catch (err) {
+      if (attempt > RELISTS || files.every((f) => existsSync(f))) throw err;
+      log.debug(`position refresh: a market-snapshot file was replaced during the read; listing again (${(err as Error).message})`);
+    }
+  }
+}
+
 /** Computes the `poll` snapshots of a full refresh (see sql/jobs/position-refresh.sql) without appending them. */
 export async function computeRefresh(service: Service): Promise<{ rows: IncomingPositionSnapshot[]; skipped: number }> {
   const days = new Set((await service.db.query('jobs/position-refresh-days')).map((r) => r.day as string));
-  const files = dataPartitions(service.dataDir, 'market_snapshots', days)
-    .flatMap((p) => p.files.map((f) => f.path));
-  if (files.length === 0) return { rows: [], skipped: 0 };
-  const result = await service.db.querySql(withFiles(sqlFile('jobs/position-refresh'), files), { max_gap_ms: MAX_GAP_MS, ...PROTOCOL_PARAMS });
+  const result = await readMarketSnapshots(service, days);
   const rows: IncomingPositionSnapshot[] = [];
   let skipped = 0;
   for (const r of result) {

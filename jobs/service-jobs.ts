@@ -11,8 +11,9 @@ export const JOB_DEFAULTS = {
   'position-refresh': '10 */5 * * * *',
   /** recompute the rollup buckets touched since the last run: every 10 minutes, at second 30 */
   'rollup-refresh': '30 */10 * * * *',
-  /** compact closed days (and drop old poll snapshots): daily at 00:15 UTC */
-  compaction: '0 15 0 * * *',
+  /** compact closed days (and drop old poll snapshots), merge today's small files: hourly at
+   * :17:40, between two position refreshes (which read market-snapshot files) */
+  compaction: '40 17 * * * *',
   /** write the derived state's changes into its file (it keeps no WAL, see Database.open):
    * every 10 minutes, at second 50, so a crash costs start-up at most ~10 minutes of catch-up */
   checkpoint: '50 */10 * * * *',

@@ -89,7 +89,7 @@ async function applySchema(w: Writer): Promise<void> {
 export async function openService(opts: ServiceOptions): Promise<Service> {
   const { dataDir } = opts;
   mkdirSync(dataDir, { recursive: true });
-  recoverJournal(dataDir);
+  await recoverJournal(dataDir);
   const checkpoint = readCheckpoint(dataDir);
   const db = await openDerivedState(dataDir);
   const { lifecycles, dedup } = await db.write(async (w) => {

@@ -52,7 +52,7 @@ export async function rebuildState(dataDir: string, target = statePath(dataDir),
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   if (existsSync(target)) await (await Database.open(target, { readers: 0 })).close(); // lock probe
-  recoverJournal(dataDir);
+  await recoverJournal(dataDir);
   const checkpoint = readCheckpoint(dataDir);
   const tmp = `${target}.rebuild`;
   const resume = await canResume(tmp, dataDir, checkpoint);

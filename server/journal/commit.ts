@@ -147,7 +147,7 @@ function applyIntent(dataDir: string, intentPath: string): void {
  * directories (and temp files) of commits that never reached their intent. Afterwards the journal on disk is exactly
  * the committed batches and `checkpoint.json` describes the last one.
  */
-export function recoverJournal(dataDir: string): void {
+export async function recoverJournal(dataDir: string): Promise<void> {
   const root = journalDir(dataDir);
   if (!existsSync(root)) return;
   const intents = readdirSync(root)
@@ -157,7 +157,7 @@ export function recoverJournal(dataDir: string): void {
     log.warn(`journal: completing interrupted commit ${f}`);
     applyIntent(dataDir, join(root, f));
   }
-  recoverCompactions(dataDir); // jobs/compaction.ts: roll interrupted compactions forward
+  await recoverCompactions(dataDir); // jobs/compaction.ts: roll interrupted compactions forward
   for (const entry of readdirSync(root)) {
     if (entry.startsWith('.tmp-')) {
       log.warn(`journal: removing uncommitted ${join(root, entry)}`);
