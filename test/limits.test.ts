@@ -3,7 +3,7 @@
  * edges with a fake clock, the 429s and their headers, credits per route cost, no charge on a 4xx,
  * `credits_exhausted` at the exact limit, the internal plan, usage persistence and plan changes.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from './helpers/app.ts';
@@ -134,6 +134,37 @@ describe('CreditStore persistence', () => {
     await t.flushInBackground();
     expect(JSON.parse(readFileSync(usagePath(dir, '2026-04'), 'utf8')).accounts.race).toEqual({ requests: 3, credits: 5 });
     t.close();
+  });
+
+  it("a background flush that fails as the month ends does not lose the old month's last totals", async () => {
+    let now = at('2026-04-30T23:59:59Z');
+    const s = CreditStore.open(dir, { clock: () => now, flushMs: 0 });
+    s.charge('late', 1);
+    const background = s.flushInBackground(); // takes April's totals...
+    rmSync(join(dir, 'usage'), { recursive: true, force: true }); // ... and fails: its directory is gone
+    now = at('2026-05-01T00:00:01Z');
+    s.charge('late', 2); // the roll-over writes April's totals anyway
+    await background;
+    s.close();
+    expect(JSON.parse(readFileSync(usagePath(dir, '2026-04'), 'utf8')).accounts.late).toEqual({ requests: 1, credits: 1 });
+    expect(JSON.parse(readFileSync(usagePath(dir, '2026-05'), 'utf8')).accounts.late).toEqual({ requests: 1, credits: 2 });
+    expect(readdirSync(join(dir, 'usage')).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
+  });
+
+  it("retries a month's final totals whose write failed at the roll-over, and never fails the request", () => {
+    let now = at('2026-08-31T23:59:00Z');
+    const s = CreditStore.open(dir, { clock: () => now, flushMs: 0 });
+    s.charge('edge', 1);
+    s.flush();
+    s.charge('edge', 1); // not flushed yet
+    rmSync(join(dir, 'usage'), { recursive: true, force: true });
+    writeFileSync(join(dir, 'usage'), 'not a directory'); // every write fails
+    now = at('2026-09-01T00:00:01Z');
+    expect(() => s.charge('edge', 5)).not.toThrow();
+    rmSync(join(dir, 'usage'));
+    s.close();
+    expect(JSON.parse(readFileSync(usagePath(dir, '2026-08'), 'utf8')).accounts.edge).toEqual({ requests: 2, credits: 2 });
+    expect(JSON.parse(readFileSync(usagePath(dir, '2026-09'), 'utf8')).accounts.edge).toEqual({ requests: 1, credits: 5 });
   });
 
   it('flushes on its own timer', async () => {

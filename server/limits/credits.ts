@@ -11,8 +11,9 @@
  * The file holds cumulative totals per account, never deltas: a flush rewrites the whole month, so
  * flushing the same totals twice changes nothing (no double count), and a crash (kill -9) loses at
  * most the usage since the last flush (≤ `flushMs`). The month's file is loaded at start; at the
- * first use after a UTC month starts, the old month is flushed and the new one starts at zero (or
- * from its file, if a previous run already wrote one).
+ * first use after a UTC month starts, the old month's totals are written (whether or not a
+ * background flush already took them: it may still fail; a failed write is retried by every later
+ * flush) and the new one starts at zero (or from its file, if a previous run already wrote one).
  *
  * Only the server writes these files; `keys usage` reads them (so it may lag by up to `flushMs`).
  */
@@ -96,6 +97,8 @@ export class CreditStore {
   private readonly landed = new Map<string, number>();
   /** a background flush under way (the timer starts no other meanwhile) */
   private flushing = false;
+  /** the final totals of a month that is over, until a write of them lands (see current) */
+  private unwritten: { path: string; text: string; n: number } | undefined;
 
   private constructor(readonly dataDir: string, opts: CreditStoreOptions) {
     this.clock = opts.clock ?? Date.now;
@@ -117,6 +120,9 @@ export class CreditStore {
   private current(): Map<string, AccountUsage> {
     const month = monthOf(this.clock());
     if (month !== this.month) {
+      // the old month's totals are written now even when not dirty: a background flush may have
+      // taken them and still fail; if this write fails, every later flush retries it
+      this.unwritten = this.takeTotals();
       this.flushQuietly();
       this.month = month;
       try {
@@ -166,7 +172,6 @@ export class CreditStore {
     const accounts: Record<string, AccountUsage> = {};
     for (const [account, u] of [...this.usage].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) accounts[account] = { ...u };
     const doc: UsageFile = { version: 1, month: this.month, accounts };
-    mkdirSync(join(this.dataDir, 'usage'), { recursive: true, mode: 0o700 });
     // cleared when taken: a charge during the write is not lost, it makes the next flush
     this.dirty = false;
     return { path: usagePath(this.dataDir, this.month), text: `${JSON.stringify(doc)}\n`, n: ++this.flushes };
@@ -177,12 +182,28 @@ export class CreditStore {
     return (this.landed.get(path) ?? 0) < n;
   }
 
+  /** Writes one month's file synchronously (its directory made first). */
+  private writeUsageFile(path: string, text: string): void {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileAtomic(path, text, 0o600);
+  }
+
+  /** Writes a month that is over (when its write failed before), synchronously. */
+  private writeUnwritten(): void {
+    if (!this.unwritten) return;
+    const { path, text, n } = this.unwritten;
+    this.writeUsageFile(path, text);
+    this.landed.set(path, n);
+    this.unwritten = undefined;
+  }
+
   /** Writes the month's totals when they changed since the last flush (synchronously). */
   flush(): void {
+    this.writeUnwritten();
     if (!this.dirty) return;
     const { path, text, n } = this.takeTotals();
     try {
-      writeFileAtomic(path, text, 0o600);
+      this.writeUsageFile(path, text);
       this.landed.set(path, n);
     } catch (err) {
       this.dirty = true;
@@ -196,10 +217,14 @@ export class CreditStore {
    * is logged and the totals flushed again next time).
    */
   flushInBackground(): Promise<void> {
-    if (this.flushing || !this.dirty) return Promise.resolve();
+    if (this.flushing) return Promise.resolve();
+    if (this.unwritten) this.flushQuietly(); // only after a failed write at a month's end
+    if (!this.dirty) return Promise.resolve();
     this.flushing = true;
     const { path, text, n } = this.takeTotals();
-    return writeTempFileAsync(path, text, 0o600)
+    return Promise.resolve()
+      .then(() => mkdirSync(dirname(path), { recursive: true, mode: 0o700 }))
+      .then(() => writeTempFileAsync(path, text, 0o600))
       .then(async (tmp) => {
         // decided and renamed in one synchronous step, so no other flush lands in between
         if (!this.mayLand(path, n)) return await unlink(tmp);
