@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { journalDir } from './layout.ts';
-import { writeFileAtomic, writeFileAtomicAsync } from '../fs-atomic.ts';
+import { writeFileAtomicAsync } from '../fs-atomic.ts';
 
 /** What the journal has committed: enough to resume without losing or repeating anything. */
 export interface Checkpoint {
@@ -27,11 +27,7 @@ export function readCheckpoint(dataDir: string): Checkpoint {
   return JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
 }
 
-export function writeCheckpoint(dataDir: string, cp: Checkpoint): void {
-  writeFileAtomic(checkpointPath(dataDir), JSON.stringify(cp, null, 2));
-}
-
-/** {@link writeCheckpoint} off the event loop (a commit beside request handling). */
+/** Writes the checkpoint atomically (temp file, fsync, rename, directory fsync), off the event loop. */
 export async function writeCheckpointAsync(dataDir: string, cp: Checkpoint): Promise<void> {
   await writeFileAtomicAsync(checkpointPath(dataDir), JSON.stringify(cp, null, 2));
 }

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { recoverCompactions } from '../../jobs/compaction-intent.ts';
 import { log } from '../log.ts';
-import { readCheckpoint, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint.ts';
-import { fsyncPath, fsyncPathAsync, writeFileAtomicAsync } from '../fs-atomic.ts';
+import { readCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint.ts';
+import { fsyncPathAsync, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { fileName, journalDir, partitionDir } from './layout.ts';
 import { COLUMNS_OF, type JournalKind, type Protocol } from './rows.ts';
 
@@ -96,9 +96,7 @@ export async function commitBatch(conn: DuckDBConnection, dataDir: string, check
   // the intent and the checkpoint are written and fsynced off the event loop: requests go on
   // being answered during a commit (see writeFileAtomicAsync)
   await writeFileAtomicAsync(intentPath, JSON.stringify(intent));
-  await fsyncAll(renameAll(intent));
-  if (readCheckpoint(dataDir).commit < intent.commit) await writeCheckpointAsync(dataDir, intent.checkpoint);
-  await unlink(intentPath);
+  await completeIntent(dataDir, intent, intentPath);
   // hundreds of empty partition directories: removed in the background (start-up sweeps any
   // leftover `.tmp-` directory, so a crash meanwhile leaves nothing behind)
   cleanup = cleanup.then(() => rm(tmpRoot, { recursive: true, force: true })).catch(() => undefined);
@@ -124,22 +122,18 @@ function renameAll(intent: Intent): string[] {
   return [...dirs];
 }
 
-/** After the renames are durable (recovery of a commit a crash interrupted): advances the
- * checkpoint, removes the intent and the emptied temp tree. */
-function finishIntent(dataDir: string, intent: Intent, intentPath: string): void {
-  if (readCheckpoint(dataDir).commit < intent.commit) writeCheckpoint(dataDir, intent.checkpoint);
-  unlinkSync(intentPath);
-  rmSync(join(journalDir(dataDir), `.tmp-commit-${intent.commit}`), { recursive: true, force: true });
-}
-
 /** The background removal of committed temp trees (one at a time). */
 let cleanup: Promise<void> = Promise.resolve();
 
-/** Completes a written intent: renames what is still under a temp name, advances the checkpoint. */
-function applyIntent(dataDir: string, intentPath: string): void {
-  const intent = JSON.parse(readFileSync(intentPath, 'utf8')) as Intent;
-  for (const dir of renameAll(intent)) fsyncPath(dir);
-  finishIntent(dataDir, intent, intentPath);
+/**
+ * Completes a written intent, of the commit under way or of one a crash interrupted: renames what
+ * is still under a temp name, fsyncs the directories, advances the checkpoint, removes the intent.
+ * Each step checks what is already done. The emptied temp tree is the caller's to remove.
+ */
+async function completeIntent(dataDir: string, intent: Intent, intentPath: string): Promise<void> {
+  await fsyncAll(renameAll(intent));
+  if (readCheckpoint(dataDir).commit < intent.commit) await writeCheckpointAsync(dataDir, intent.checkpoint);
+  await unlink(intentPath);
 }
 
 /**
@@ -155,7 +149,8 @@ export async function recoverJournal(dataDir: string): Promise<void> {
     .sort((a, b) => Number(a.match(/\d+/)?.[0]) - Number(b.match(/\d+/)?.[0]));
   for (const f of intents) {
     log.warn(`journal: completing interrupted commit ${f}`);
-    applyIntent(dataDir, join(root, f));
+    const intentPath = join(root, f);
+    await completeIntent(dataDir, JSON.parse(readFileSync(intentPath, 'utf8')) as Intent, intentPath); // its temp tree: swept below
   }
   await recoverCompactions(dataDir); // jobs/compaction.ts: roll interrupted compactions forward
   for (const entry of readdirSync(root)) {
