@@ -16,7 +16,7 @@
  */
 import type { Service } from '../service.ts';
 import { KEY_WIDTH, VariantCodes, setKeyRow, type AccountRun } from './lifecycle-accounts.ts';
-import type { StoreView } from './lifecycle-store.ts';
+import type { StoreView } from './lifecycle-view.ts';
 
 /** One closed lifecycle: its key row (the account files' layout) and record document. */
 interface TailLifecycle {

@@ -30,12 +30,12 @@ import { writeFileAtomic, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import type { HistoryIndex } from './history-index.ts';
-import type { Row } from '../db/database.ts';
 import { Segment, segmentFiles, writeSegment, type SegmentMeta } from './lifecycle-segment.ts';
-import { accountFiles, type AccountRun } from './lifecycle-accounts.ts';
+import { accountFiles } from './lifecycle-accounts.ts';
 import { warmPageCache } from './page-cache-warm.ts';
 import { retire, shouldMergeLast } from './lifecycle-merge.ts';
-import { recordRow, type FillDoc } from './lifecycle-timeline.ts';
+import type { FillDoc } from './lifecycle-timeline.ts';
+import { EMPTY_VIEW, viewOf, type StoreView } from './lifecycle-view.ts';
 
 /** Bumped when the files' layout changes (2: the account files of endpoint 15). */
 const FORMAT = 2;
@@ -56,55 +56,12 @@ interface Manifest {
   segments: SegmentMeta[];
 }
 
-/** A closed lifecycle as the store holds it. */
-export interface ClosedLifecycle {
-  /** endpoint 18's record, sql/api/alpha-position.sql's row exactly */
-  record: Row;
-  /** every fill */
-  fills: FillDoc[];
-}
-
-/** What one request reads: replaced whole when the mark moves, so a request never mixes two marks. */
-export interface StoreView {
-  /** 0: the store holds nothing */
-  readonly mark: number;
-  /** closed lifecycle `id` if the store holds it (closed at or before the mark) */
-  closed(id: number): Promise<ClosedLifecycle | undefined>;
-  /** the fills at or before the mark of lifecycle `id` if it was open when they were read */
-  readonly prefixes: ReadonlyMap<number, FillDoc[]>;
-  /** endpoint 18's record columns: the order of a record document's values */
-  readonly columns: readonly string[];
-  /** the closed lifecycles of `address` the store holds (endpoint 15), one run per segment that has any */
-  accounts(address: string): Promise<AccountRun[]>;
-}
-
-const EMPTY: StoreView = { mark: 0, closed: async () => undefined, prefixes: new Map(), columns: [], accounts: async () => [] };
-
-function viewOf(segments: readonly Segment[], columns: string[], mark: number, prefixes: ReadonlyMap<number, FillDoc[]>): StoreView {
-  return {
-    mark,
-    prefixes,
-    columns,
-    async accounts(address) {
-      const runs = await Promise.all(segments.map((segment) => segment.account(address)));
-      return runs.filter((run) => run !== undefined);
-    },
-    async closed(id) {
-      for (const segment of segments) {
-        const entry = await segment.get(id);
-        if (entry) return { record: recordRow(columns, entry.record), fills: entry.fills };
-      }
-      return undefined;
-    },
-  };
-}
-
 /** One store per open state (apps over the same service share it: they would write the same files). */
 const stores = new WeakMap<object, LifecycleStore>();
 
 /** See the file comment. */
 export class LifecycleStore {
-  private current: StoreView = EMPTY;
+  private current: StoreView = EMPTY_VIEW;
   private segments: Segment[] = [];
   private manifest: Manifest | null = null;
   private opened: Promise<void> | null = null;
@@ -182,7 +139,7 @@ export class LifecycleStore {
   /** Closes the segments' files. */
   async close(): Promise<void> {
     await this.extending;
-    this.current = EMPTY;
+    this.current = EMPTY_VIEW;
     await Promise.all([...this.segments, ...this.retired].map((s) => s.close()));
     this.segments = [];
     this.retired.clear();
