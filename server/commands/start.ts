@@ -16,11 +16,21 @@ import { startJobs } from '../../jobs/service-jobs.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
 import { parseFrom, startSolanaSource, type SolanaSourceOptions } from '../sources/solana/indexer.ts';
 import { checkRpcUrl } from '../sources/solana/rpc.ts';
-import { backfillSimulator, type SimulateSourceOptions } from '../sources/simulate-source.ts';
+import { backfillSimulator, simulatedTo, type SimulateSourceOptions } from '../sources/simulate-source.ts';
 
 interface Feed {
   stop(): Promise<void>;
 }
+
+/**
+ * A simulator at most this far behind now (a restart) catches up under the serving memory limit,
+ * as a server would run anyway: under the bulk one, a restart 1.5 hours after the last live run of
+ * the bench journal (63,675 fills to catch up at --scale 10) took the process to 2.0 GiB for ~10 s,
+ * and one a minute after it to 1,545-1,568 MiB (1,256-1,284 now). The serving limit costs a
+ * catch-up little: the whole default backfill (1.3M fills) took 35.9-37.5 s at 640MB against
+ * 33.1-36.9 s at 2GB (README "Configuration").
+ */
+const RESTART_GAP_MS = 24 * 3_600_000;
 
 /**
  * The simulate source behind a running server: backfill to now (each append is queryable as it
@@ -29,8 +39,10 @@ interface Feed {
 function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEveryMs: number, releaseReadBuilds: () => void): Feed {
   const abort = new AbortController();
   let live: Feed | undefined;
-  const backfill = backfillSimulator(service, opts, Date.now(), abort.signal);
-  const settled = settleAfter(service, backfill, releaseReadBuilds, () => abort.signal.aborted);
+  const behind = simulatedTo(service);
+  const restart = behind !== undefined && Date.now() - behind <= RESTART_GAP_MS;
+  const backfill = (restart ? settleMemory(service) : Promise.resolve()).then(() => backfillSimulator(service, opts, Date.now(), abort.signal));
+  const settled = settleAfter(service, backfill, releaseReadBuilds, () => abort.signal.aborted, !restart);
   settled.catch(() => undefined); // a failed backfill is logged below
   const running = (async () => {
     const sim = await backfill;
@@ -59,9 +71,10 @@ function feedFromSolana(service: Service, opts: SolanaSourceOptions, releaseRead
 
 /**
  * Lowers DuckDB's memory limit to the serving one (PERPS_DUCKDB_SERVE_MEMORY, default 640MB) once
- * the bulk work (start-up catch-up, a source's backfill) is done: that work wants the larger
- * PERPS_DUCKDB_MEMORY (a 1GB backfill of the default set ran ~20 % slower), while queries keep
- * the process within issue 7's 1.5 GiB only with a smaller buffer cache.
+ * the bulk work (start-up catch-up, a source's first backfill) is done: that work is faster under
+ * the larger PERPS_DUCKDB_MEMORY (the state of the bench journal folded in 94 s at 1GB against
+ * 80-84 s at 2GB; the default backfill ~5 % faster at 2GB than at 640MB), while queries keep the
+ * process within issue 7's 1.5 GiB only with a smaller buffer cache.
  */
 async function settleMemory(service: Service): Promise<void> {
   const limit = process.env.PERPS_DUCKDB_SERVE_MEMORY ?? '640MB';
@@ -78,13 +91,14 @@ async function settleMemory(service: Service): Promise<void> {
 }
 
 /**
- * Lowers the memory limit once a source's `backfilled` settles (unless `stopped`), then `release`s the heavy read-side
- * builds held since start (Database.holdReadBuilds): a refused limit, retried in the background,
- * does not hold them longer, since the backfill no longer competes with them.
+ * Lowers the memory limit once a source's `backfilled` settles (unless `stopped`, or `lower` is
+ * false: already lowered), then `release`s the heavy read-side builds held since start
+ * (Database.holdReadBuilds): a refused limit, retried in the background, does not hold them
+ * longer, since the backfill no longer competes with them.
  */
-function settleAfter(service: Service, backfilled: Promise<unknown>, release: () => void, stopped = () => false): Promise<void> {
+function settleAfter(service: Service, backfilled: Promise<unknown>, release: () => void, stopped = () => false, lower = true): Promise<void> {
   // a backfill ended by shutdown leaves the limit alone (the database is closing)
-  return backfilled.then(() => (stopped() ? undefined : settleMemory(service))).finally(release);
+  return backfilled.then(() => (stopped() || !lower ? undefined : settleMemory(service))).finally(release);
 }
 
 /** `start`: open the data directory, serve the API, and keep the journal fed from the source. */

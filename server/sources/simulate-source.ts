@@ -29,6 +29,11 @@ interface SimulateCheckpoint extends SimulateSourceOptions {
   liveBoost: number;
 }
 
+/** Epoch ms the journal's simulated rows reach (undefined: never simulated into this data directory). */
+export function simulatedTo(service: Service): number | undefined {
+  return (service.sourceCheckpoint(SIMULATE_SOURCE) as SimulateCheckpoint | undefined)?.simulatedTo;
+}
+
 /** The checkpoint of a simulator whose rows before `simulatedTo` are all appended. */
 export function checkpointOf(sim: Simulator, opts: SimulateSourceOptions, simulatedTo = sim.time): SimulateCheckpoint {
   return { ...opts, simulatedTo, liveFrom: sim.options.liveFrom, liveBoost: sim.options.liveBoost };
