@@ -87,8 +87,59 @@ async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof V
   ap.flushSync();
 }
 
+/** Blocks of at most this many rows are staged by one statement (see {@link stageBlock}). */
+const STATEMENT_ROWS = 1024;
+
+/** How a block is staged: by `appender` (bulk), by one `statement` (small), or by its size. */
+export type StageVia = 'appender' | 'statement' | 'auto';
+
 /**
- * Appends a column block (times as epoch ms) into a staging table, fast: numbers go through
+ * Appends a column block (times as epoch ms) into a staging table. A small block (a live append:
+ * tens of rows) is written as one INSERT statement, which DuckDB parses and runs off the event
+ * loop; the appender's calls are synchronous, and with DuckDB busy beside them (a reader, the
+ * previous commit) they held the loop for up to 26 ms staging 15 fills (README "Figures"). Both
+ * ways give the same rows (test/stage-statement.test.ts); larger blocks take the appender path.
+ */
+export async function stageBlock(conn: DuckDBConnection, table: StagingTable, block: ColumnBlock, commit = 0, via: StageVia = 'auto'): Promise<void> {
+  if (block.length === 0) return;
+  for (const [name] of STAGING[table]) {
+    if (name !== 'ord_row' && name !== 'ord_commit' && !block.columns[name]) throw new Error(`staging ${table}: column ${name} missing`);
+  }
+  if (via === 'statement' || (via === 'auto' && block.length <= STATEMENT_ROWS)) return stageByStatement(conn, table, block, commit);
+  return stageByAppender(conn, table, block, commit);
+}
+
+/** A value of a staged column as an SQL literal: strings quoted, numbers as their shortest round-trip text. */
+function literalAt(column: Column | undefined, name: string, i: number, commit: number): string {
+  if (column === undefined) return name === 'ord_commit' ? `'${commit}'` : `'${i}'`; // ord_row: the row index
+  let text: string | null | undefined;
+  if (column instanceof Float64Array) {
+    const x = column[i]!;
+    return Object.is(x, -0) ? "'-0'" : `'${x}'`; // NaN → 'NaN' (null, for the nullable ones)
+  }
+  if (isCoded(column)) {
+    const k = column.codes[i]!;
+    text = k < 0 ? null : column.dict[k];
+  } else text = column[i];
+  return text === null || text === undefined ? 'NULL' : `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * Stages a block by one INSERT … SELECT over a VALUES list. Every value is a string literal:
+ * DuckDB's VARCHAR → DOUBLE is correctly rounded, so a number's shortest round-trip text gives
+ * back the same double, and the casts after it are the appender path's ({@link castOf}).
+ */
+async function stageByStatement(conn: DuckDBConnection, table: StagingTable, block: ColumnBlock, commit: number): Promise<void> {
+  const cols = STAGING[table];
+  const rows: string[] = [];
+  for (let i = 0; i < block.length; i++) rows.push(`(${cols.map(([name]) => literalAt(block.columns[name], name, i, commit)).join(', ')})`);
+  const raw = cols.map(([name, type], c) => (type === 'VARCHAR' ? `v.c${c} AS "${name}"` : `v.c${c}::DOUBLE AS "${name}"`)).join(', ');
+  const select = cols.map(([name, type]) => castOf(name, type, undefined)).join(', ');
+  await conn.run(`INSERT INTO ${table} SELECT ${select} FROM (SELECT ${raw} FROM (VALUES ${rows.join(', ')}) v(${cols.map((_, c) => `c${c}`).join(', ')})) r`);
+}
+
+/**
+ * Stages a block fast in bulk: numbers go through
  * DuckDB data chunks (a typed-array copy per column and chunk) into a raw table of DOUBLEs,
  * coded strings as their codes into one per-batch dictionary (one native call per *distinct*
  * string), near-unique ones (tx) as they are; one INSERT … SELECT then casts and
@@ -96,13 +147,9 @@ async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof V
  * double. The order columns are filled here: `ord_row` = the block's `ord_row` or else the row
  * index, `ord_commit` = `commit`. Every other column of the table must be in the block.
  */
-export async function stageBlock(conn: DuckDBConnection, table: StagingTable, block: ColumnBlock, commit = 0): Promise<void> {
+async function stageByAppender(conn: DuckDBConnection, table: StagingTable, block: ColumnBlock, commit: number): Promise<void> {
   const n = block.length;
-  if (n === 0) return;
   const cols = STAGING[table];
-  for (const [name] of cols) {
-    if (name !== 'ord_row' && name !== 'ord_commit' && !block.columns[name]) throw new Error(`staging ${table}: column ${name} missing`);
-  }
   // one dictionary for every coded column: each column's codes are mapped onto it
   const dict = new Map<string, number>();
   const remaps = new Map<string, Int32Array>();
