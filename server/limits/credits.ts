@@ -97,8 +97,8 @@ export class CreditStore {
   private readonly landed = new Map<string, number>();
   /** a background flush under way (the timer starts no other meanwhile) */
   private flushing = false;
-  /** the final totals of a month that is over, until a write of them lands (see current) */
-  private unwritten: { path: string; text: string; n: number } | undefined;
+  /** the final totals of months that are over, by file, until a write of them lands (see current) */
+  private readonly unwritten = new Map<string, { text: string; n: number }>();
 
   private constructor(readonly dataDir: string, opts: CreditStoreOptions) {
     this.clock = opts.clock ?? Date.now;
@@ -122,7 +122,8 @@ export class CreditStore {
     if (month !== this.month) {
       // the old month's totals are written now even when not dirty: a background flush may have
       // taken them and still fail; if this write fails, every later flush retries it
-      this.unwritten = this.takeTotals();
+      const { path, text, n } = this.takeTotals();
+      this.unwritten.set(path, { text, n });
       this.flushQuietly();
       this.month = month;
       try {
@@ -188,13 +189,13 @@ export class CreditStore {
     writeFileAtomic(path, text, 0o600);
   }
 
-  /** Writes a month that is over (when its write failed before), synchronously. */
+  /** Writes the months that are over whose final totals have not landed yet, synchronously. */
   private writeUnwritten(): void {
-    if (!this.unwritten) return;
-    const { path, text, n } = this.unwritten;
-    this.writeUsageFile(path, text);
-    this.landed.set(path, n);
-    this.unwritten = undefined;
+    for (const [path, { text, n }] of this.unwritten) {
+      this.writeUsageFile(path, text);
+      this.landed.set(path, n);
+      this.unwritten.delete(path);
+    }
   }
 
   /** Writes the month's totals when they changed since the last flush (synchronously). */
@@ -218,7 +219,7 @@ export class CreditStore {
    */
   flushInBackground(): Promise<void> {
     if (this.flushing) return Promise.resolve();
-    if (this.unwritten) this.flushQuietly(); // only after a failed write at a month's end
+    if (this.unwritten.size) this.flushQuietly(); // only after a failed write at a month's end
     if (!this.dirty) return Promise.resolve();
     this.flushing = true;
     const { path, text, n } = this.takeTotals();
