@@ -57,6 +57,13 @@ describe('staging a small block by one statement', () => {
     });
   }
 
+  it('stages a string column that is null in every row (beta has no market variants)', async () => {
+    const block = () => toColumns(fills().map((f) => ({ ...f, protocol: 'beta', market_variant: null, collateral_token: null })), STAGING.batch_fills.filter(([n]) => n !== 'ord_row'));
+    const byAppender = await staged('batch_fills', block(), 'appender');
+    expect(byAppender.every((r) => (r as { market_variant: unknown }).market_variant === null)).toBe(true);
+    expect(await staged('batch_fills', block(), 'statement')).toEqual(byAppender);
+  });
+
   it('keeps -0 and a quoted string as they are', async () => {
     const rows = (await staged('batch_fills', toColumns(fills(), STAGING.batch_fills.filter(([n]) => n !== 'ord_row')), 'statement')) as Record<string, unknown>[];
     expect(rows[3]).toMatchObject({ price_sign: true, tx: "it's a 'quoted' tx", ord_row: '3' });
