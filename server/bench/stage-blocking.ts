@@ -5,7 +5,9 @@
  * in a serving process), stages `--rows` fills 20 times by the appender, by one statement
  * (server/journal/stage.ts), and not at all (a control: the same awaits with a timer), rounds
  * alternating, and prints the event loop's delay (perf_hooks' monitorEventLoopDelay, 1 ms
- * resolution): max, p99 and mean per run. Nothing is committed: the staging tables only.
+ * resolution): max, p99 and mean per run. Then, with DuckDB otherwise idle, the time to stage
+ * blocks of 15 to 1,024 fills each way (median of 9): where the statement stops paying
+ * (server/journal/stage.ts STATEMENT_ROWS). Nothing is committed: the staging tables only.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,10 +27,15 @@ if (!existsSync(join(dataDir, 'state.duckdb'))) {
 }
 const service = await openService({ dataDir });
 const [latest] = await service.db.querySql('SELECT * FROM fills ORDER BY seq DESC LIMIT 1');
-const rows = Array.from({ length: Number(args.rows) }, (_, i) => ({ ...latest, time: Date.parse(String(latest!.time)), seq: 1e12 + i }));
-const block = toColumns(rows, STAGING.batch_fills.filter(([n]) => n !== 'ord_row'));
+/** A block of `n` fills like the journal's newest. */
+const blockOf = (n: number) => toColumns(
+  Array.from({ length: n }, (_, i) => ({ ...latest, time: Date.parse(String(latest!.time)), seq: 1e12 + i })),
+  STAGING.batch_fills.filter(([name]) => name !== 'ord_row'),
+);
+const block = blockOf(Number(args.rows));
 
-console.log(`event loop delay while staging ${rows.length} fills 20 times beside a scan of fills (${dataDir})`);
+
+console.log(`event loop delay while staging ${block.length} fills 20 times beside a scan of fills (${dataDir})`);
 console.log('how          max ms   p99 ms  mean ms');
 try {
   for (let round = 0; round < Number(args.rounds); round++) {
@@ -49,6 +56,25 @@ try {
       const ms = (ns: number) => (ns / 1e6).toFixed(2).padStart(8);
       console.log(`${how.padEnd(10)} ${ms(h.max)} ${ms(h.percentile(99))} ${ms(h.mean)}`);
     }
+  }
+  console.log('\nstaging time by block size, DuckDB otherwise idle (median of 9)');
+  console.log('rows    appender ms  statement ms');
+  for (const n of [15, 32, 64, 128, 1024]) {
+    const sized = blockOf(n);
+    const median = async (via: StageVia): Promise<string> => {
+      const ms: number[] = [];
+      await service.db.write(async (w) => {
+        for (let r = 0; r < 9; r++) {
+          await resetStaging(w);
+          const t0 = performance.now();
+          await stageBlock(w.connection, 'batch_fills', sized, 1, via);
+          ms.push(performance.now() - t0);
+        }
+        await resetStaging(w);
+      });
+      return ms.sort((a, b) => a - b)[4]!.toFixed(2).padStart(12);
+    };
+    console.log(`${String(n).padEnd(6)} ${await median('appender')}  ${await median('statement')}`);
   }
 } finally {
   await service.close();

@@ -87,8 +87,15 @@ async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof V
   ap.flushSync();
 }
 
-/** Blocks of at most this many rows are staged by one statement (see {@link stageBlock}). */
-const STATEMENT_ROWS = 1024;
+/**
+ * Blocks of at most this many rows are staged by one statement (see {@link stageBlock}). DuckDB
+ * takes ~0.1 ms a row to parse and plan a VALUES list, so past ~50 rows the appender is faster in
+ * all (`npm run bench:stage-blocking`, median of 9: 15 rows 3.1-3.4 against 5.8-6.4 ms, 64 rows
+ * 7.0-7.6 against 6.3-6.5, 1,024 rows 101-110 against 7.9-8.8), and building the text then holds
+ * the loop longer than the appender's own calls (6.3 ms for 1,024 rows). A live append is tens of
+ * rows.
+ */
+const STATEMENT_ROWS = 48;
 
 /** How a block is staged: by `appender` (bulk), by one `statement` (small), or by its size. */
 export type StageVia = 'appender' | 'statement' | 'auto';
@@ -96,9 +103,8 @@ export type StageVia = 'appender' | 'statement' | 'auto';
 /**
  * Appends a column block (times as epoch ms) into a staging table. A small block (a live append:
  * tens of rows) is written as one INSERT statement, which DuckDB parses and runs off the event
- * loop; the appender's calls are synchronous, and with DuckDB busy beside them (a reader, the
- * previous commit) they held the loop (`npm run bench:stage-blocking`: mean delay 1.4-1.8 ms by
- * appender, 1.2-1.5 by statement, 1.2 with no staging; README "Write path"). Both
+ * loop, and in half the time for 15 rows (`npm run bench:stage-blocking`: 3.1-3.4 against
+ * 5.8-6.4 ms); the appender's calls are synchronous (README "Write path"). Both
  * ways give the same rows (test/stage-statement.test.ts); larger blocks take the appender path.
  */
 export async function stageBlock(conn: DuckDBConnection, table: StagingTable, block: ColumnBlock, commit = 0, via: StageVia = 'auto'): Promise<void> {
