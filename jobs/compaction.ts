@@ -10,7 +10,7 @@ import type { JournalKind } from '../server/journal/rows.ts';
 import { log } from '../server/log.ts';
 import type { Service } from '../server/service.ts';
 import { applyCompactionIntent, compactionIntentPath, writeCompactionIntent, type SwapStep } from './compaction-intent.ts';
-import { dataPartitions, utcDay, withFiles, type JournalFile, type Partition } from './journal-files.ts';
+import { dataPartitions, dataPartitionsAsync, utcDay, withFiles, type JournalFile, type Partition } from './journal-files.ts';
 
 /** Steps after which a test can make compaction fail, to check recovery. */
 export type CompactionFailpoint = 'copied' | 'intent' | SwapStep;
@@ -86,7 +86,7 @@ export async function compactJournal(service: Service, opts: CompactionOptions =
   const conn = await service.db.instance.connect();
   try {
     for (const kind of KINDS) {
-      for (const part of dataPartitions(service.dataDir, kind)) {
+      for (const part of await dataPartitionsAsync(service.dataDir, kind)) {
         const closed = part.day < before;
         const files = closed ? part.files : openRun(part, opts);
         if (files.length < 2) continue;

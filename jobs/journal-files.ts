@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { journalDir, parseFileName } from '../server/journal/layout.ts';
 import type { JournalKind, Protocol } from '../server/journal/rows.ts';
@@ -23,36 +24,66 @@ export interface Partition {
 const PROTOCOL_DIR = /^protocol=([a-z]+)$/;
 const DAY_DIR = /^day=(\d{4}-\d{2}-\d{2})$/;
 
-/**
- * Lists the partitions of one journal kind under `root` (a data directory's `journal/`, or a
- * copied partition set laid out the same way), with their committed files. Temp files and strays
- * (anything not named `<first>-<last>.parquet`) are ignored. With `days`, only those days are read.
- */
-export function listPartitions(root: string, kind: JournalKind, days?: ReadonlySet<string>): Partition[] {
+/** A partition's directory, before its files are read. */
+type PartitionDir = Omit<Partition, 'files'>;
+
+/** The (protocol, day) directories of one kind under `root` (of `days` only when given), in name order. */
+function partitionDirs(root: string, kind: JournalKind, days?: ReadonlySet<string>): PartitionDir[] {
   const kindDir = join(root, kind);
   if (!existsSync(kindDir)) return [];
-  const out: Partition[] = [];
+  const out: PartitionDir[] = [];
   for (const p of readdirSync(kindDir).sort()) {
     const pm = PROTOCOL_DIR.exec(p);
     if (!pm) continue;
     for (const d of readdirSync(join(kindDir, p)).sort()) {
       const dm = DAY_DIR.exec(d);
       if (!dm || (days && !days.has(dm[1] as string))) continue;
-      const dir = join(kindDir, p, d);
-      const files: JournalFile[] = [];
-      for (const name of readdirSync(dir).sort()) {
-        const range = parseFileName(name);
-        if (range) files.push({ path: join(dir, name), name, ...range });
-      }
-      if (files.length) out.push({ kind, protocol: pm[1] as Protocol, day: dm[1] as string, dir, files });
+      out.push({ kind, protocol: pm[1] as Protocol, day: dm[1] as string, dir: join(kindDir, p, d) });
     }
   }
   return out;
 }
 
+/** The partition of `at` with its committed files among `names`; undefined when it has none. */
+function partitionOf(at: PartitionDir, names: string[]): Partition | undefined {
+  const files: JournalFile[] = [];
+  for (const name of names.sort()) {
+    const range = parseFileName(name);
+    if (range) files.push({ path: join(at.dir, name), name, ...range });
+  }
+  return files.length ? { ...at, files } : undefined;
+}
+
+/**
+ * Lists the partitions of one journal kind under `root` (a data directory's `journal/`, or a
+ * copied partition set laid out the same way), with their committed files. Temp files and strays
+ * (anything not named `<first>-<last>.parquet`) are ignored. With `days`, only those days are read.
+ */
+export function listPartitions(root: string, kind: JournalKind, days?: ReadonlySet<string>): Partition[] {
+  return partitionDirs(root, kind, days).flatMap((at) => partitionOf(at, readdirSync(at.dir)) ?? []);
+}
+
 /** The partitions of a data directory's journal (only those of `days` when given). */
 export function dataPartitions(dataDir: string, kind: JournalKind, days?: ReadonlySet<string>): Partition[] {
   return listPartitions(journalDir(dataDir), kind, days);
+}
+
+/** Directories read at once by {@link dataPartitionsAsync}. */
+const READS_AT_ONCE = 64;
+
+/**
+ * {@link dataPartitions} with each partition's directory read off the event loop: a journal has
+ * one per kind, protocol and day (2,926 on the bench journal, 32-195 ms to read synchronously),
+ * which the hourly compaction lists inside a serving process.
+ */
+export async function dataPartitionsAsync(dataDir: string, kind: JournalKind): Promise<Partition[]> {
+  const dirs = partitionDirs(journalDir(dataDir), kind);
+  const out: Partition[] = [];
+  for (let i = 0; i < dirs.length; i += READS_AT_ONCE) {
+    const read = await Promise.all(dirs.slice(i, i + READS_AT_ONCE).map(async (at) => partitionOf(at, await readdir(at.dir))));
+    for (const part of read) if (part) out.push(part);
+  }
+  return out;
 }
 
 /**
