@@ -68,4 +68,20 @@ describe('account table', () => {
     expect(Number.isNaN(table.numbers('hold_hours')[8]!)).toBe(true);
     for (let i = 0; i < 1001; i += 97) expect(json(table.row(i)), `row ${i}`).toBe(json(i === 8 || i === 9 ? table.row(i) : expected[i]));
   });
+
+  it('holds `_` columns (last) without serving them; a `_` column before a served one is refused', () => {
+    const held = rows(3).map((r, i) => ({ ...r, _whole: 10 ** 15 + i, _micros: i }));
+    const b = new AccountTableBuilder();
+    b.addRows(held);
+    const table = b.build();
+    for (let i = 0; i < 3; i++) expect(json(table.row(i))).toBe(json(rows(1, i)[0]));
+    expect([...table.numbers('_whole')]).toEqual([10 ** 15, 10 ** 15 + 1, 10 ** 15 + 2]);
+    table.apply(new Map([[1, { ...held[1]!, _micros: 7 }]]), []);
+    expect(table.numbers('_micros')[1]).toBe(7);
+    expect(Object.keys(table.row(1))).not.toContain('_micros');
+    const wrong = new AccountTableBuilder();
+    wrong.addRows([{ _first: 1, address: 'A' }]);
+    expect(() => wrong.build()).toThrow(/must come last/);
+  });
 });
+

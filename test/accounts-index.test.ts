@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountsIndex } from '../server/http/accounts-index.ts';
+import { summaryOf, totalsFromSql } from '../server/http/accounts-summary.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
@@ -23,9 +24,15 @@ afterAll(() => t.close());
 
 type Account = Record<string, unknown> & { address: string; volume_usd: number; trades: number };
 
+/** Every alpha account from DuckDB now, as served: the snapshot's rows without their held `_` columns. */
+async function servedAccounts(): Promise<Account[]> {
+  const rows = await t.service.db.query('api/alpha-accounts-all');
+  return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_'))) as Account);
+}
+
 /** The expected page: every account from DuckDB now, by `field` (desc: volume desc) then address asc. */
 async function expected(minTrades: number, limit: number, field: 'volume_usd' | 'positions' = 'volume_usd', dir = -1): Promise<{ data: Account[]; total: number }> {
-  const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+  const all = await servedAccounts();
   const matched = all.filter((a) => a.trades >= minTrades)
     .sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return { data: matched.slice(0, limit), total: matched.length };
@@ -63,7 +70,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     const orders = async () => {
       for (const [sortBy, field] of Object.entries(fields) as [keyof typeof fields, string][]) {
         for (const order of ['asc', 'desc'] as const) {
-          const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+          const all = await servedAccounts();
           const dir = order === 'asc' ? 1 : -1;
           const want = all.sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
           const got = await index.search({ sortBy, order, minTrades: null, hasActive: null, search: null, offset: 0, limit: 1e6 });
@@ -74,12 +81,12 @@ describe('13 / 14 from the in-memory accounts', () => {
     await orders(); // loaded
     let day = Date.UTC(2026, 3, 27);
     for (let round = 0; round < 2; round++) {
-      const before = new Set(((await t.service.db.query('api/alpha-accounts-all')) as Account[]).map((a) => a.address));
+      const before = new Set((await servedAccounts()).map((a) => a.address));
       // a few hours at a time: each append touches tens of accounts (patched, not reloaded)
       day += 4 * 3_600_000;
       for (const batch of sim.advance(day)) await t.service.append(batch);
       await orders();
-      const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+      const all = await servedAccounts();
       for (const a of all) expect(index.peek(a.address), a.address).toEqual(a);
       expect(index.peek('NoSuchAddress1111111111111111111111111111111')).toBeNull();
       if (round === 1) expect(all.some((a) => !before.has(a.address)), 'a new account appeared').toBe(true);
@@ -95,7 +102,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     let failed = 0;
     db.write = (fn) => write((w) => {
       const rows = w.rows.bind(w);
-      w.rows = (sql, params) => (sql.includes("alpha_account_shape('batch_accounts')") ? (failed++, Promise.reject(new Error('injected'))) : rows(sql, params));
+      w.rows = (sql, params) => (sql.includes("alpha_account_held('batch_accounts')") ? (failed++, Promise.reject(new Error('injected'))) : rows(sql, params));
       return fn(w);
     });
     try {
@@ -104,14 +111,14 @@ describe('13 / 14 from the in-memory accounts', () => {
       db.write = write;
     }
     expect(failed).toBeGreaterThan(0);
-    const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+    const all = await servedAccounts();
     const want = all.sort((a, b) => b.volume_usd - a.volume_usd || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
     expect((await search()).rows).toEqual(want);
   });
 
   it('every order built at load (ties broken by address rank) is the SQL\'s order', async () => {
     const index = new AccountsIndex(t.service);
-    const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+    const all = await servedAccounts();
     const fields = { net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions', current_notional: 'open_notional_usd' } as const;
     for (const [sortBy, field] of Object.entries(fields) as [keyof typeof fields, string][]) {
       for (const order of ['asc', 'desc'] as const) {
@@ -152,7 +159,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     await t.service.append({ fills: [fill({ time: at + 1000, tx: 'idx-alpha-2', position_key: 'IDXN', address: newcomer })], marketSnapshots: [], positionSnapshots: [] });
     const found = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: 'newacct', offset: 0, limit: 5 });
     expect(found.rows.map((r) => r.address)).toEqual([newcomer]);
-    const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+    const all = await servedAccounts();
     const whole = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: null, offset: 0, limit: 1e6 });
     expect(whole.total).toBe(all.length);
     expect(whole.rows).toEqual([...all].sort((a, b) => b.volume_usd - a.volume_usd || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)));
@@ -161,7 +168,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     const index = new AccountsIndex(t.service);
     const fields = { net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions', current_notional: 'open_notional_usd' } as const;
     const check = async (label: string, prefixes: string[]): Promise<void> => {
-      const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+      const all = await servedAccounts();
       for (const prefix of prefixes) {
         for (const [sortBy, field] of Object.entries(fields) as [keyof typeof fields, string][]) {
           for (const order of ['asc', 'desc'] as const) {
@@ -181,7 +188,7 @@ describe('13 / 14 from the in-memory accounts', () => {
         }
       }
     };
-    const all = (await t.service.db.query('api/alpha-accounts-all')) as Account[];
+    const all = await servedAccounts();
     // one-letter prefixes match many accounts (the comparator's order is checked on many rows), in both cases
     const firsts = [...new Set(all.map((a) => a.address[0]!))].slice(0, 4);
     const base = all[0]!.address;
@@ -203,4 +210,55 @@ describe('13 / 14 from the in-memory accounts', () => {
     await check('patched', [...prefixes, base.slice(0, 20).toLowerCase(), early!.slice(0, 20), late!.slice(0, 20).toLowerCase()]);
     expect((await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: base.slice(0, 20), offset: 0, limit: 10 })).total).toBe(2);
   });
+
+  it('12: the snapshot\'s totals answer as the SQL\'s, through loads and patches, whales past 2^53 micro-dollars included', async () => {
+    const index = new AccountsIndex(t.service);
+    const db = t.service.db;
+    const query = db.query.bind(db);
+    let totalsQueries = 0;
+    db.query = (name, params) => (name === 'api/alpha-accounts-totals' && totalsQueries++, query(name, params));
+    const fromSql = async () => totalsFromSql((await query('api/alpha-accounts-totals'))[0]!);
+    // the totals exactly, and the summary made of them
+    const same = async (what: string) => {
+      const [got, want] = [await index.totals(), await fromSql()];
+      expect(got, what).toEqual(want);
+      expect(summaryOf(got), what).toEqual(summaryOf(want));
+    };
+    try {
+      // no snapshot: the SQL answers, and a load starts
+      await same('no snapshot');
+      expect(totalsQueries).toBe(1);
+      await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: null, offset: 0, limit: 1 });
+      const whale = 'Whale11111111111111111111111111111111111111';
+      const shark = 'Shark11111111111111111111111111111111111111';
+      const at = Date.UTC(2026, 3, 28, 10, 30);
+      const huge = { size_delta_usd: 31_234_567_890.123457, position_size_usd: 31_234_567_890.123457, collateral_delta_usd: 3e9, position_collateral_usd: 3e9 };
+      const closing = { type: 'close' as const, size_delta_usd: -31_234_567_890.123457, position_size_usd: 0, collateral_delta_usd: -3e9, position_collateral_usd: 0 };
+      const rounds = [
+        // a small position beside the huge one: an odd number of micro-dollars past 2^53, which
+        // the served double cannot give back
+        [fill({ time: at, tx: 'sum-w1', position_key: 'SUMW', address: whale, ...huge }),
+          fill({ time: at, tx: 'sum-w0', position_key: 'SUMX', address: whale, size_delta_usd: 1.000001, position_size_usd: 1.000001 })],
+        [fill({ time: at + 1000, tx: 'sum-w2', position_key: 'SUMW', address: whale, ...closing, pnl_delta_usd: 987_654.321987 }),
+          fill({ time: at + 1000, tx: 'sum-s1', position_key: 'SUMS', address: shark, side: 'short', ...huge, fee_usd: 0.000001 })],
+        [fill({ time: at + 2000, tx: 'sum-s2', position_key: 'SUMS', address: shark, side: 'short', ...closing, pnl_delta_usd: -9_654_321_098.765433 })],
+      ];
+      for (const fills of rounds) {
+        await t.service.append({ fills, marketSnapshots: [], positionSnapshots: [] });
+        await same(fills[0]!.tx);
+      }
+      // and the simulator's appends of tens of accounts each (patches)
+      for (const batch of sim.advance(Date.UTC(2026, 3, 28, 12))) {
+        await t.service.append(batch);
+        await same('simulated');
+      }
+      expect(totalsQueries, 'once loaded, the totals are kept in memory').toBe(1);
+      const totals = await fromSql();
+      expect(totals.volume > 2n ** 53n, 'the volume is past 2^53 micro-dollars').toBe(true);
+      expect(totals.losses < -(2n ** 53n)).toBe(true);
+    } finally {
+      db.query = query;
+    }
+  }, 60_000);
 });
+

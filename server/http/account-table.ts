@@ -5,6 +5,8 @@
  * heap number, every row its own property store) and peaked at ~440 MB while loading; as columns
  * they take a tenth of that (issue 7's RSS target). A row object is rebuilt, identical to the
  * one the SQL gave (same keys in the same order, same values), only for the rows a page returns.
+ * Columns whose name starts with `_` come last and are held, not served: a rebuilt row leaves
+ * them out (the exact parts behind endpoint 12's totals, sql/schema/read-macros.sql).
  */
 import type { Row } from '../db/database.ts';
 import type { Plain } from '../db/values.ts';
@@ -88,7 +90,14 @@ export class AccountTableBuilder {
  * none sees a patch half done.
  */
 export class AccountTable {
-  constructor(private readonly names: string[], private readonly columns: Column[], private rows: number) {}
+  /** how many leading columns a rebuilt row has (the rest are `_` columns) */
+  private readonly served: number;
+
+  constructor(private readonly names: string[], private readonly columns: Column[], private rows: number) {
+    const firstHeld = names.findIndex((n) => n.startsWith('_'));
+    this.served = firstHeld < 0 ? names.length : firstHeld;
+    if (names.slice(this.served).some((n) => !n.startsWith('_'))) throw new Error('account table: held (`_`) columns must come last');
+  }
 
   /** Rows held. */
   get length(): number {
@@ -181,10 +190,10 @@ export class AccountTable {
     this.rows = n;
   }
 
-  /** Row `i` as the SQL gave it. */
+  /** Row `i` as the SQL gave it, without its held (`_`) columns. */
   row(i: number): Row {
     const out: Row = {};
-    for (let c = 0; c < this.names.length; c++) out[this.names[c]!] = this.valueAt(c, i);
+    for (let c = 0; c < this.served; c++) out[this.names[c]!] = this.valueAt(c, i);
     return out;
   }
 }

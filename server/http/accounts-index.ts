@@ -1,6 +1,7 @@
 /**
- * Endpoint 13's working set (issue 7): every alpha Account (the alpha_accounts() shape, a few tens
- * of thousands of rows) held in memory for one journal generation, with one sorted order per
+ * Endpoint 13's working set (issue 7): every alpha Account (the alpha_account_held() shape: the
+ * Account and the exact parts behind endpoint 12's totals, a few tens of thousands of rows) held
+ * in memory for one journal generation (./accounts-snapshot.ts), with one sorted order per
  * (sort key, direction), all built when it loads. A search is then a walk of that order applying the
  * filters (with an address prefix, of the few rows a binary search finds, sorted the same way),
  * instead of a DuckDB query that sorted every account and then read the page's rows back from
@@ -16,21 +17,16 @@
  * may see that later state (never an older one). The order is exactly the SQL's: the sort
  * value (a double, as served) ascending or descending, then address ascending (addresses are
  * ASCII base58, so JS string order is DuckDB's byte order); values are never NULL or NaN.
+ * Endpoint 12 takes its totals from the same snapshot ({@link AccountsIndex.totals}).
  */
 import type { Row } from '../db/database.ts';
 import { AccountTableBuilder, type AccountTable } from './account-table.ts';
-import { prefixIndexOf, withFreshRows, rowsWithPrefix, type PrefixIndex } from './address-prefix-index.ts';
+import { comparator, Snapshot, type AccountSort } from './accounts-snapshot.ts';
+import { totalsFromSql, type AccountTotals } from './accounts-summary.ts';
 import type { Service } from '../service.ts';
-import { yieldToLoop } from './waiting.ts';
 import { log } from '../log.ts';
 
-/** `sort_by` of endpoint 13 → the Account field it sorts by. */
-const SORT_FIELD = {
-  net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions',
-  current_notional: 'open_notional_usd',
-} as const;
-
-export type AccountSort = keyof typeof SORT_FIELD;
+export type { AccountSort } from './accounts-snapshot.ts';
 
 /** The filters and page of one search. */
 export interface AccountSearch {
@@ -46,150 +42,6 @@ export interface AccountSearch {
 /** Above this many touched addresses an append reloads the snapshot rather than patching it. */
 export const MAX_PATCH = 2000;
 
-/** Every (sort key, direction) a search can ask for. */
-const ORDERS: [AccountSort, 'asc' | 'desc'][] = (Object.keys(SORT_FIELD) as AccountSort[]).flatMap((k) => [[k, 'asc'], [k, 'desc']] as [AccountSort, 'asc' | 'desc'][]);
-
-
-/** (value, address asc) comparator over row indices of `table`, one sort key and direction: the SQL's order. */
-function comparator(table: AccountTable, sortBy: AccountSort, order: 'asc' | 'desc'): (a: number, b: number) => number {
-  const values = table.numbers(SORT_FIELD[sortBy]);
-  const addresses = table.strings('address');
-  const dir = order === 'asc' ? 1 : -1;
-  return (a, b) => {
-    const d = (values[a]! - values[b]!) * dir;
-    if (d !== 0) return d;
-    const x = addresses[a]!;
-    const y = addresses[b]!;
-    return x < y ? -1 : x > y ? 1 : 0;
-  };
-}
-
-/** The first index in [from, to) where `sorted` (ascending by `cmp`) does not come before `row` (`to` if none). */
-function firstNotBefore(sorted: Int32Array, row: number, cmp: (a: number, b: number) => number, from: number, to: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cmp(sorted[mid]!, row) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-class Snapshot {
-  /** address → row index, built on first use and kept up to date by {@link patch} (a row keeps its index) */
-  private byAddress: Map<string, number> | undefined;
-  /** row indices in each (sort key, direction) order built so far; `prefix`: see {@link withPrefix} */
-  constructor(readonly table: AccountTable, private readonly orders = new Map<string, Int32Array>(), private prefix?: PrefixIndex) {}
-
-  /**
-   * Makes the accounts of `touched` `fresh` (their rows read after the append; an address may be
-   * new), in place: each existing account keeps its row index with its new values, new ones are
-   * appended, and in every sorted order the changed rows leave their place and are inserted at
-   * their new one (a binary search each, then the rows between shifted by a memmove). False, and
-   * nothing changed, when a touched account has no fresh row (accounts are never removed: the
-   * caller loads the snapshot anew rather than guess).
-   *
-   * Why in place: the patch runs on the main thread after every live append with alpha fills, and
-   * requests wait for it. Compacting the rows and splicing every order cost ~100 ms on the bench
-   * journal's 91k accounts; copying the columns and orders whole, ~25 MB per append, 16-98 ms
-   * with the garbage collection it caused. Readers never hold a snapshot across an await, so in
-   * place is safe: a request waiting for an older patch simply sees the newer accounts.
-   */
-  patch(touched: ReadonlySet<string>, fresh: readonly Row[]): boolean {
-    const at = this.addressMap();
-    const replaced = new Map<number, Row>();
-    const added: Row[] = [];
-    for (const row of fresh) {
-      const i = at.get(row.address as string);
-      if (i !== undefined) replaced.set(i, row);
-      else added.push(row);
-    }
-    let existing = 0;
-    for (const a of touched) if (at.has(a)) existing += 1;
-    if (replaced.size !== existing) return false;
-    const before = this.table.length;
-    const { table } = this;
-    table.apply(replaced, added);
-    const moved = new Uint8Array(table.length);
-    const movedRows: number[] = [...replaced.keys()];
-    for (let r = before; r < table.length; r++) movedRows.push(r);
-    for (const r of movedRows) moved[r] = 1;
-    for (const [key, old] of this.orders) {
-      const [sortBy, dir] = key.split(' ') as [AccountSort, 'asc' | 'desc'];
-      const cmp = comparator(table, sortBy, dir);
-      let order = old;
-      if (table.length > old.length) (order = new Int32Array(table.length)).set(old);
-      // the unchanged rows keep their values, so they stay in order: close them up at the front
-      let m = 0;
-      for (let j = 0; j < before; j++) if (!moved[order[j]!]) order[m++] = order[j]!;
-      // then the changed rows, ascending, each at its binary-searched place among them, from the
-      // last: the rows after a place shift right by the number of changed rows still to place
-      const rows = movedRows.sort(cmp);
-      const places = rows.map((r) => firstNotBefore(order, r, cmp, 0, m));
-      let end = m;
-      for (let q = rows.length - 1; q >= 0; q--) {
-        const p = places[q]!;
-        order.copyWithin(p + q + 1, p, end);
-        order[p + q] = rows[q]!;
-        end = p;
-      }
-      this.orders.set(key, order);
-    }
-    added.forEach((row, k) => at.set(row.address as string, before + k));
-    if (this.prefix && added.length > 0) {
-      this.prefix = withFreshRows(this.prefix, table, before);
-    }
-    return true;
-  }
-
-  private addressMap(): Map<string, number> {
-    return (this.byAddress ??= new Map(this.table.strings('address').map((a, i) => [a, i])));
-  }
-
-  /** The account of an address (undefined: none). */
-  get(address: string): Row | undefined {
-    const i = this.addressMap().get(address);
-    return i === undefined || i >= this.table.length ? undefined : this.table.row(i);
-  }
-
-  /** The rows whose lower-cased address starts with `prefix` (lower case), in address order. */
-  withPrefix(prefix: string): number[] {
-    this.prefix ??= prefixIndexOf(this.table);
-    return rowsWithPrefix(this.prefix, prefix);
-  }
-
-  /** The row indices in (value, address asc) order for one key and direction (built by
-   * {@link buildAll} when the snapshot loaded, and kept through patches). */
-  ordered(sortBy: AccountSort, order: 'asc' | 'desc'): Int32Array {
-    const out = this.orders.get(`${sortBy} ${order}`);
-    if (!out) throw new Error(`accounts snapshot: no ${sortBy} ${order} order (buildAll not run)`);
-    return out;
-  }
-
-  /**
-   * Builds every sorted order (and the prefix index) up front, yielding to the event loop
-   * between them, so that no search pays for a sort (tens of ms each over ~90k accounts, which
-   * put endpoint 13's p99 on the first use of each order). Ties go by address rank: the order of
-   * {@link comparator}, at number cost.
-   */
-  async buildAll(): Promise<void> {
-    const rows = (): number[] => Array.from({ length: this.table.length }, (_, i) => i);
-    const rank = new Int32Array(this.table.length);
-    const addresses = this.table.strings('address');
-    rows().sort((a, b) => (addresses[a]! < addresses[b]! ? -1 : addresses[a]! > addresses[b]! ? 1 : 0))
-      .forEach((row, r) => (rank[row] = r));
-    for (const [sortBy, order] of ORDERS) {
-      await yieldToLoop();
-      const values = this.table.numbers(SORT_FIELD[sortBy]);
-      const dir = order === 'asc' ? 1 : -1;
-      this.orders.set(`${sortBy} ${order}`, Int32Array.from(rows().sort((a, b) => (values[a]! - values[b]!) * dir || rank[a]! - rank[b]!)));
-    }
-    await yieldToLoop();
-    this.prefix ??= prefixIndexOf(this.table);
-  }
-}
-
 /** Loads every alpha account into a table, chunk by chunk. */
 async function loadTable(service: Service): Promise<AccountTable> {
   const builder = new AccountTableBuilder();
@@ -201,6 +53,8 @@ async function loadTable(service: Service): Promise<AccountTable> {
 export class AccountsIndex {
   private generation = 0;
   private current: Promise<Snapshot> | null = null;
+  /** whether `current` is an append's patch (a few ms), not a whole load (about a second) */
+  private currentIsPatch = false;
   /** the current generation's snapshot once loaded (endpoint 14 reads it without waiting) */
   private ready: Snapshot | null = null;
 
@@ -214,7 +68,10 @@ export class AccountsIndex {
       this.ready = null;
       const base = this.current;
       this.current = null;
-      if (base && touched.size <= MAX_PATCH) this.track(this.patch(base, touched, changed));
+      if (base && touched.size <= MAX_PATCH) {
+        this.track(this.patch(base, touched, changed));
+        this.currentIsPatch = true;
+      }
     });
   }
 
@@ -235,6 +92,7 @@ export class AccountsIndex {
   private track(load: Promise<Snapshot>): Promise<Snapshot> {
     const generation = this.generation;
     this.current = load;
+    this.currentIsPatch = false;
     void load.then((snap) => {
       if (this.generation === generation) this.ready = snap;
     }, () => {
@@ -262,6 +120,20 @@ export class AccountsIndex {
    */
   peek(address: string): Row | null | undefined {
     return this.ready ? this.ready.get(address) ?? null : undefined;
+  }
+
+  /**
+   * The exact totals behind endpoint 12's AccountsSummary ({@link summaryOf}): the snapshot's when
+   * it is loaded or an append is patching it (a few ms to wait), else the SQL's, starting a load so
+   * that the next requests need no scan of every account. Both are the same (accounts-summary.ts).
+   */
+  async totals(): Promise<AccountTotals> {
+    let snap = this.ready;
+    if (!snap && this.current && this.currentIsPatch) snap = await this.current.catch(() => null);
+    const kept = snap?.totals();
+    if (kept) return kept.totals;
+    if (!this.current) this.snapshot().catch((err: unknown) => log.warn(`accounts index: load failed (${(err as Error).message})`));
+    return totalsFromSql((await this.service.db.queryOne('api/alpha-accounts-totals'))!);
   }
 
   /** One page of matching accounts (in order) and the number of matches. */

@@ -1,6 +1,6 @@
--- The alpha Accounts of a few addresses (the alpha_accounts() shape), for patching endpoint 13's
+-- The alpha Accounts of a few addresses (the alpha_account_held() shape), for patching endpoint 13's
 -- in-memory snapshot after an append (server/http/accounts-index.ts). An address without an
 -- account yields no row. Parameters: $addresses VARCHAR (comma-separated base58 addresses; base58
 -- has no comma).
-SELECT * FROM alpha_accounts()
+SELECT * FROM alpha_account_held('accounts')
 WHERE address IN (SELECT unnest(string_split($addresses, ',')));

@@ -98,12 +98,14 @@ CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE
          r.source
   FROM open_alpha_positions() r;
 
--- Alpha accounts in the API's Account shape (spec Account table, contract §6), shared by
--- endpoints 13 and 14: USD amounts rounded to 6 decimals; leverage, win rate and duration not
--- rounded; avg_position_duration_hours NULL while the account has no closed lifecycle.
--- Argument: source, the name of a table shaped like `accounts` (accounts, or an append's
--- batch_accounts: sql/ingest/alpha-accounts-changed.sql).
-CREATE OR REPLACE MACRO alpha_account_shape(source) AS TABLE
+-- Alpha accounts in the API's Account shape (below), followed by the exact parts of their volume
+-- and net PnL that the served doubles cannot give back past 2^53 micro-dollars (a whale's volume
+-- is): `_volume_whole` = floor(volume_usd) and `_volume_micros` = its remaining micro-dollars
+-- (0-999,999), the same for `_net_pnl_*` (floor, so the micros are never negative). Endpoint 12's
+-- in-memory totals add these up exactly (server/http/accounts-summary.ts); the `_` columns are
+-- held by endpoint 13's snapshot and never served (server/http/account-table.ts).
+-- Argument: source, as alpha_account_shape's.
+CREATE OR REPLACE MACRO alpha_account_held(source) AS TABLE
   SELECT a.address,
        a.trades,
        a.wins,
@@ -128,9 +130,22 @@ CREATE OR REPLACE MACRO alpha_account_shape(source) AS TABLE
        a.avg_position_duration_hours,
        round(a.open_notional_usd, 6)::DOUBLE AS open_notional_usd,
        a.markets_traded,
-       a.market_variants_traded
+       a.market_variants_traded,
+       floor(a.volume_usd)::BIGINT AS _volume_whole,
+       ((a.volume_usd - floor(a.volume_usd)) * 1000000)::INTEGER AS _volume_micros,
+       floor(a.net_pnl_usd)::BIGINT AS _net_pnl_whole,
+       ((a.net_pnl_usd - floor(a.net_pnl_usd)) * 1000000)::INTEGER AS _net_pnl_micros
   FROM query_table(source) a
   WHERE a.protocol = 'alpha';
+
+-- Alpha accounts in the API's Account shape (spec Account table, contract §6), shared by
+-- endpoints 13 and 14: USD amounts rounded to 6 decimals; leverage, win rate and duration not
+-- rounded; avg_position_duration_hours NULL while the account has no closed lifecycle.
+-- Argument: source, the name of a table shaped like `accounts` (accounts, or an append's
+-- batch_accounts: sql/ingest/alpha-accounts-changed.sql).
+CREATE OR REPLACE MACRO alpha_account_shape(source) AS TABLE
+  SELECT * EXCLUDE (_volume_whole, _volume_micros, _net_pnl_whole, _net_pnl_micros)
+  FROM alpha_account_held(source);
 
 -- Every alpha account in the Account shape (above). No arguments.
 CREATE OR REPLACE MACRO alpha_accounts() AS TABLE

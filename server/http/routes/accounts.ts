@@ -13,6 +13,7 @@ import { notFound } from '../errors.ts';
 import { integerParam, limitParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
 import { AccountsIndex } from '../accounts-index.ts';
+import { summaryOf } from '../accounts-summary.ts';
 import { declareAddressFootprint } from '../cache-footprint.ts';
 
 /** `sort_by` values of endpoint 13 (current_notional = open_notional_usd). */
@@ -41,7 +42,7 @@ const searchQuery = querySchema({
   limit: v.optional(limitParam),
 });
 
-/** GET /v1/alpha/accounts/stats, /v1/alpha/accounts/search, /v1/alpha/accounts/:address (`accounts`: the in-memory snapshot, shared with endpoint 15). */
+/** GET /v1/alpha/accounts/stats, /v1/alpha/accounts/search, /v1/alpha/accounts/:address (`accounts`: the in-memory snapshot, shared with endpoint 15; 12 takes its totals). */
 export function accountRoutes(service: Service, accounts = new AccountsIndex(service)): RestRoute[] {
   return [
     defineRoute({
@@ -50,7 +51,7 @@ export function accountRoutes(service: Service, accounts = new AccountsIndex(ser
       summary: 'Summary over every alpha account: counts, volume, PnL totals and average win rate.',
       response: dataOf(AccountsSummary),
       query: noQuery,
-      handle: async () => ({ data: (await service.db.query('api/alpha-accounts-stats'))[0] }),
+      handle: async () => ({ data: summaryOf(await accounts.totals()) }),
     }),
     defineRoute({
       path: '/v1/alpha/accounts/search',
