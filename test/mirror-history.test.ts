@@ -11,6 +11,7 @@ import { randomWindows } from './helpers/history-windows.ts';
 import { readAhead } from '../server/http/edge-prefetch.ts';
 import type { EdgeFill } from '../server/http/edge-buckets.ts';
 import { PLAN_NAMES } from '../server/keys/plans.ts';
+import { fill } from './helpers/fixtures.ts';
 
 /**
  * Endpoints 6, 8 and 9 from the in-memory mirror of the 5-minute buckets (issue 7) give exactly
@@ -219,4 +220,49 @@ describe('history from the in-memory mirror', () => {
     }
     expect(edgeReads()).toBe(read);
   }, 60_000);
+
+  it('sums past 2^53 micro-dollars over every market as the SQL does (a $16.5B day of two markets, each below it)', async () => {
+    const day = Date.UTC(2026, 4, 3);
+    // $1.1B positions, 7 in one market and 8 in the other, each opened in its own 5-minute bucket
+    // (the mirror loads a bucket's amount only below 2^50 micro-dollars, ~$1.13B) and liquidated
+    // in another: each market's OI and day stay below 2^53 micro-dollars, their sum does not. The
+    // amounts are chosen so that the sum's exact cast differs from `Number(micro) / 1e6`.
+    const markets = [
+      { market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]', side: 'long' as const, size: 1_100_000_000.123457, count: 7 },
+      { market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', side: 'short' as const, size: 1_100_000_000.654321, count: 8 },
+    ];
+    const fills = markets.flatMap(({ size, count, ...m }, k) => Array.from({ length: count }, (_, i) => {
+      const key = `HUGE${k}${i}`;
+      const address = `Huge${k}${i}`.padEnd(44, '1');
+      return [
+        fill({ time: Date.UTC(2026, 4, 3, 10, 5 * i + k, 7), position_key: key, address, ...m, size_delta_usd: size, position_size_usd: size,
+          collateral_delta_usd: 1e8, position_collateral_usd: 1e8, fee_usd: 0.000001 }),
+        fill({ time: Date.UTC(2026, 4, 3, 14, 5 * i + k, 11), position_key: key, address, ...m, type: 'liquidation', size_delta_usd: -size,
+          position_size_usd: 0, collateral_delta_usd: -1e8, position_collateral_usd: 0, pnl_delta_usd: -1e8, liquidation_fee_usd: 1_000.000001 }),
+      ];
+    }).flat()).sort((a, b) => a.time - b.time);
+    const t2 = await openTestApp({ now: day + 2 * 86_400_000, batches: [{ fills, marketSnapshots: [], positionSnapshots: [] }] });
+    const [saved, savedNow] = [t, now];
+    try {
+      t = t2;
+      now = day + 2 * 86_400_000;
+      const mirror = await loadedMirror();
+      const list: HistoryWindow[] = INTERVALS.flatMap((interval) => [0, 1, 2, 3].map((k) => resolveWindow(
+        { interval, from: day - 86_400_000 + k * 1_234_567, to: day + 86_400_000 - k * 777_777 }, { plan: 'internal', kind: 'history', now })));
+      expect(await compare(mirror, list)).toBeGreaterThan(100);
+      // the mirror answered (it declined before: the SQL then gave these rows)
+      const w = resolveWindow({ interval: '1d', from: day, to: day + 86_400_000 }, { plan: 'internal', kind: 'history', now });
+      const [volume] = (await volumeFromMirror(mirror, null, w))!.rows;
+      expect(volume!.volume_usd).toBeGreaterThan(2 ** 53 / 1e6);
+      const [liquidations] = (await liquidationsFromMirror(mirror, null, w))!.rows;
+      expect(liquidations!.total_usd).toBeGreaterThan(2 ** 53 / 1e6);
+      const p = oiPieces(resolveWindow({ interval: '1h', from: day, to: day + 86_400_000 }, { plan: 'internal', kind: 'history', now }));
+      const oi = (await openInterestFromMirror(mirror, null, p.lo!, p.w_end!, 3_600_000))!.rows;
+      expect(Math.max(...oi.map((r) => r.total_usd))).toBeGreaterThan(2 ** 53 / 1e6);
+    } finally {
+      [t, now] = [saved, savedNow];
+      await t2.close();
+    }
+  }, 60_000);
 });
+

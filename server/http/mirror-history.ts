@@ -9,8 +9,8 @@
  * of partial 5-minute pieces at the window's edges are summed, and only when the mirror says that
  * 5-minute bucket has fills in scope; they come from the mirror's cache of whole edge buckets
  * (server/http/edge-buckets.ts), which reads a bucket from sql/api/edge-fills.sql once. Amounts
- * are exact micro-dollar integers; each served amount is micro / 1e6, which is what DuckDB's
- * `round(decimal, 6)::DOUBLE` gives.
+ * are exact micro-dollar integers; each served amount is what DuckDB's `round(decimal, 6)::DOUBLE`
+ * gives for it ({@link ExactSum.usd}: micro / 1e6 below 2^53, the cast reproduced above).
  */
 import { isoFromMs } from '../db/values.ts';
 import type { HistoryMirror } from './history-mirror.ts';
@@ -21,7 +21,6 @@ import { ExactSum, Inexact, LOAD_LIMIT, M5, variantKey, type SumColumn, type Var
 
 const floor5 = (x: number): number => Math.floor(x / M5) * M5;
 const ceil5 = (x: number): number => Math.ceil(x / M5) * M5;
-const usd = (micro: number): number => micro / 1e6;
 
 /** The rollup sums of some fills of one variant (sql/derive/rollup-stage.sql), exact micro-dollars. */
 type EdgeSums = Record<SumColumn | 'oi_long' | 'oi_short', number>;
@@ -79,7 +78,7 @@ async function scoped(mirror: HistoryMirror, market: string | null): Promise<Var
  * buckets where Σ of the first column (a count) > 0: the shape of 6 and 9.
  */
 async function bucketSums(mirror: HistoryMirror, market: string | null, from: number, to: number, b: number,
-  columns: readonly ['fill_count' | 'liq_count', ...SumColumn[]]): Promise<{ rows: { t: number; sums: number[] }[]; probe: EdgeProbe } | null> {
+  columns: readonly ['fill_count' | 'liq_count', ...SumColumn[]]): Promise<{ rows: { t: number; sums: ExactSum[] }[]; probe: EdgeProbe } | null> {
   const variants = await scoped(mirror, market);
   if (variants === null) return null;
   const known = new Map<number, number | null>();
@@ -107,7 +106,7 @@ async function bucketSums(mirror: HistoryMirror, market: string | null, from: nu
     for (const s of read[e]!.sums.values()) columns.forEach((c, k) => bucket.acc[k]!.add(s[c]));
     if (hi === ceil5(lo)) known.set(lo, read[e]!.first[columns[0]]); // read to the bucket's end
   });
-  const rows = buckets.filter((x) => x.acc[0]!.exact > 0).map((x) => ({ t: x.t, sums: x.acc.map((s) => s.exact) }));
+  const rows = buckets.filter((x) => x.acc[0]!.exact > 0).map((x) => ({ t: x.t, sums: x.acc }));
   return { rows, probe: mirrorProbe(variants, columns[0], known) };
 }
 
@@ -116,7 +115,7 @@ export async function volumeFromMirror(mirror: HistoryMirror, market: string | n
   try {
     const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['fill_count', 'volume', 'fees']);
     if (!found) return null;
-    const rows = found.rows.map(({ t, sums: [, volume, fees] }) => ({ time: isoFromMs(t), volume_usd: usd(volume!), fees_usd: usd(fees!) }));
+    const rows = found.rows.map(({ t, sums: [, volume, fees] }) => ({ time: isoFromMs(t), volume_usd: volume!.usd, fees_usd: fees!.usd }));
     return { rows, probe: found.probe };
   } catch (err) {
     if (err instanceof Inexact) return null;
@@ -131,9 +130,9 @@ export async function liquidationsFromMirror(mirror: HistoryMirror, market: stri
     if (!found) return null;
     const rows = found.rows.map(({ t, sums: [count, long, short, fees] }) => {
       const total = new ExactSum();
-      total.add(long!);
-      total.add(short!);
-      return { time: isoFromMs(t), count: count!, long_usd: usd(long!), short_usd: usd(short!), total_usd: usd(total.exact), fees_usd: usd(fees!) };
+      total.addSum(long!);
+      total.addSum(short!);
+      return { time: isoFromMs(t), count: count!.exact, long_usd: long!.usd, short_usd: short!.usd, total_usd: total.usd, fees_usd: fees!.usd };
     });
     return { rows, probe: found.probe };
   } catch (err) {
@@ -197,9 +196,9 @@ export async function openInterestFromMirror(mirror: HistoryMirror, market: stri
     }
     const rows = states.map(({ t, long, short }) => {
       const total = new ExactSum();
-      total.add(long.exact);
-      total.add(short.exact);
-      return { time: isoFromMs(t), long_usd: usd(long.exact), short_usd: usd(short.exact), total_usd: usd(total.exact) };
+      total.addSum(long);
+      total.addSum(short);
+      return { time: isoFromMs(t), long_usd: long.usd, short_usd: short.usd, total_usd: total.usd };
     });
     return { rows, probe };
   } catch (err) {

@@ -11,10 +11,12 @@
  *    the running 5 minutes at w_end) in the bucket that reaches w_end.
  * Rows start at lo when anything happened before lo (deltas, or a snapshot with OI > 0), else at
  * the bucket of the window's first delta or OI > 0 snapshot (none: no rows); then no gaps. Sums are
- * exact micro-dollar BigInts; each output amount is micro / 1e6 as a double, which is what
- * DuckDB's `round(decimal, 6)::DOUBLE` gives for amounts below 2^53 micro-dollars.
+ * exact micro-dollar BigInts; each output amount is what DuckDB's `round(decimal, 6)::DOUBLE`
+ * gives for it (micro / 1e6 below 2^53 micro-dollars, its cast reproduced above), as every other
+ * served amount and the mirror's (mirror-history.ts).
  */
 import type { Row } from '../db/database.ts';
+import { wideDecimalToDouble } from '../db/decimal-double.ts';
 import { isoFromMs } from '../db/values.ts';
 
 /** One bucket of endpoint 8. */
@@ -31,7 +33,7 @@ interface Pair {
 }
 
 const pairOf = (r: Row): Pair => ({ l: BigInt(r.l as string), s: BigInt(r.s as string) });
-const usd = (micro: bigint): number => Number(micro) / 1e6;
+const usd = (micro: bigint): number => wideDecimalToDouble(micro, 6);
 
 /** Builds the series of [lo, w_end) with bucket size b from the query's tagged rows. */
 export function oiSeries(rows: readonly Row[], lo: number, wEnd: number, b: number): OiBucket[] {

@@ -10,6 +10,8 @@
  * over any range reads at most ~70 cells plus one per day.
  */
 
+import { wideDecimalToDouble } from '../db/decimal-double.ts';
+
 export const M5 = 300_000;
 const PER_HOUR = 12;
 const PER_DAY = 288;
@@ -36,20 +38,42 @@ export class Inexact extends Error {
  */
 export const LOAD_LIMIT = 2 ** 50;
 
-/** A sum of integer-valued doubles that knows whether it stayed exact (its terms' absolute sum below 2^53). */
+/**
+ * A sum of micro-dollar amounts (integer-valued doubles below 2^53, as the buckets hold them):
+ * added as doubles while every partial sum is surely exact (the terms' absolute sum below 2^53),
+ * then as a BigInt. A day over every market can pass 2^53 micro-dollars (~$9.0B) when the
+ * variants' own sums do not; {@link usd} then still answers exactly as the SQL's cast would.
+ */
 export class ExactSum {
-  value = 0;
+  private value = 0;
   private abs = 0;
+  /** the sum, once it left the range where doubles add exactly */
+  private big: bigint | null = null;
 
   add(x: number): void {
-    this.value += x;
-    this.abs += Math.abs(x);
+    if (this.big !== null) this.big += BigInt(x);
+    else if (this.abs + Math.abs(x) > Number.MAX_SAFE_INTEGER) this.big = BigInt(this.value) + BigInt(x);
+    else {
+      this.value += x;
+      this.abs += Math.abs(x);
+    }
   }
 
-  /** The sum, or {@link Inexact} when a partial sum may have left the exact range. */
+  /** Adds another sum. */
+  addSum(other: ExactSum): void {
+    if (other.big === null) this.add(other.value);
+    else this.big = (this.big ?? BigInt(this.value)) + other.big;
+  }
+
+  /** The sum as a number (a count), or {@link Inexact} past 2^53. */
   get exact(): number {
-    if (this.abs > Number.MAX_SAFE_INTEGER) throw new Inexact('a bucket sum');
+    if (this.big !== null) throw new Inexact('a bucket sum');
     return this.value;
+  }
+
+  /** The sum of micro-dollars in dollars as the SQL serves it: DuckDB's DECIMAL(38,6) → DOUBLE cast, bit for bit. */
+  get usd(): number {
+    return this.big === null ? this.value / 1e6 : wideDecimalToDouble(this.big, 6);
   }
 }
 
