@@ -202,3 +202,30 @@ describe('13: GET /v1/alpha/accounts/search', () => {
     expect(addrs(full.body)).toEqual([E]);
   });
 });
+
+describe('12-14 on an empty journal, then its first alpha fill', () => {
+  it('answer zeros and empty pages (not a 500), then the account the fill made', async () => {
+    const empty = await openTestApp({ now: NOW });
+    try {
+      const get = async (path: string) => {
+        const res = await empty.get(path, 'internal');
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const search = await get('/v1/alpha/accounts/search?sort_by=volume');
+      expect(search).toEqual({ status: 200, body: { data: [], pagination: { limit: 500, offset: 0, total: 0 } } });
+      expect((await get('/v1/alpha/accounts/search?search=Addr&min_trades=1')).body.data).toEqual([]);
+      expect((await get('/v1/alpha/accounts/stats')).body.data).toMatchObject({ total_accounts: 0, total_volume_usd: 0, avg_win_rate: 0 });
+      expect((await get(`/v1/alpha/accounts/${A}`)).status).toBe(404);
+      // the snapshot loaded empty takes its first rows (and their columns) from the append's patch
+      await empty.service.append({ fills: [open({ time: NOW - H, position_key: 'Z1', address: A })], marketSnapshots: [], positionSnapshots: [] });
+      const after = await get('/v1/alpha/accounts/search?sort_by=volume');
+      expect(after.body.pagination.total).toBe(1);
+      expect(after.body.data).toEqual([(await get(`/v1/alpha/accounts/${A}`)).body.data]);
+      expect(after.body.data[0]).toMatchObject({ address: A, volume_usd: 1000, positions: 1, open_positions: 1 });
+      expect((await get('/v1/alpha/accounts/stats')).body.data).toMatchObject({ total_accounts: 1, total_volume_usd: 1000, total_active_positions: 1 });
+    } finally {
+      await empty.close();
+    }
+  });
+});
+

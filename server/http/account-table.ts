@@ -91,12 +91,18 @@ export class AccountTableBuilder {
  */
 export class AccountTable {
   /** how many leading columns a rebuilt row has (the rest are `_` columns) */
-  private readonly served: number;
+  private served = 0;
 
-  constructor(private readonly names: string[], private readonly columns: Column[], private rows: number) {
+  /** `names` may be empty only with no rows (a query that returned none): the first rows applied name the columns. */
+  constructor(private names: string[], private readonly columns: Column[], private rows: number) {
+    this.name(names);
+  }
+
+  private name(names: string[]): void {
     const firstHeld = names.findIndex((n) => n.startsWith('_'));
     this.served = firstHeld < 0 ? names.length : firstHeld;
     if (names.slice(this.served).some((n) => !n.startsWith('_'))) throw new Error('account table: held (`_`) columns must come last');
+    this.names = names;
   }
 
   /** Rows held. */
@@ -105,6 +111,8 @@ export class AccountTable {
   }
 
   private columnOf(name: string): Column {
+    // a table that has never had a row has no columns: every one is empty
+    if (this.names.length === 0) return { kind: 'plain', values: [] };
     const c = this.names.indexOf(name);
     if (c < 0) throw new Error(`account table: no column ${name}`);
     return this.columns[c]!;
@@ -115,6 +123,7 @@ export class AccountTable {
 
   /** A number column's values (NaN where null), for sorting and filtering; valid until the next {@link apply}. */
   numbers(name: string): Float64Array {
+    if (this.names.length === 0) return new Float64Array(0);
     const col = this.columnOf(name);
     if (col.kind !== 'number') throw new Error(`account table: column ${name} is not numeric`);
     if (!col.nulls) return col.values.length === this.rows ? col.values : col.values.subarray(0, this.rows);
@@ -149,6 +158,11 @@ export class AccountTable {
    * and the patch (requests wait for it) took 16-98 ms, most of it that and its garbage collection.
    */
   apply(replaced: ReadonlyMap<number, Row>, added: readonly Row[]): void {
+    if (this.names.length === 0 && added.length > 0) {
+      // the first rows of a table loaded empty: they name the columns, each starting as numbers
+      this.name(Object.keys(added[0]!));
+      for (const _ of this.names) this.columns.push({ kind: 'number', values: new Float64Array(0), nulls: null });
+    }
     const n = this.rows + added.length;
     const changes: [number, Row][] = [...replaced, ...added.map((row, k): [number, Row] => [this.rows + k, row])];
     this.names.forEach((name, c) => {

@@ -57,13 +57,14 @@ export interface RouteParts {
   funding?: FundingIndex;
   /** endpoints 15, 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
   lifecycles?: LifecycleStore;
+  /** endpoints 12-14's (and 15's account check) alpha accounts (default: a new one, loaded on first use) */
+  accounts?: AccountsIndex;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
   const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
-    lifecycles } = parts;
-  const accounts = new AccountsIndex(service);
+    lifecycles, accounts = new AccountsIndex(service) } = parts;
   // endpoint 16's open positions, whose live fields endpoint 18 shows too
   const openPositions = new OpenPositionsIndex(service);
   return [
@@ -126,8 +127,8 @@ export function hitLaneOf(app: H3): HitLane | undefined {
 }
 
 /**
- * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows)
- * answer, so that requests take the in-memory paths rather than their SQL fallbacks (tests).
+ * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows,
+ * 12-14's accounts) answer, so that requests take the in-memory paths rather than their SQL fallbacks (tests).
  */
 export function appLoaded(app: H3): Promise<void> {
   return backgroundLoads.get(app)?.() ?? Promise.resolve();
@@ -157,7 +158,8 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const liquidations = new LiquidationIndex(cache.service);
   const funding = new FundingIndex(cache.service);
   const lifecycles = LifecycleStore.of(service);
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles });
+  const accounts = new AccountsIndex(cache.service);
+  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
@@ -168,11 +170,12 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   service.db.onClose(prefetchEdges(mirror, () => service.now()));
   liquidations.open();
   funding.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded()]).then(() => undefined));
+  accounts.open();
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || history.behind() || lifecycles.busy();
+  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || history.behind() || lifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);
