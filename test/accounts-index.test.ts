@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountsIndex } from '../server/http/accounts-index.ts';
+import { AccountsIndex, MAX_PATCH } from '../server/http/accounts-index.ts';
 import { summaryOf, totalsFromSql } from '../server/http/accounts-summary.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
@@ -258,6 +258,36 @@ describe('13 / 14 from the in-memory accounts', () => {
       expect(totals.losses < -(2n ** 53n)).toBe(true);
     } finally {
       db.query = query;
+    }
+  }, 60_000);
+
+  it('an opened index loads again by itself once bulk appends stop (no request waits for it)', async () => {
+    const index = new AccountsIndex(t.service, 1500);
+    index.open();
+    await index.loaded();
+    const db = t.service.db;
+    const chunks = db.queryChunks.bind(db);
+    let loads = 0;
+    db.queryChunks = (name, params, onChunk) => (name === 'api/alpha-accounts-all' && loads++, chunks(name, params, onChunk));
+    try {
+      // two appends each touching more accounts than a patch takes: dropped, no load meanwhile
+      const bulk = (tag: string, at: number) => ({
+        fills: Array.from({ length: MAX_PATCH + 1 }, (_, i) => fill({ time: at, tx: `bulk-${tag}-${i}`, position_key: `BULK${tag}${i}`,
+          address: `Bulk${tag}${String(i).padStart(5, '0')}`.padEnd(44, '1') })),
+        marketSnapshots: [], positionSnapshots: [],
+      });
+      await t.service.append(bulk('a', Date.UTC(2026, 3, 28, 13)));
+      await t.service.append(bulk('b', Date.UTC(2026, 3, 28, 13, 1)));
+      const newcomer = 'Bulkb00042'.padEnd(44, '1');
+      expect(index.peek(newcomer), 'dropped: endpoint 14 asks DuckDB').toBeUndefined();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(loads, 'the quiet time restarts with each bulk append').toBe(0);
+      for (let i = 0; i < 250 && index.peek(newcomer) === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(loads).toBe(1);
+      const [sql] = await t.service.db.query('api/alpha-account', { address: newcomer });
+      expect(index.peek(newcomer)).toEqual(sql);
+    } finally {
+      db.queryChunks = chunks;
     }
   }, 60_000);
 });
