@@ -225,7 +225,7 @@ describe('13 / 14 from the in-memory accounts', () => {
       expect(summaryOf(got), what).toEqual(summaryOf(want));
     };
     try {
-      // no snapshot: the SQL answers, and a load starts
+      // no snapshot: the SQL answers (and starts no load); a search loads it
       await same('no snapshot');
       expect(totalsQueries).toBe(1);
       await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: null, offset: 0, limit: 1 });

@@ -12,8 +12,8 @@
  * after its commit) the snapshot is patched in place: those addresses' rows (handed over by the
  * append, else read again) replace theirs in the rows and in every sorted order (a binary-search
  * insert, no re-sort). Requests wait for the patch. An append touching more than
- * {@link MAX_PATCH} addresses (a backfill) drops the snapshot instead; the next search loads it
- * whole. Requests that were waiting for a load or patch that a later append then patches again
+ * {@link MAX_PATCH} addresses (a backfill) drops the snapshot instead; the app's (opened) index
+ * loads it whole {@link RELOAD_QUIET_MS} after the last such append, or the next search does. Requests that were waiting for a load or patch that a later append then patches again
  * may see that later state (never an older one). The order is exactly the SQL's: the sort
  * value (a double, as served) ascending or descending, then address ascending (addresses are
  * ASCII base58, so JS string order is DuckDB's byte order); values are never NULL or NaN.
@@ -173,16 +173,16 @@ export class AccountsIndex {
   }
 
   /**
-   * The exact totals behind endpoint 12's AccountsSummary ({@link summaryOf}): the snapshot's when
-   * it is loaded or an append is patching it (a few ms to wait), else the SQL's, starting a load so
-   * that the next requests need no scan of every account. Both are the same (accounts-summary.ts).
+   * The exact totals behind endpoint 12's AccountsSummary (accounts-summary.ts `summaryOf`): the
+   * snapshot's when it is loaded or an append is patching it (a few ms to wait), else the SQL's
+   * (the two are the same). No load starts here: a load holds the event loop in slices for about
+   * a second, and the app's index loads by itself ({@link open}, {@link reloadWhenQuiet}).
    */
   async totals(): Promise<AccountTotals> {
     let snap = this.ready;
     if (!snap && this.current && this.currentIsPatch) snap = await this.current.catch(() => null);
     const kept = snap?.totals();
     if (kept) return kept.totals;
-    if (!this.current) this.snapshot().catch((err: unknown) => log.warn(`accounts index: load failed (${(err as Error).message})`));
     return totalsFromSql((await this.service.db.queryOne('api/alpha-accounts-totals'))!);
   }
 
