@@ -24,7 +24,7 @@
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { sqlFingerprint } from '../db/sql-fingerprint.ts';
+import { macrosUsedBy, sqlFingerprint } from '../db/sql-fingerprint.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { writeFileAtomic, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { log } from '../log.ts';
@@ -202,8 +202,10 @@ export class LifecycleStore {
 
   /** What the files must have been written from to be used with the state opened. */
   private async expected(): Promise<Omit<Manifest, 'mark' | 'mark_tx' | 'segments'>> {
-    // as the SQL runs: a comment edit does not make every data directory write its store again
-    const sql = sqlFingerprint(['store/lifecycle-docs', 'store/account-docs', 'store/open-prefix-docs', 'schema/read-macros'].map(sqlFile));
+    // as the SQL runs, with the macros it calls and no others: a comment edit, or a change to a
+    // macro the store never calls, does not make every data directory write its store again
+    const store = ['store/lifecycle-docs', 'store/account-docs', 'store/open-prefix-docs'].map(sqlFile);
+    const sql = sqlFingerprint([...store, ...macrosUsedBy(sqlFile('schema/read-macros'), store)]);
     const version = await this.service.db.queryOne('ingest/derive-version');
     const columns = (await this.service.db.query('store/record-columns')).map((r) => r.column_name as string);
     return { format: FORMAT, sql, derive_version: (version?.value as string | undefined) ?? null, columns };
