@@ -36,6 +36,15 @@ export function wideDecimalToDouble(unscaled: bigint, scale: number): number {
 }
 
 /**
+ * Micro-dollars as the API serves an amount: DuckDB's `round(x, 6)::DOUBLE` of the DECIMAL(38,6)
+ * they are ({@link wideDecimalToDouble}; `micros / 1e6` below 2^53). The in-memory answers that
+ * must equal a SQL one (endpoints 8, 12, 16/17) serve their exact sums through it.
+ */
+export function servedUsd(micros: bigint): number {
+  return wideDecimalToDouble(micros, 6);
+}
+
+/**
  * The unscaled value of a decimal as DuckDB prints it (`-12.3400`, `0.5`, `7`) at `scale`
  * fraction digits. Throws on anything else, or on more fraction digits than `scale`.
  */

@@ -1,7 +1,7 @@
 /**
- * Exact quotients of big integers, for answers defined as a mean of exact sums (endpoint 12's
- * averages): computed once from the integers, rounded once, so the same sums give the same
- * double whichever path (SQL totals or in-memory totals) produced them.
+ * Exact quotients of big integers: rounded once from the integers, so the same sums give the same
+ * answer whichever path produced them (endpoint 12's averages from SQL or in-memory totals; the
+ * Solana decoders' fixed-point conversions).
  */
 
 /** Bits of a positive integer. */
@@ -29,10 +29,10 @@ export function nearestDouble(num: bigint, den: bigint): number {
   return negative ? -out : out;
 }
 
-/** `num / den` (den > 0) rounded to an integer, halves away from zero (as SQL `round` does). */
-export function roundedQuotient(num: bigint, den: bigint): bigint {
-  if (den <= 0n) throw new RangeError('roundedQuotient: the denominator must be positive');
-  const n = num < 0n ? -num : num;
-  const q = (2n * n + den) / (2n * den);
-  return num < 0n ? -q : q;
+/** round(n / d) for BigInts (d > 0), halves away from zero (as SQL `round` does). */
+export function divRound(n: bigint, d: bigint): bigint {
+  const q = n / d;
+  const r = n % d;
+  if (2n * (r < 0n ? -r : r) >= d) return q + (n < 0n ? -1n : 1n);
+  return q;
 }

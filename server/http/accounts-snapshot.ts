@@ -51,16 +51,15 @@ function firstNotBefore(sorted: Int32Array, row: number, cmp: (a: number, b: num
 export class Snapshot {
   /** address → row index, built on first use and kept up to date by {@link patch} (a row keeps its index) */
   private byAddress: Map<string, number> | undefined;
-  /** endpoint 12's totals, built by {@link buildAll} (or on first use) and kept up to date by {@link patch} */
+  /** endpoint 12's totals, built by {@link buildAll} and kept up to date by {@link patch} */
   private totalsKept: TableTotals | undefined;
   /** row indices in each (sort key, direction) order built so far; `prefix`: see {@link withPrefix} */
   constructor(readonly table: AccountTable, private readonly orders = new Map<string, Int32Array>(), private prefix?: PrefixIndex) {}
 
-  /** The exact totals of every account (built with the orders, else on first use); undefined
+  /** The exact totals of every account (built with the orders by {@link buildAll}); undefined
    * when they cannot be exact (the caller asks the SQL). */
   totals(): TableTotals | undefined {
-    this.totalsKept ??= TableTotals.of(this.table);
-    return this.totalsKept.exact ? this.totalsKept : undefined;
+    return this.totalsKept?.exact ? this.totalsKept : undefined;
   }
 
   /**
@@ -195,6 +194,6 @@ export class Snapshot {
     this.prefix ??= prefixIndexOf(this.table);
     // endpoint 12's totals too: ~1 ms warm, but ~15 ms the first time the code runs
     await yieldToLoop();
-    this.totalsKept ??= TableTotals.of(this.table);
+    this.totalsKept = TableTotals.of(this.table);
   }
 }

@@ -11,8 +11,8 @@
  * is the mean of the accounts' win rates (those with a trade) rounded to the nearest double.
  */
 import type { Row } from '../db/database.ts';
-import { unscaledOf, wideDecimalToDouble } from '../db/decimal-double.ts';
-import { nearestDouble, roundedQuotient } from '../db/exact-ratio.ts';
+import { servedUsd, unscaledOf } from '../db/decimal-double.ts';
+import { divRound, nearestDouble } from '../db/exact-ratio.ts';
 import type { AccountTable } from './account-table.ts';
 
 const MICROS = 1_000_000n;
@@ -50,10 +50,10 @@ export function summaryOf(t: AccountTotals): Row {
     accounts_with_open_positions: t.withOpenPositions,
     total_positions_ever: t.positions,
     total_active_positions: t.openPositions,
-    total_volume_usd: wideDecimalToDouble(t.volume, 6),
-    avg_net_pnl_usd: t.accounts === 0 ? 0 : wideDecimalToDouble(roundedQuotient(net, BigInt(t.accounts)), 6),
-    total_profits_usd: wideDecimalToDouble(t.profits, 6),
-    total_losses_usd: wideDecimalToDouble(t.losses, 6),
+    total_volume_usd: servedUsd(t.volume),
+    avg_net_pnl_usd: t.accounts === 0 ? 0 : servedUsd(divRound(net, BigInt(t.accounts))),
+    total_profits_usd: servedUsd(t.profits),
+    total_losses_usd: servedUsd(t.losses),
     avg_win_rate: t.traded === 0 ? 0 : nearestDouble(t.winRateUnits, BigInt(t.traded) * BigInt(WIN_RATE_UNIT)),
   };
 }

@@ -16,7 +16,7 @@
  * served amount and the mirror's (mirror-history.ts).
  */
 import type { Row } from '../db/database.ts';
-import { wideDecimalToDouble } from '../db/decimal-double.ts';
+import { servedUsd } from '../db/decimal-double.ts';
 import { isoFromMs } from '../db/values.ts';
 
 /** One bucket of endpoint 8. */
@@ -33,7 +33,6 @@ interface Pair {
 }
 
 const pairOf = (r: Row): Pair => ({ l: BigInt(r.l as string), s: BigInt(r.s as string) });
-const usd = (micro: bigint): number => wideDecimalToDouble(micro, 6);
 
 /** Builds the series of [lo, w_end) with bucket size b from the query's tagged rows. */
 export function oiSeries(rows: readonly Row[], lo: number, wEnd: number, b: number): OiBucket[] {
@@ -112,6 +111,6 @@ export function oiSeries(rows: readonly Row[], lo: number, wEnd: number, b: numb
   return buckets.filter((t) => t >= start).map((t) => {
     const l = totalL.get(t)!;
     const s = totalS.get(t)!;
-    return { time: isoFromMs(t), long_usd: usd(l), short_usd: usd(s), total_usd: usd(l + s) };
+    return { time: isoFromMs(t), long_usd: servedUsd(l), short_usd: servedUsd(s), total_usd: servedUsd(l + s) };
   });
 }

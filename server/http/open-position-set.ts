@@ -6,7 +6,7 @@
  * DuckDB) cost ~1.2 ms of CPU, its first sort per order a few more.
  */
 import type { Row } from '../db/database.ts';
-import { wideDecimalToDouble } from '../db/decimal-double.ts';
+import { servedUsd } from '../db/decimal-double.ts';
 import { compareNullsLast } from './nulls-last.ts';
 
 /** `sort_by` of endpoint 16 → the loaded column it sorts by. */
@@ -174,17 +174,16 @@ export class PositionSet {
       const at = this.updated[i]!;
       if (!Number.isNaN(at) && (newest < 0 || at > this.updated[newest]!)) newest = i;
     }
-    const usd = (micro: bigint) => wideDecimalToDouble(micro, 6);
     return {
       market,
       snapshot_ts: newest < 0 ? null : (this.rows[newest]!.updated_at as string),
       total_positions: total,
       long_positions: longs,
       short_positions: shorts,
-      long_notional_usd: usd(notional.long),
-      short_notional_usd: usd(notional.short),
-      long_upnl_usd: usd(upnl.long),
-      short_upnl_usd: usd(upnl.short),
+      long_notional_usd: servedUsd(notional.long),
+      short_notional_usd: servedUsd(notional.short),
+      long_upnl_usd: servedUsd(upnl.long),
+      short_upnl_usd: servedUsd(upnl.short),
       avg_leverage: leverageCount ? leverageSum / leverageCount : 0,
     };
   }

@@ -10,7 +10,7 @@
  * over any range reads at most ~70 cells plus one per day.
  */
 
-import { wideDecimalToDouble } from '../db/decimal-double.ts';
+import { servedUsd } from '../db/decimal-double.ts';
 
 export const M5 = 300_000;
 const PER_HOUR = 12;
@@ -73,7 +73,7 @@ export class ExactSum {
 
   /** The sum of micro-dollars in dollars as the SQL serves it: DuckDB's DECIMAL(38,6) → DOUBLE cast, bit for bit. */
   get usd(): number {
-    return this.big === null ? this.value / 1e6 : wideDecimalToDouble(this.big, 6);
+    return this.big === null ? this.value / 1e6 : servedUsd(this.big);
   }
 }
 

@@ -3,14 +3,8 @@
  * USD value is first brought to integer micro-dollars (exact BigInt arithmetic, rounded half
  * away from zero) and only then to a JS number: sums and chains stay exact.
  */
+import { divRound } from '../../db/exact-ratio.ts';
 
-/** round(n / d) for BigInts, half away from zero */
-export function divRound(n: bigint, d: bigint): bigint {
-  const q = n / d;
-  const r = n % d;
-  if (2n * (r < 0n ? -r : r) >= d) return q + (n < 0n ? -1n : 1n);
-  return q;
-}
 
 /** A USD value with `decimals` decimals → integer micro-dollars. */
 export function usdMicros(raw: bigint, decimals: number): bigint {
