@@ -1,3 +1,5 @@
+// first, for its side effect: allocator settings of bulk commands, read when DuckDB loads
+import './cli-allocator.ts';
 import { defineCommand, runMain } from 'citty';
 import { jobsCommand } from '../jobs/command.ts';
 import { keysCommand } from './commands/keys.ts';

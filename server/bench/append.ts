@@ -5,6 +5,8 @@
  * (columns handed over, validation, dedup, ids, journal commit, derived state), and prints
  * fills/s and rows/s with wall and CPU time of the append part alone.
  */
+// first, for its side effect: the bulk commands' allocator settings, read when DuckDB loads
+import './bulk-process.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

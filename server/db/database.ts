@@ -1,5 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import { log } from '../log.ts';
+import { BULK_FLUSH_THRESHOLD, isBulkAllocator } from './bulk-allocator.ts';
 import { sqlFile } from './sql-files.ts';
 import { plainRow, type Plain } from './values.ts';
 import type { StagingPlace } from '../journal/stage.ts';
@@ -115,12 +116,15 @@ export class Database {
       // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit for bulk work (catch-up, rebuild, backfill;
       // default 2GB); a serving process lowers it once that is done (PERPS_DUCKDB_SERVE_MEMORY)
       memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
+      // a bulk process keeps what its allocator freed for the next chunk (server/db/bulk-allocator.ts)
+      ...(isBulkAllocator() ? { allocator_flush_threshold: BULK_FLUSH_THRESHOLD, allocator_bulk_deallocation_flush_threshold: BULK_FLUSH_THRESHOLD } : {}),
       // where a query that outgrows memory spills (a sort of the lifecycle store, a large rebuild
       // chunk): beside the state file, as DuckDB does for a file database. The instance itself is
       // in memory, whose default is `.tmp` under the working directory: the repository under `npm start`.
       ...(path === ':memory:' ? {} : { temp_directory: `${path}.tmp` }),
     });
     const db = new Database(instance, path, threads);
+    if (isBulkAllocator()) log.debug(`allocator: bulk (DUCKDB_JE_MALLOC_CONF=${process.env.DUCKDB_JE_MALLOC_CONF}, flush thresholds ${BULK_FLUSH_THRESHOLD})`);
     const recovery = path === ':memory:' ? '' : ' (RECOVERY_MODE NO_WAL_WRITES)';
     // attached once for the instance (on what becomes the writer); every connection then makes it
     // its default (db.connect)

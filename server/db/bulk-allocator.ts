@@ -1,0 +1,50 @@
+/**
+ * Allocator settings for a process that does bulk work only (`rebuild`, `simulate`, `bench:append`):
+ * DuckDB's allocator (its bundled jemalloc) keeps freed pages for a while instead of handing them
+ * back to the kernel at once, and DuckDB stops flushing it after every large task.
+ *
+ * Why: a rebuild of the bench journal took 4.1-4.4M minor page faults and 60-63 s of system CPU
+ * time on this kind of machine (each fault a fresh page the kernel zeroes, ~14 µs each here). A
+ * 1M-row chunk allocates and frees gigabytes, and jemalloc returned them at once, so the next
+ * chunk faulted them in again. With these settings: 1.8-1.9M faults, ~38 s of system time, and
+ * the rebuild 20-25 % faster; peak RSS rises by ~0.4 GB (README "Rebuild", 2026-11-27).
+ * Not for `start`: a serving process is held to 1.5 GiB, and freed pages kept for 10 s would count.
+ *
+ * jemalloc reads its options once, when DuckDB's library loads: {@link useBulkAllocator} must run
+ * before anything imports `@duckdb/node-api` (see server/cli-allocator.ts). This module imports
+ * nothing that loads DuckDB.
+ */
+import { log } from '../log.ts';
+
+/** jemalloc's decay of freed pages, dirty and then muzzy, in ms (default 10 s; 60 s took RSS to 4.9 GB for no gain). */
+export const BULK_JEMALLOC_CONF = 'dirty_decay_ms:10000,muzzy_decay_ms:10000';
+
+/** DuckDB flushes its allocator after a task that allocated more than this (default 128 MB). */
+export const BULK_FLUSH_THRESHOLD = '4GB';
+
+let bulk = false;
+
+/** Whether DuckDB's native library is loaded in this process (then jemalloc has read its options). */
+export function duckdbLoaded(): boolean {
+  const report = process.report.getReport() as { sharedObjects?: string[] };
+  return (report.sharedObjects ?? []).some((path) => /duckdb/i.test(path));
+}
+
+/**
+ * Marks this process as bulk work: sets `DUCKDB_JE_MALLOC_CONF` (unless the environment sets it)
+ * and makes {@link Database.open} raise DuckDB's allocator flush thresholds. Call it before
+ * `@duckdb/node-api` is loaded; afterwards jemalloc has read its options (a warning says so) and
+ * only the DuckDB thresholds apply. Returns whether jemalloc will see the setting.
+ */
+export function useBulkAllocator(): boolean {
+  bulk = true;
+  process.env.DUCKDB_JE_MALLOC_CONF ??= BULK_JEMALLOC_CONF;
+  if (!duckdbLoaded()) return true;
+  log.warn('bulk allocator settings came after DuckDB loaded: its allocator keeps its own (server/db/bulk-allocator.ts)');
+  return false;
+}
+
+/** Whether {@link useBulkAllocator} was called. */
+export function isBulkAllocator(): boolean {
+  return bulk;
+}
