@@ -1,7 +1,8 @@
 /**
  * Bulk commands (`rebuild`, `simulate`) run with DuckDB's allocator keeping freed pages
- * (server/db/bulk-allocator.ts); `start` does not. jemalloc reads its options once, when DuckDB's
- * library loads, so the setting must come before: these tests run the real CLI in child processes.
+ * (server/db/bulk-allocator.ts); other processes keep DuckDB's defaults. jemalloc reads its options
+ * once, when DuckDB's library loads, so the setting must come before: these tests run the real CLI
+ * and small scripts in child processes.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -36,7 +37,7 @@ function probed(out: string): { conf: string | null; flush: string } {
 }
 
 describe('bulk allocator', () => {
-  it('is set by rebuild before DuckDB loads, and not by start-like processes', async () => {
+  it('is set by rebuild before DuckDB loads, and not in a process that does not ask for it', async () => {
     const out = await node(['server/cli.ts', 'rebuild', '--data', dir]);
     expect(out).toContain(`allocator: bulk (DUCKDB_JE_MALLOC_CONF=${BULK_JEMALLOC_CONF}, flush thresholds ${BULK_FLUSH_THRESHOLD})`);
     expect(out).not.toContain('bulk allocator settings came after DuckDB loaded');

@@ -3,11 +3,11 @@
  * DuckDB's allocator (its bundled jemalloc) keeps freed pages for a while instead of handing them
  * back to the kernel at once, and DuckDB stops flushing it after every large task.
  *
- * Why: a rebuild of the bench journal took 4.1-4.4M minor page faults and 60-63 s of system CPU
- * time on this kind of machine (each fault a fresh page the kernel zeroes, ~14 µs each here). A
- * 1M-row chunk allocates and frees gigabytes, and jemalloc returned them at once, so the next
- * chunk faulted them in again. With these settings: 1.8-1.9M faults, ~38 s of system time, and
- * the rebuild 20-25 % faster; peak RSS rises by ~0.4 GB (README "Rebuild", 2026-11-27).
+ * Why: a rebuild of the bench journal took 4.1-4.4M minor page faults and 60-82 s of system CPU
+ * time on this kind of machine (each fault a fresh page the kernel zeroes). A 1M-row chunk
+ * allocates and frees gigabytes, and jemalloc returned them at once, so the next chunk faulted
+ * them in again. With these settings: 1.7-1.9M faults, 31-39 s of system time, and the rebuild
+ * ~20-25 % faster; peak RSS rises by ~0.5 GB (README "Rebuild", 2026-11-27).
  * Not for `start`: a serving process is held to 1.5 GiB, and freed pages kept for 10 s would count.
  *
  * jemalloc reads its options once, when DuckDB's library loads: {@link useBulkAllocator} must run
