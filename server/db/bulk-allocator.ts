@@ -32,7 +32,7 @@ export function duckdbLoaded(): boolean {
 
 /**
  * Marks this process as bulk work: sets `DUCKDB_JE_MALLOC_CONF` (unless the environment sets it)
- * and makes {@link Database.open} raise DuckDB's allocator flush thresholds. Call it before
+ * and makes {@link allocatorOptions} raise DuckDB's allocator flush thresholds. Call it before
  * `@duckdb/node-api` is loaded; afterwards jemalloc has read its options (a warning says so) and
  * only the DuckDB thresholds apply. Returns whether jemalloc will see the setting.
  */
@@ -44,7 +44,12 @@ export function useBulkAllocator(): boolean {
   return false;
 }
 
-/** Whether {@link useBulkAllocator} was called. */
-export function isBulkAllocator(): boolean {
-  return bulk;
+/**
+ * The DuckDB instance options of this process's allocator (for {@link Database.open}): in a bulk
+ * process the raised flush thresholds (logged at debug level), else none (DuckDB's defaults).
+ */
+export function allocatorOptions(): Record<string, string> {
+  if (!bulk) return {};
+  log.debug(`allocator: bulk (DUCKDB_JE_MALLOC_CONF=${process.env.DUCKDB_JE_MALLOC_CONF}, flush thresholds ${BULK_FLUSH_THRESHOLD})`);
+  return { allocator_flush_threshold: BULK_FLUSH_THRESHOLD, allocator_bulk_deallocation_flush_threshold: BULK_FLUSH_THRESHOLD };
 }

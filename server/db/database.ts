@@ -1,70 +1,12 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
 import { log } from '../log.ts';
-import { BULK_FLUSH_THRESHOLD, isBulkAllocator } from './bulk-allocator.ts';
+import { allocatorOptions } from './bulk-allocator.ts';
 import { sqlFile } from './sql-files.ts';
-import { plainRow, type Plain } from './values.ts';
+import { plainRow } from './values.ts';
 import type { StagingPlace } from '../journal/stage.ts';
+import { bindParams, bindValues, runOn, type Params, type PooledConnection, type Row } from './run-sql.ts';
 
-export type Params = Record<string, string | number | boolean | bigint | null | undefined>;
-export type Row = Record<string, Plain>;
-
-interface PooledConnection {
-  conn: DuckDBConnection;
-  statements: Map<string, DuckDBPreparedStatement>;
-  /** the writer's: where unqualified staging names resolve now (server/journal/stage.ts) */
-  staging?: StagingPlace;
-}
-
-/** The `$params` of each SQL text seen (the sql/ files, a fixed set, plus tools' literals; 1,000 at most). */
-const paramsOfSql = new Map<string, string[]>();
-
-/** Names of the `$params` a SQL text uses, so we bind exactly those (DuckDB rejects extras). */
-function paramNames(sql: string): string[] {
-  let names = paramsOfSql.get(sql);
-  if (!names) {
-    const withoutComments = sql.replace(/--[^\n]*/g, '');
-    names = [...new Set([...withoutComments.matchAll(/\$([a-z_][a-z0-9_]*)/gi)].map((m) => m[1] as string))];
-    if (paramsOfSql.size < 1_000) paramsOfSql.set(sql, names);
-  }
-  return names;
-}
-
-function bindValues(sql: string, params: Params): Record<string, DuckDBValue> {
-  const out: Record<string, DuckDBValue> = {};
-  for (const name of paramNames(sql)) {
-    if (!(name in params)) throw new Error(`SQL parameter $${name} not provided`);
-    const v = params[name];
-    out[name] = v === undefined ? null : (v as DuckDBValue);
-  }
-  return out;
-}
-
-/** Binds the `$params` that `sql` (the statement's text) uses, replacing earlier bindings. */
-function bindParams(stmt: DuckDBPreparedStatement, sql: string, params: Params): void {
-  stmt.clearBindings();
-  const values = bindValues(sql, params);
-  if (Object.keys(values).length) stmt.bind(values);
-}
-
-/**
- * Runs `sql` on one connection and returns plain rows: a statement with `$params` through a cached
- * prepared statement (DuckDB binds and plans it again at every execution), one without as fresh
- * SQL every time. DuckDB never re-plans a cached statement that has no parameters while the tables
- * it reads are only written to, and its plan keeps what the optimizer inferred from the table
- * statistics at prepare time: prepared over an empty table, `SELECT x FROM t WHERE p = 'a'`
- * returns no row ever after (test/database-settings.test.ts).
- */
-async function runOn(pc: PooledConnection, key: string, sql: string, params: Params): Promise<Row[]> {
-  if (paramNames(sql).length === 0) return (await pc.conn.runAndReadAll(sql)).getRowObjects().map(plainRow);
-  let stmt = pc.statements.get(key);
-  if (!stmt) {
-    stmt = await pc.conn.prepare(sql);
-    pc.statements.set(key, stmt);
-  }
-  bindParams(stmt, sql, params);
-  const reader = await stmt.runAndReadAll();
-  return reader.getRowObjects().map(plainRow);
-}
+export type { Params, Row } from './run-sql.ts';
 
 /**
  * One DuckDB instance per process, a small pool of reader connections (a DuckDB connection runs
@@ -117,14 +59,13 @@ export class Database {
       // default 2GB); a serving process lowers it once that is done (PERPS_DUCKDB_SERVE_MEMORY)
       memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
       // a bulk process keeps what its allocator freed for the next chunk (server/db/bulk-allocator.ts)
-      ...(isBulkAllocator() ? { allocator_flush_threshold: BULK_FLUSH_THRESHOLD, allocator_bulk_deallocation_flush_threshold: BULK_FLUSH_THRESHOLD } : {}),
+      ...allocatorOptions(),
       // where a query that outgrows memory spills (a sort of the lifecycle store, a large rebuild
       // chunk): beside the state file, as DuckDB does for a file database. The instance itself is
       // in memory, whose default is `.tmp` under the working directory: the repository under `npm start`.
       ...(path === ':memory:' ? {} : { temp_directory: `${path}.tmp` }),
     });
     const db = new Database(instance, path, threads);
-    if (isBulkAllocator()) log.debug(`allocator: bulk (DUCKDB_JE_MALLOC_CONF=${process.env.DUCKDB_JE_MALLOC_CONF}, flush thresholds ${BULK_FLUSH_THRESHOLD})`);
     const recovery = path === ':memory:' ? '' : ' (RECOVERY_MODE NO_WAL_WRITES)';
     // attached once for the instance (on what becomes the writer); every connection then makes it
     // its default (db.connect)
