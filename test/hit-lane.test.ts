@@ -8,6 +8,7 @@ import type { H3 } from 'h3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { appLoaded, createApp } from '../server/http/app.ts';
 import { ResponseCache } from '../server/http/cache.ts';
+import { BYTES_FROM_CHARS } from '../server/http/json-body.ts';
 import { at, fill } from './helpers/fixtures.ts';
 import { openStreamServer, type StreamServer } from './helpers/stream.ts';
 
@@ -150,5 +151,32 @@ describe('hit lane', () => {
     await get(OI_HISTORY, premium);
     expect(answered()).toBe(before + 1);
     expect(await first.text()).toBe(await (await uncached.request(OI_HISTORY, { headers: { 'x-api-key': premium } })).text());
+  });
+
+  test('long answers (kept and sent as bytes) are byte for byte the uncached ones, with their length', async () => {
+    const key = s.key('internal');
+    const owner = 'Big1111111111111111111111111111111111111111';
+    // 120 positions opened and liquidated: a long liquidation page (bytes from the in-memory
+    // index) and a long account history (text the cache keeps as bytes)
+    const fills = Array.from({ length: 120 }, (_, i) => [
+      fill({ time: at('2026-06-01T03:00:00Z') + i * 1000, address: owner, position_key: `big-${i}`, tx: `big-open-${i}` }),
+      fill({ time: at('2026-06-01T05:00:00Z') + i * 1000, address: owner, position_key: `big-${i}`, tx: `big-liq-${i}`, type: 'liquidation',
+        size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, price: 90 + i / 8,
+        pnl_delta_usd: -100, liquidation_fee_usd: 5 }),
+    ]).flat();
+    await s.append(fills);
+    for (const path of ['/v1/alpha/liquidations/search?limit=500', `/v1/alpha/accounts/${owner}/history?limit=100`]) {
+      const plain = await (await uncached.request(path, { headers: { 'x-api-key': key } })).text();
+      expect(plain.length, path).toBeGreaterThan(BYTES_FROM_CHARS);
+      const before = answered();
+      for (const lane of [false, true]) {
+        const r = await get(path, key);
+        expect(answered(), path).toBe(before + (lane ? 1 : 0));
+        const body = await r.text();
+        expect(body, path).toBe(plain);
+        expect(r.headers.get('content-length'), path).toBe(String(Buffer.byteLength(body)));
+        expect(r.headers.get('content-type'), path).toBe('application/json;charset=UTF-8');
+      }
+    }
   });
 });

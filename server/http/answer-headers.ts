@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
+import type { Body } from './json-body.ts';
 
 /** The interface version every REST response announces in `x-api-version`. */
 export const API_VERSION = '1.0.0-rc.1';
@@ -62,8 +63,10 @@ const identityAnd = (event: H3Event): Record<string, string> => identityHeaders(
 
 /** A JSON answer (200 unless `status` says otherwise) with `body` (already serialized) and every
  * header of the request (REST, the stream's scope echo, /health). */
-export function jsonAnswer(event: H3Event, body: string, status = 200): Response {
-  return new FastResponse(body, { status, headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
+export function jsonAnswer(event: H3Event, body: Body, status = 200): Response {
+  // bytes go to the socket as they are (srvx sends a Uint8Array body unchanged); the cast only
+  // narrows Node's Buffer<ArrayBufferLike> to the DOM's BodyInit
+  return new FastResponse(body as string | Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
 }
 
 /**

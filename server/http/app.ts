@@ -23,6 +23,7 @@ import { LiquidationIndex } from './liquidation-index.ts';
 import { OpenPositionsIndex } from './open-positions-index.ts';
 import { LifecycleStore } from './lifecycle-store.ts';
 import { jsonAnswer } from './answer-headers.ts';
+import { serializeResult, type Body } from './json-body.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
 import { HitLane, rawTargetOf } from './hit-lane.ts';
 import { mountHealth } from './health.ts';
@@ -95,8 +96,8 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
     if (target !== undefined) lane!.learn(target, { path: route.path, pathname: event.url.pathname, query, cost: route.cost });
   };
   /** The answer's JSON body, from the cache when there is one. */
-  const bodyOf = async (event: H3Event): Promise<string> => {
-    if (route.auth === false) return JSON.stringify(await route.handle({ event, query: parse(event), key: null }));
+  const bodyOf = async (event: H3Event): Promise<Body> => {
+    if (route.auth === false) return serializeResult(await route.handle({ event, query: parse(event), key: null }));
     const key = authenticate(event, keys);
     const admission = limits ? admit(event, key, route.cost, limits) : undefined;
     try {
@@ -106,7 +107,7 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
         learn(event, query);
         return body;
       }
-      return JSON.stringify(await route.handle({ event, query, key }));
+      return serializeResult(await route.handle({ event, query, key }));
     } catch (err) {
       admission?.refund();
       throw err;

@@ -35,6 +35,7 @@ import type { H3Event } from 'h3';
 import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
 import { decodeCursor } from './routes/liquidations.ts';
 import { AppendImpact, declaredFootprint, windowFootprint, type Footprint } from './cache-footprint.ts';
+import { bodySize, keptBody, serializeResult, type Body } from './json-body.ts';
 import type { PlanName } from '../keys/plans.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
@@ -138,10 +139,11 @@ export type CachedAnswer = Entry;
  * kept beside it).
  */
 interface Entry {
-  body?: string;
+  /** a long one as bytes (keptBody) */
+  body?: Body;
   render?: (t: number) => string;
-  /** characters of the body, for the byte budget */
-  chars: number;
+  /** what the body is counted for in the byte budget (bodySize) */
+  size: number;
   /** -Infinity unless the answer read the clock: then the clock it was computed at (a clock set back must not see it) */
   validFrom: number;
   validUntil: number;
@@ -161,7 +163,7 @@ const unbounded = (err: unknown): number => {
   log.warn('response cache: an answer\'s validity bound failed; not cached', err);
   return -Infinity;
 };
-const bodyAt = (e: Entry, now: number): string => (e.render ? e.render(now) : e.body!);
+const bodyAt = (e: Entry, now: number): Body => (e.render ? e.render(now) : e.body!);
 
 export interface CacheOptions {
   /** total body bytes kept (default 64 MiB); a body over 1/8 of it is not cached */
@@ -275,7 +277,7 @@ export class ResponseCache {
   }
 
   /** Serves the answer `peek(key, now)` found: counts the hit, marks it recent, returns its body at `now`. */
-  serve(key: string, hit: CachedAnswer, now: number): string {
+  serve(key: string, hit: CachedAnswer, now: number): Body {
     this.stats.hits += 1;
     this.entries.delete(key); // LRU: most recent last
     this.entries.set(key, hit);
@@ -286,8 +288,8 @@ export class ResponseCache {
    * The JSON body of a 200 for `path` (route pattern) with validated `query` under `plan`: from the
    * cache, or from `compute` (whose result is serialized here, exactly as h3 would).
    */
-  async respond(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<string> {
-    if (!this.enabled) return JSON.stringify(await this.track({ read: false, at: -Infinity }, compute));
+  async respond(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Body> {
+    if (!this.enabled) return serializeResult(await this.track({ read: false, at: -Infinity }, compute));
     const key = this.keyOf(event.url.pathname, path, query, plan);
     const now = this.base.now();
     const hit = this.peek(key, now);
@@ -317,23 +319,26 @@ export class ResponseCache {
   }
 
   /** Runs the route; returns the answer's body and the entry that would keep it. */
-  private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<{ entry: Entry; body: string }> {
+  private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<{ entry: Entry; body: Body }> {
     const clock: ClockRead = { read: false, at: -Infinity };
     event.context[COMPUTING] = true;
     const result = await this.track(clock, compute);
     const footprint = declaredFootprint(event) ?? windowFootprint(path, query, windowOf(path, query).to);
-    const fixed = (body: string, validFrom: number, validUntil: number) => ({ entry: { body, chars: body.length, validFrom, validUntil, footprint }, body });
-    if (!clock.read) return fixed(JSON.stringify(result), -Infinity, Infinity);
+    const fixed = (computed: Body, validFrom: number, validUntil: number) => {
+      const body = keptBody(computed); // a long answer goes out as the bytes its hits will send
+      return { entry: { body, size: bodySize(body), validFrom, validUntil, footprint }, body };
+    };
+    if (!clock.read) return fixed(serializeResult(result), -Infinity, Infinity);
     // the answer is the one at the clock the route read (`at`): valid from there on, never before
     const now = clock.at;
     const moving = event.context[MOVING] as MovingAnswer | undefined;
     if (moving) {
       const body = moving.render(now);
       const validUntil = await moving.validUntil().catch(unbounded);
-      return { entry: { render: moving.render, chars: body.length, validFrom: now, validUntil, footprint }, body };
+      return { entry: { render: moving.render, size: bodySize(body), validFrom: now, validUntil, footprint }, body };
     }
     const declared = event.context[VALID_UNTIL] as number | undefined;
-    return fixed(JSON.stringify(result), now, declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity));
+    return fixed(serializeResult(result), now, declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity));
   }
 
   /** Runs `compute`, attributing clock reads of its synchronous part (up to its first await) to `clock`. */
@@ -368,8 +373,8 @@ export class ResponseCache {
   }
 }
 
-/** Bytes an entry is counted for (UTF-16 key and body, plus a fixed overhead). */
-const sizeOf = (key: string, e: Entry): number => e.chars * 2 + key.length * 2 + 64;
+/** Bytes an entry is counted for (UTF-16 key, the body's size, plus a fixed overhead). */
+const sizeOf = (key: string, e: Entry): number => e.size + key.length * 2 + 64;
 
 /** Canonical forms by validated query object: the route's parser shares one frozen object per query
  * string (memoizedQueryParser, server/http/params.ts), so a repeated request finds its form here. */

@@ -23,7 +23,8 @@ import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, ti
 import { getPlan } from '../../keys/plans.ts';
 import type { Service } from '../../service.ts';
 import { declareValidUntil } from '../cache.ts';
-import { LiquidationIndex } from '../liquidation-index.ts';
+import { LiquidationIndex, servedOf, type ServedLiquidation } from '../liquidation-index.ts';
+import { JsonBody } from '../json-body.ts';
 
 const DAY_MS = 86_400_000;
 /** The windows tried before the unbounded search (see the file comment). */
@@ -57,10 +58,28 @@ function newestLiquidation(service: Service): () => Promise<number> {
  * (the page plus the one that tells whether more exist) leaves when the floor passes its time,
  * the oldest first.
  */
-function defaultedWindowValidUntil(now: number, newest: number, days: number | null, fetched: readonly Record<string, unknown>[]): number {
+function defaultedWindowValidUntil(now: number, newest: number, days: number | null, fetched: readonly ServedLiquidation[]): number {
   if (newest >= now) return -Infinity;
   if (days === null || fetched.length === 0) return Infinity;
-  return (fetched[fetched.length - 1]!.time_ms as number) + days * DAY_MS;
+  return fetched[fetched.length - 1]!.time_ms + days * DAY_MS;
+}
+
+const PAGE_HEAD = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
+/**
+ * The answer `{ data, next_cursor }` as JSON bytes, copied from the rows' own (exactly the UTF-8 of
+ * JSON.stringify of the object: test/liquidation-index.test.ts): one allocation, no string.
+ */
+export function pageBody(page: readonly ServedLiquidation[], next_cursor: string | null): JsonBody {
+  const tail = Buffer.from(`],"next_cursor":${JSON.stringify(next_cursor)}}`);
+  const parts: Buffer[] = [PAGE_HEAD];
+  for (let i = 0; i < page.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(page[i]!.json);
+  }
+  parts.push(tail);
+  return new JsonBody(Buffer.concat(parts));
 }
 
 /** The filters a cursor binds. */
@@ -177,27 +196,24 @@ export function liquidationRoutes(service: Service, index = new LiquidationIndex
           after_seq: after?.seq ?? null,
           fetch: limit + 1,
         };
-        let rows = await index.search(params);
+        let rows: readonly ServedLiquidation[] | null = await index.search(params);
         // every match is older than `top` (exclusive)
         const latest = (rows !== null ? index.newestTime() : null) ?? await newest();
         const top = Math.min(to, after ? after.time + 1 : Infinity, latest + 1);
         for (const span of rows === null && Number.isFinite(top) ? SEARCH_SPANS_MS : []) {
           const lower = top - span;
           if (from !== null && lower <= from) break;
-          rows = await service.db.query('api/alpha-liquidations-search', { ...params, from: lower });
+          rows = (await service.db.query('api/alpha-liquidations-search', { ...params, from: lower })).map(servedOf);
           if (rows.length === params.fetch) break;
           rows = null;
         }
-        rows ??= await service.db.query('api/alpha-liquidations-search', params);
+        rows ??= (await service.db.query('api/alpha-liquidations-search', params)).map(servedOf);
         const more = rows.length > limit;
         const page = rows.slice(0, limit);
         const last = page[page.length - 1];
-        const next_cursor = more && last
-          ? encodeCursor({ time: last.time_ms as number, seq: last.seq as number, filters })
-          : null;
+        const next_cursor = more && last ? encodeCursor({ time: last.time_ms, seq: last.seq, filters }) : null;
         if (filters.to === null) declareValidUntil(event, defaultedWindowValidUntil(now, latest, days, rows));
-        const data = page.map(({ time_ms: _t, seq: _s, ...row }) => row);
-        return { data, next_cursor };
+        return pageBody(page, next_cursor);
       },
     }),
   ];
