@@ -51,6 +51,7 @@ if (parts.length) flush();
 const dir = mkdtempSync(join(tmpdir(), 'perps-bench-'));
 const service = await openService({ dataDir: dir });
 const cpu0 = process.cpuUsage();
+const faults0 = process.resourceUsage().minorPageFault;
 const t0 = performance.now();
 let total = 0;
 for (const g of groups) {
@@ -60,10 +61,12 @@ for (const g of groups) {
 }
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
+const faults = process.resourceUsage().minorPageFault - faults0;
 await service.close();
 rmSync(dir, { recursive: true, force: true });
 const f = (n: number) => Math.round(n).toLocaleString('en-US');
 console.log(
   `appended ${f(fills)} fills (${f(total)} rows) in ${groups.length} appends: ${seconds.toFixed(1)} s wall, ` +
-    `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU → ${f(fills / seconds)} fills/s, ${f(total / seconds)} rows/s`,
+    `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (${(cpu.system / 1e6).toFixed(1)} system, ${f(faults)} page faults) → ` +
+    `${f(fills / seconds)} fills/s, ${f(total / seconds)} rows/s`,
 );

@@ -33,6 +33,8 @@ export interface ServerChild {
   peakRss(): number;
   /** CPU time the process has used so far, user + system, seconds (Linux /proc; NaN elsewhere) */
   cpuSeconds(): number;
+  /** minor page faults of the process so far (Linux /proc; NaN elsewhere) */
+  minorFaults(): number;
   /** SIGTERM, then SIGKILL after 5 s */
   stop(): Promise<void>;
 }
@@ -49,16 +51,26 @@ function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on every Linux build in use). */
 const USER_HZ = 100;
 
-function procCpuSeconds(pid: number): number {
+/** The fields of /proc/<pid>/stat after the parenthesized command name (which may itself hold ") "): state first. */
+function procStatFields(pid: number): string[] | null {
   try {
-    // fields after the parenthesized command name (which may itself hold ") "): state is the
-    // 3rd field, utime the 14th and stime the 15th
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return Number.NaN;
+    return null;
   }
+}
+
+/** utime (the 14th field) + stime (15th), seconds. */
+function procCpuSeconds(pid: number): number {
+  const fields = procStatFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / USER_HZ : Number.NaN;
+}
+
+/** minflt, the 10th field. */
+function procMinorFaults(pid: number): number {
+  const fields = procStatFields(pid);
+  return fields ? Number(fields[7]) : Number.NaN;
 }
 
 /** Polls `probe` until it resolves true, up to `timeoutMs`. */
@@ -104,6 +116,7 @@ export async function spawnServer(opts: {
     rss: () => procStatusBytes(pid, 'VmRSS'),
     peakRss: () => procStatusBytes(pid, 'VmHWM'),
     cpuSeconds: () => procCpuSeconds(pid),
+    minorFaults: () => procMinorFaults(pid),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
