@@ -130,13 +130,14 @@ export async function spawnServer(opts: {
   };
 }
 
-/** Starts the API server (`start --source none`) on `dataDir` at a free port. */
-export async function startApiServer(dataDir: string): Promise<ServerChild> {
+/** Starts the API server (`start --source none`) on `dataDir` at a free port, with `env` added to its environment. */
+export async function startApiServer(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServerChild> {
   const port = await freePort();
   return spawnServer({
     name: 'API server',
     script: 'server/cli.ts',
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'none'],
+    env,
     port,
     readyPath: '/v1/openapi.json',
   });
