@@ -15,15 +15,25 @@ const KEY = /^pa_[a-z0-9]{8}_[A-Za-z0-9]{32}$/;
 if (dir) {
   appendFileSync(join(dir, 'wired'), `${process.pid}\n`); // proof for the teardown that recording ran
   const seen = new Set<string>();
+  const record = (data: unknown): void => {
+    if (typeof data === 'string' && KEY.test(data) && !seen.has(data)) {
+      seen.add(data);
+      appendFileSync(join(dir, `keys-${process.pid}.txt`), `${data}\n`);
+    }
+  };
+  // server/keys/format.ts hashes with the one-shot `crypto.hash`; `createHash` is watched too, so
+  // the recorder keeps working whichever of the two the key code uses
+  const realHash = crypto.hash;
+  crypto.hash = ((algorithm: string, data: crypto.BinaryLike, outputEncoding?: crypto.BinaryToTextEncoding | 'buffer') => {
+    record(data);
+    return realHash(algorithm, data, outputEncoding as crypto.BinaryToTextEncoding);
+  }) as typeof crypto.hash;
   const realCreateHash = crypto.createHash;
   crypto.createHash = ((algorithm: string, options?: crypto.HashOptions) => {
     const hash = realCreateHash(algorithm, options);
     const update = hash.update.bind(hash) as (data: crypto.BinaryLike, encoding?: crypto.Encoding) => crypto.Hash;
     hash.update = ((data: crypto.BinaryLike, encoding?: crypto.Encoding) => {
-      if (typeof data === 'string' && KEY.test(data) && !seen.has(data)) {
-        seen.add(data);
-        appendFileSync(join(dir, `keys-${process.pid}.txt`), `${data}\n`);
-      }
+      record(data);
       return update(data, encoding);
     }) as crypto.Hash['update'];
     return hash;
