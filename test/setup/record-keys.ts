@@ -13,7 +13,11 @@ import { join } from 'node:path';
  */
 const dir = process.env.PERPS_AUDIT_DIR;
 const KEY = /^pa_[a-z0-9]{8}_[A-Za-z0-9]{32}$/;
-if (dir) {
+// vitest runs setup files before every test file; where files share a process (the `shared`
+// project of vitest.config.ts) the wrappers are installed once, not stacked
+const state = globalThis as { perpsKeysRecorded?: boolean };
+if (dir && !state.perpsKeysRecorded) {
+  state.perpsKeysRecorded = true;
   appendFileSync(join(dir, 'wired'), `${process.pid}\n`); // proof for the teardown that recording ran
   const seen = new Set<string>();
   const record = (data: unknown): void => {
