@@ -3,6 +3,7 @@ import { computeRefresh, refreshPositions } from '../jobs/position-refresh.ts';
 import type { IncomingBatch, IncomingPositionSnapshot } from '../server/journal/rows.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
+import { countSqlRuns } from './helpers/sql-runs.ts';
 import { at, fill, marketSnapshot, positionSnapshot, tempService } from './helpers/fixtures.ts';
 
 const W = { market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]' };
@@ -84,6 +85,33 @@ describe('full position refresh', () => {
     expect(l).toMatchObject({ mark_price: 110, current_collateral_usd: 100, unsettled_funding_usd: 3 });
     // marked once per market state: a second run has nothing to do
     expect(await refreshPositions(app.service)).toEqual({ marked: 0, skipped: 1 });
+  });
+
+  it('computes nothing while nothing was appended since a refresh that had nothing to re-mark', async () => {
+    app = await openTestApp({ now: T2 + 60_000, batches: journal() });
+    const ran = countSqlRuns(app.service.db);
+    const computed = () => ran.get('jobs/position-refresh-days') ?? 0;
+    expect(await refreshPositions(app.service)).toEqual({ marked: 4, skipped: 1 });
+    expect(await refreshPositions(app.service)).toEqual({ marked: 0, skipped: 1 }); // after its own append: computes
+    expect(computed()).toBe(2);
+    expect(await refreshPositions(app.service)).toEqual({ marked: 0, skipped: 1 });
+    expect(computed()).toBe(2);
+    // a newer market snapshot: L, S, O and F (opened after 12:00) are re-marked at it; B's market has none newer
+    const t3 = T2 + 30 * 60_000;
+    await app.service.append({ fills: [], positionSnapshots: [],
+      marketSnapshots: [marketSnapshot({ time: t3, ...W, index_price: 111, cum_borrowing_long: 0.04 })] });
+    expect(await refreshPositions(app.service)).toEqual({ marked: 4, skipped: 1 });
+    expect(computed()).toBe(3);
+    const { rows } = await computeRefresh(app.service);
+    expect(rows).toEqual([]);
+    // any append moves the derived state's position: a snapshot of a position the refresh leaves alone
+    await refreshPositions(app.service);
+    expect(await refreshPositions(app.service)).toEqual({ marked: 0, skipped: 1 });
+    const computedBefore = computed();
+    await app.service.append({ fills: [], marketSnapshots: [],
+      positionSnapshots: [positionSnapshot({ time: t3, position_key: 'F', source: 'event', mark_price: 111 })] });
+    await refreshPositions(app.service);
+    expect(computed()).toBe(computedBefore + 1);
   });
 
   it('agrees with the simulator’s own poll snapshots', async () => {
