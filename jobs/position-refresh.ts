@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { sqlFile } from '../server/db/sql-files.ts';
-import type { IncomingPositionSnapshot, Protocol } from '../server/journal/rows.ts';
 import { readWatermark } from '../server/derive/apply.ts';
+import type { IncomingPositionSnapshot, Protocol } from '../server/journal/rows.ts';
 import { log } from '../server/log.ts';
 import type { Service } from '../server/service.ts';
 import { ALPHA, BETA } from '../server/sources/simulate/markets.ts';
@@ -85,7 +85,7 @@ export async function computeRefresh(service: Service): Promise<{ rows: Incoming
  * The derived state's position (journal commit and seq) that each service's last refresh found
  * nothing to re-mark at. The refresh reads only the derived state and the journal's market
  * snapshots, both fixed by that position, so while it stays the same a refresh would compute the
- * same empty result again (on the bench journal: ~1.7 s of DuckDB on both cores every 5 minutes of
+ * same empty result again (on the bench journal: ~1.7 s of DuckDB work every 5 minutes of
  * an idle server). Kept in memory: the first refresh after a start computes.
  */
 const settled = new WeakMap<Service, { mark: string; skipped: number }>();
