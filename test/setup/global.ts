@@ -9,8 +9,8 @@ import { join } from 'node:path';
  * no key's secret part may appear in any line; otherwise the run fails.
  */
 export default function setup(): () => void {
-  // vitest calls a global setup once for the root config and once per project (vitest.config.ts
-  // has two), all in this process: the first call sets the audit up, the others share it
+  // vitest calls a global setup once for the root config and once per project of
+  // vitest.config.ts, all in this process: the first call sets the audit up, the others share it
   const state = globalThis as { perpsAuditWired?: boolean };
   if (state.perpsAuditWired) return () => {};
   state.perpsAuditWired = true;
