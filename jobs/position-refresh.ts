@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { sqlFile } from '../server/db/sql-files.ts';
-import { readWatermark } from '../server/derive/apply.ts';
 import type { IncomingPositionSnapshot, Protocol } from '../server/journal/rows.ts';
 import { log } from '../server/log.ts';
 import type { Service } from '../server/service.ts';
@@ -90,10 +89,9 @@ export async function computeRefresh(service: Service): Promise<{ rows: Incoming
  */
 const settled = new WeakMap<Service, { mark: string; skipped: number }>();
 
-/** The derived state's position, as one comparable string. */
+/** The derived state's position, as one comparable string (on a reader: no wait behind an append). */
 async function derivedMark(service: Service): Promise<string> {
-  const { seq, commit } = await service.db.write((w) => readWatermark(w));
-  return `${commit}/${seq}`;
+  return (await service.db.queryOne('jobs/position-refresh-mark'))!.mark as string;
 }
 
 /**
@@ -113,12 +111,12 @@ export async function refreshPositions(service: Service): Promise<PositionRefres
   const { rows, skipped } = await computeRefresh(service);
   if (skipped) log.warn(`position refresh: ${skipped} open positions have no market snapshot near their last fill or snapshot; not re-marked`);
   // the result held at `mark` (read before the computation); after an append of ours it no longer
-  // does, and the next run computes again to find that out
+  // does, and the next run computes again to find that out (marks only grow: an older entry never
+  // matches again)
   if (rows.length === 0) {
     settled.set(service, { mark, skipped });
     return { marked: 0, skipped };
   }
-  settled.delete(service);
   await service.append({ fills: [], marketSnapshots: [], positionSnapshots: rows });
   log.info(`position refresh: ${rows.length} open positions re-marked`);
   return { marked: rows.length, skipped };
