@@ -50,6 +50,9 @@ const connections = Number(args.connections);
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
+/** One endpoint's figures, with the serving process's CPU time (all its threads) per measured request. */
+type EndpointFigures = LatencyFigures & { server_cpu_ms_per_req: number };
+
 /** A memory breakdown as one line: the RSS and its parts, the rest as "other". */
 function memoryLine(m: HealthBody['memory']): string {
   const other = m.rss_mib - (m.duckdb_mib ?? 0) - m.js_heap_mib - m.js_external_mib;
@@ -113,17 +116,20 @@ async function main(): Promise<void> {
     const workloads = endpointWorkloads(data, now);
     const warmups = endpointWorkloads(data, now - 3_600_000, 10);
     const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : null;
-    const endpoints: Record<string, LatencyFigures> = {};
-    say(`\nendpoint                             reqs   p50 ms   p99 ms  p99 first   max ms  req/s  statuses`);
+    const endpoints: Record<string, EndpointFigures> = {};
+    say(`\nendpoint                             reqs   p50 ms   p99 ms  p99 first   max ms  req/s  server CPU ms/req  client GC ms  statuses`);
     for (const [i, w] of workloads.entries()) {
       if (only && !only.has(w.name.split(' ')[0]!)) continue;
+      let cpu0 = 0;
       // at least ~100 measured requests: endpoints with few distinct paths repeat them
       const f = await measureSequential(api.url, key, w.paths, warmups[i]!.paths, Math.max(2, Math.ceil(100 / w.paths.length)),
-        Number(args['endpoint-seconds']) * 1000);
-      endpoints[w.name] = f;
+        Number(args['endpoint-seconds']) * 1000, () => (cpu0 = server.cpuSeconds()));
+      const cpuMs = Math.round(((server.cpuSeconds() - cpu0) * 1e5) / f.requests) / 100;
+      endpoints[w.name] = { ...f, server_cpu_ms_per_req: cpuMs };
       const st = Object.entries(f.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
       say(`${w.name.padEnd(36)} ${String(f.requests).padStart(5)} ${f.p50_ms.toFixed(2).padStart(8)} ${f.p99_ms.toFixed(2).padStart(8)} ` +
-        `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)}  ${st}${f.truncated ? ' (time budget)' : ''}`);
+        `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)} ` +
+        `${cpuMs.toFixed(2).padStart(18)} ${f.client_gc.ms.toFixed(1).padStart(13)}  ${st}${f.truncated ? ' (time budget)' : ''}`);
     }
 
     // Mixed: every endpoint's requests interleaved (round-robin), so each connection walks all of them.

@@ -4,8 +4,9 @@
  * server (`start --source none`, like `npm run bench`), waits until its read side is warm, then per
  * path measures `n` requests after 5 unmeasured ones with the bench's sequential client
  * (measureSequential: one keep-alive connection). Prints per path: bytes, p50 / p99 / max ms,
- * statuses, and the server's CPU time and minor page faults per request (/proc), which the
- * client's own time does not blur. `--no-cache` computes every answer.
+ * statuses, the server's CPU time and minor page faults per request (/proc), which the client's
+ * own time does not blur, and the client's own GC pauses while it measured. `--no-cache` computes
+ * every answer.
  */
 import { parseArgs } from 'node:util';
 import { KeyStore } from '../keys/store.ts';
@@ -31,7 +32,7 @@ try {
   await untilWarm(api);
   await untilQuiet(api);
   console.log(`response cache ${args['no-cache'] ? 'off' : 'on'}; ${n} requests a path`);
-  console.log('   bytes   p50 ms   p99 ms   max ms  server CPU ms/req  faults/req  statuses  path');
+  console.log('   bytes   p50 ms   p99 ms   max ms  server CPU ms/req  faults/req  client GC ms  statuses  path');
   for (const path of paths) {
     for (let i = 0; i < 5; i++) await timedGet(api.url + path, key); // unmeasured, and outside the CPU window
     const cpu0 = api.cpuSeconds();
@@ -42,7 +43,7 @@ try {
     const faults = (api.minorFaults() - faults0) / n;
     const f = (x: number, w = 8): string => x.toFixed(2).padStart(w);
     const statuses = Object.entries(m.statuses).map(([s, k]) => `${s}:${k}`).join(' ');
-    console.log(`${String(m.mean_bytes).padStart(8)} ${f(m.p50_ms)} ${f(m.p99_ms)} ${f(m.max_ms)} ${f(cpu, 18)} ${faults.toFixed(0).padStart(11)}  ${statuses.padEnd(8)}  ${path}`);
+    console.log(`${String(m.mean_bytes).padStart(8)} ${f(m.p50_ms)} ${f(m.p99_ms)} ${f(m.max_ms)} ${f(cpu, 18)} ${faults.toFixed(0).padStart(11)} ${m.client_gc.ms.toFixed(1).padStart(13)}  ${statuses.padEnd(8)}  ${path}`);
   }
 } finally {
   await api.stop();
