@@ -9,10 +9,10 @@
  * here (epoch µs, the served 6-decimal USD, leverage), so the order is the same on the same
  * numbers. test/account-history-store.test.ts compares the answers with the SQL's byte for byte.
  */
+import type { Row } from '../db/database.ts';
 import { K, KEY_WIDTH, type AccountRun } from './lifecycle-accounts.ts';
 import type { LifecycleStore } from './lifecycle-store.ts';
-import { JsonBody } from './json-body.ts';
-import { recordJson } from './lifecycle-timeline.ts';
+import { recordRow } from './lifecycle-timeline.ts';
 import { compareNullsLast } from './nulls-last.ts';
 import type { ClosedTail } from './closed-tail.ts';
 
@@ -32,12 +32,12 @@ export interface AccountHistoryQuery {
 const SORT_KEY = { opened_at: K.opened, closed_at: K.closed, size: K.size, pnl: K.pnl, leverage: K.leverage } as const;
 
 /**
- * One page of `address`'s closed lifecycles (each record's JSON, see recordJson), the match count and whether the address has any closed
+ * One page of `address`'s closed lifecycles, the match count and whether the address has any closed
  * lifecycle at all (`held`, before the filters), or undefined when the store and tail cannot answer
  * (nothing stored yet, or a tail too long to hold): the route runs the SQL.
  */
 export async function historyFromStore(store: LifecycleStore, closedTail: ClosedTail, address: string,
-  q: AccountHistoryQuery): Promise<{ data: string[]; total: number; held: boolean } | undefined> {
+  q: AccountHistoryQuery): Promise<{ data: Row[]; total: number; held: boolean } | undefined> {
   const tail = await closedTail.at(store.view());
   // the view as it is now, read with the tail before any other await: the tail drops only what a
   // segment at or below the current mark holds, and keeps everything after it
@@ -67,17 +67,8 @@ export async function historyFromStore(store: LifecycleStore, closedTail: Closed
   });
   const page = pageOrder(values.subarray(0, n), ids, q);
   const docs = await readRecords(page.map((m) => where[m]!), runs);
-  const data = docs.map((doc) => recordJson(view.columns, JSON.parse(doc) as (number | string | null)[]));
+  const data = docs.map((doc) => recordRow(view.columns, JSON.parse(doc) as (number | string | null)[]));
   return { data, total: n, held: runs.length > 0 };
-}
-
-/**
- * The route's answer `{ data, pagination: { limit, offset, total } }` as text, from the records'
- * JSON (exactly JSON.stringify of the object: test/account-history-store.test.ts compares it with
- * the SQL's answer byte for byte).
- */
-export function historyBody(records: readonly string[], limit: number, offset: number, total: number): JsonBody {
-  return new JsonBody(`{"data":[${records.join(',')}],"pagination":${JSON.stringify({ limit, offset, total })}}`);
 }
 
 /**

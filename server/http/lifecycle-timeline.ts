@@ -1,8 +1,7 @@
 /**
  * Endpoints 18 and 19 from the lifecycle store's documents (server/http/lifecycle-store.ts) instead
- * of DuckDB: a record array becomes endpoint 18's row (and endpoint 15's record, as JSON text), and
- * a lifecycle's fill arrays become one page of endpoint 19, filtered, sorted and paged exactly as
- * sql/api/alpha-position-lifecycle.sql does.
+ * of DuckDB: a record array becomes endpoint 18's row, and a lifecycle's fill arrays become one page
+ * of endpoint 19, filtered, sorted and paged exactly as sql/api/alpha-position-lifecycle.sql does.
  *
  * The arrays are sql/schema/read-macros.sql `alpha_timeline_docs` (fills) and
  * sql/store/lifecycle-docs.sql (records): values as DuckDB computed them, times as epoch µs.
@@ -47,33 +46,6 @@ export function recordRow(names: readonly string[], values: readonly (number | s
     row[name] = RECORD_TIMES.has(name) && typeof v === 'number' ? isoFromMicros(v) : v;
   });
   return row;
-}
-
-/** Per column list: each value's prefix (`{"name":`, then `,"name":`) and whether it is a time. */
-const recordForms = new WeakMap<readonly string[], { prefixes: string[]; times: boolean[] }>();
-
-/**
- * Exactly `JSON.stringify(recordRow(names, values))`, without the row object: endpoint 15 writes up
- * to 100 records a page, and building then serializing each object cost a whale's page ~0.8 ms of
- * its ~3.4 ms on the main thread (issue 7). test/lifecycle-timeline.test.ts compares the two.
- */
-export function recordJson(names: readonly string[], values: readonly (number | string | null)[]): string {
-  let form = recordForms.get(names);
-  if (form === undefined) {
-    form = {
-      prefixes: names.map((name, i) => `${i === 0 ? '{' : ','}${JSON.stringify(name)}:`),
-      times: names.map((name) => RECORD_TIMES.has(name)),
-    };
-    recordForms.set(names, form);
-  }
-  if (names.length === 0) return '{}';
-  let out = '';
-  for (let i = 0; i < names.length; i++) {
-    const v = values[i] ?? null;
-    // an ISO timestamp has no character JSON escapes
-    out += form.prefixes[i]! + (form.times[i] && typeof v === 'number' ? `"${isoFromMicros(v)}"` : JSON.stringify(v));
-  }
-  return `${out}}`;
 }
 
 /** One PositionEvent row from a fill doc. */

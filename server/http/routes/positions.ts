@@ -26,7 +26,7 @@ import { AccountsIndex } from '../accounts-index.ts';
 import { OpenPositionsIndex } from '../open-positions-index.ts';
 import { LifecycleStore } from '../lifecycle-store.ts';
 import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../lifecycle-answers.ts';
-import { historyBody, historyFromStore } from '../account-history.ts';
+import { historyFromStore } from '../account-history.ts';
 import { ClosedTail } from '../closed-tail.ts';
 import { declareAddressFootprint } from '../cache-footprint.ts';
 
@@ -222,7 +222,7 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
         if (quick) {
           // an address with a closed alpha lifecycle has an alpha account (accounts derive from lifecycles)
           if (!quick.held && !(await exists())) throw notFound('No alpha account has this address.');
-          return historyBody(quick.data, limit, offset, quick.total);
+          return { data: quick.data, pagination: { limit, offset, total: quick.total } };
         }
         const page = async () => service.db.query('api/alpha-account-history', { address, mark: await index.mark(), ...filters });
         const [known, rows] = await Promise.all([exists(), page()]);
