@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { sqlFingerprint } from '../server/db/sql-fingerprint.ts';
 import { sqlFile } from '../server/db/sql-files.ts';
 import type { IncomingPositionSnapshot, Protocol } from '../server/journal/rows.ts';
 import { log } from '../server/log.ts';
@@ -81,17 +82,36 @@ export async function computeRefresh(service: Service): Promise<{ rows: Incoming
 }
 
 /**
- * The derived state's position (journal commit and seq) that each service's last refresh found
- * nothing to re-mark at. The refresh reads only the derived state and the journal's market
- * snapshots, both fixed by that position, so while it stays the same a refresh would compute the
- * same empty result again (on the bench journal: ~1.7 s of DuckDB work every 5 minutes of
- * an idle server). Kept in memory: the first refresh after a start computes.
+ * The derived state's position (journal commit and seq) that the last refresh found nothing to
+ * re-mark at, with the open positions it could not re-mark. The refresh reads only the derived
+ * state and the journal's market snapshots, both fixed by that position, so while it stays the same
+ * a refresh would compute the same empty result again (on the bench journal: ~1.9 s of DuckDB work,
+ * every 5 minutes of an idle server). Kept in memory and in the derived state's `meta` (key
+ * `position_refresh_settled`), so a restarted server does not compute it once more either: every
+ * bench run starts a server, and its first refresh took ~2-3 CPU-s of both cores beside whatever
+ * the bench was measuring. The stored value names the refresh's own version (its SQL and the
+ * protocol constants): a release that computes differently computes again.
  */
 const settled = new WeakMap<Service, { mark: string; skipped: number }>();
 
-/** The derived state's position, as one comparable string (on a reader: no wait behind an append). */
-async function derivedMark(service: Service): Promise<string> {
-  return (await service.db.queryOne('jobs/position-refresh-mark'))!.mark as string;
+/** The refresh's SQL and constants, as the stored settled value names them. */
+const REFRESH_VERSION = sqlFingerprint([sqlFile('jobs/position-refresh'), JSON.stringify(PROTOCOL_PARAMS), String(MAX_GAP_MS)]);
+
+/** The derived state's position, as one comparable string, and the settled value stored with it (on a reader: no wait behind an append). */
+async function derivedMark(service: Service): Promise<{ mark: string; stored: string | null }> {
+  const row = (await service.db.queryOne('jobs/position-refresh-mark'))!;
+  return { mark: row.mark as string, stored: (row.settled as string | null) ?? null };
+}
+
+/** The stored form of "nothing to re-mark at `mark`, `skipped` not re-markable". */
+function settledValue(mark: string, skipped: number): string {
+  return `${mark}|${REFRESH_VERSION}|${skipped}`;
+}
+
+/** What `stored` says was skipped at `mark`, or undefined when it is about another position or version. */
+function storedSkipped(stored: string | null, mark: string): number | undefined {
+  const prefix = `${mark}|${REFRESH_VERSION}|`;
+  return stored?.startsWith(prefix) ? Number(stored.slice(prefix.length)) : undefined;
 }
 
 /**
@@ -102,11 +122,12 @@ async function derivedMark(service: Service): Promise<string> {
  * Nothing appended since a refresh that found nothing to re-mark: nothing is computed.
  */
 export async function refreshPositions(service: Service): Promise<PositionRefreshResult> {
-  const mark = await derivedMark(service);
+  const { mark, stored } = await derivedMark(service);
   const last = settled.get(service);
-  if (last?.mark === mark) {
+  const known = last?.mark === mark ? last.skipped : storedSkipped(stored, mark);
+  if (known !== undefined) {
     log.debug(`position refresh: nothing appended since the last refresh (${mark}); nothing to re-mark`);
-    return { marked: 0, skipped: last.skipped };
+    return { marked: 0, skipped: known };
   }
   const { rows, skipped } = await computeRefresh(service);
   if (skipped) log.warn(`position refresh: ${skipped} open positions have no market snapshot near their last fill or snapshot; not re-marked`);
@@ -115,6 +136,8 @@ export async function refreshPositions(service: Service): Promise<PositionRefres
   // matches again)
   if (rows.length === 0) {
     settled.set(service, { mark, skipped });
+    // one small write per position: the derived state's own changes reach its file with the next checkpoint
+    await service.db.write((w) => w.run('derive/meta-set', { key: 'position_refresh_settled', value: settledValue(mark, skipped) }));
     return { marked: 0, skipped };
   }
   await service.append({ fills: [], marketSnapshots: [], positionSnapshots: rows });

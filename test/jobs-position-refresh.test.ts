@@ -4,7 +4,8 @@ import type { IncomingBatch, IncomingPositionSnapshot } from '../server/journal/
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { countSqlRuns } from './helpers/sql-runs.ts';
-import { at, fill, marketSnapshot, positionSnapshot, tempService } from './helpers/fixtures.ts';
+import { openService } from '../server/service.ts';
+import { at, fill, marketSnapshot, positionSnapshot, tempDataDir, tempService } from './helpers/fixtures.ts';
 
 const W = { market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]' };
 const BETA = { protocol: 'beta' as const, market: 'SOL-PERP', market_variant: null };
@@ -112,6 +113,34 @@ describe('full position refresh', () => {
       positionSnapshots: [positionSnapshot({ time: t3, position_key: 'F', source: 'event', mark_price: 111 })] });
     await refreshPositions(app.service);
     expect(computed()).toBe(computedBefore + 1);
+  });
+
+  it('a restarted service computes nothing either, until something is appended', async () => {
+    const { dir, cleanup } = tempDataDir();
+    const open = () => openService({ dataDir: dir, clock: () => T2 + 60_000 });
+    try {
+      let service = await open();
+      for (const batch of journal()) await service.append(batch);
+      expect(await refreshPositions(service)).toEqual({ marked: 4, skipped: 1 });
+      expect(await refreshPositions(service)).toEqual({ marked: 0, skipped: 1 }); // found nothing: stored
+      await service.close();
+      service = await open();
+      try {
+        const ran = countSqlRuns(service.db);
+        const computed = () => ran.get('jobs/position-refresh-days') ?? 0;
+        expect(await refreshPositions(service)).toEqual({ marked: 0, skipped: 1 });
+        expect(computed()).toBe(0);
+        // a newer market snapshot moves the position: computed again, and L, S, O and F re-marked
+        await service.append({ fills: [], positionSnapshots: [],
+          marketSnapshots: [marketSnapshot({ time: T2 + 30 * 60_000, ...W, index_price: 111, cum_borrowing_long: 0.04 })] });
+        expect(await refreshPositions(service)).toEqual({ marked: 4, skipped: 1 });
+        expect(computed()).toBe(1);
+      } finally {
+        await service.close();
+      }
+    } finally {
+      cleanup();
+    }
   });
 
   it('agrees with the simulator’s own poll snapshots', async () => {
