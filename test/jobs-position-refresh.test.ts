@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeRefresh, refreshPositions } from '../jobs/position-refresh.ts';
 import type { IncomingBatch, IncomingPositionSnapshot } from '../server/journal/rows.ts';
+import { openService } from '../server/service.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { countSqlRuns } from './helpers/sql-runs.ts';
-import { openService } from '../server/service.ts';
 import { at, fill, marketSnapshot, positionSnapshot, tempDataDir, tempService } from './helpers/fixtures.ts';
 
 const W = { market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]' };
