@@ -86,15 +86,13 @@ export async function computeRefresh(service: Service): Promise<{ rows: Incoming
  * re-mark at, with the open positions it could not re-mark. The refresh reads only the derived
  * state and the journal's market snapshots, both fixed by that position, so while it stays the same
  * a refresh would compute the same empty result again (on the bench journal: ~1.9 s of DuckDB work,
- * every 5 minutes of an idle server). Kept in memory and in the derived state's `meta` (key
- * `position_refresh_settled`), so a restarted server does not compute it once more either: every
- * bench run starts a server, and its first refresh took ~2-3 CPU-s of both cores beside whatever
- * the bench was measuring. The stored value names the refresh's own version (its SQL and the
- * protocol constants): a release that computes differently computes again.
+ * every 5 minutes of an idle server). Kept in the derived state's `meta` (key
+ * `position_refresh_settled`, read with the position itself), so a restarted server does not
+ * compute it once more either: every bench run starts a server, and its first refresh took ~2-3
+ * CPU-s of both cores beside whatever the bench was measuring. The stored value names the
+ * refresh's own version (its SQL and the protocol constants): a release that computes differently
+ * computes again. This is that version: the refresh's SQL and constants, fingerprinted.
  */
-const settled = new WeakMap<Service, { mark: string; skipped: number }>();
-
-/** The refresh's SQL and constants, as the stored settled value names them. */
 const REFRESH_VERSION = sqlFingerprint([sqlFile('jobs/position-refresh'), JSON.stringify(PROTOCOL_PARAMS), String(MAX_GAP_MS)]);
 
 /** The derived state's position, as one comparable string, and the settled value stored with it (on a reader: no wait behind an append). */
@@ -123,8 +121,7 @@ function storedSkipped(stored: string | null, mark: string): number | undefined 
  */
 export async function refreshPositions(service: Service): Promise<PositionRefreshResult> {
   const { mark, stored } = await derivedMark(service);
-  const last = settled.get(service);
-  const known = last?.mark === mark ? last.skipped : storedSkipped(stored, mark);
+  const known = storedSkipped(stored, mark);
   if (known !== undefined) {
     log.debug(`position refresh: nothing appended since the last refresh (${mark}); nothing to re-mark`);
     return { marked: 0, skipped: known };
@@ -135,7 +132,6 @@ export async function refreshPositions(service: Service): Promise<PositionRefres
   // does, and the next run computes again to find that out (marks only grow: an older entry never
   // matches again)
   if (rows.length === 0) {
-    settled.set(service, { mark, skipped });
     // one small write per position: the derived state's own changes reach its file with the next checkpoint
     await service.db.write((w) => w.run('derive/meta-set', { key: 'position_refresh_settled', value: settledValue(mark, skipped) }));
     return { marked: 0, skipped };

@@ -29,7 +29,17 @@ export function withPlainErrors(cmd: AnyCommand): AnyCommand {
       }
     }),
     subCommands: isResolved<Record<string, unknown>>(subCommands)
-      ? Object.fromEntries(Object.entries(subCommands).map(([name, sub]) => [name, isResolved<AnyCommand>(sub) ? withPlainErrors(sub) : sub]))
+      ? Object.fromEntries(Object.entries(subCommands).map(([name, sub]) => [name, plainSub(sub)]))
       : subCommands,
   };
+}
+
+/**
+ * A subcommand with plain errors however citty is given it: an object, or a function or promise
+ * giving one (a command loaded when it runs, server/cli.ts), wrapped once it is there.
+ */
+function plainSub(sub: unknown): AnyCommand | (() => Promise<AnyCommand>) | Promise<AnyCommand> {
+  if (isResolved<AnyCommand>(sub)) return withPlainErrors(sub);
+  if (typeof sub === 'function') return async () => withPlainErrors(await (sub as () => AnyCommand | Promise<AnyCommand>)());
+  return Promise.resolve(sub as Promise<AnyCommand>).then(withPlainErrors);
 }
