@@ -2,7 +2,7 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@du
 import { log } from '../log.ts';
 import { allocatorOptions } from './bulk-allocator.ts';
 import { sqlFile } from './sql-files.ts';
-import { plainRow } from './values.ts';
+import { appendPlainRows, plainRowsOf } from './chunk-rows.ts';
 import type { StagingPlace } from '../journal/stage.ts';
 import { bindParams, bindValues, runOn, type Params, type PooledConnection, type Row } from './run-sql.ts';
 
@@ -130,8 +130,7 @@ export class Database {
   async querySql(sql: string, params: Params = {}): Promise<Row[]> {
     const pc = await this.acquire();
     try {
-      const reader = await pc.conn.runAndReadAll(sql, bindValues(sql, params));
-      return reader.getRowObjects().map(plainRow);
+      return plainRowsOf(await pc.conn.run(sql, bindValues(sql, params)));
     } finally {
       this.release(pc);
     }
@@ -143,7 +142,11 @@ export class Database {
    * objects (tens of thousands of them cost hundreds of MB of JS heap at their peak).
    */
   async queryChunks(name: string, params: Params, onChunk: (rows: Row[]) => void): Promise<void> {
-    await this.queryChunkColumns(name, params, (chunk, names) => onChunk(chunk.getRowObjects(names).map(plainRow)));
+    await this.queryChunkColumns(name, params, (chunk, names) => {
+      const rows: Row[] = [];
+      appendPlainRows(chunk, names, rows);
+      onChunk(rows);
+    });
   }
 
   /**
@@ -328,8 +331,7 @@ export class Writer {
 
   /** Runs literal SQL with bound parameters and returns plain rows. */
   async rows(sql: string, params: Params = {}): Promise<Row[]> {
-    const reader = await this.pc.conn.runAndReadAll(sql, bindValues(sql, params));
-    return reader.getRowObjects().map(plainRow);
+    return plainRowsOf(await this.pc.conn.run(sql, bindValues(sql, params)));
   }
 }
 

@@ -4,7 +4,8 @@
  */
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
 import type { StagingPlace } from '../journal/stage.ts';
-import { plainRow, type Plain } from './values.ts';
+import { plainRowsOf } from './chunk-rows.ts';
+import type { Plain } from './values.ts';
 
 export type Params = Record<string, string | number | boolean | bigint | null | undefined>;
 export type Row = Record<string, Plain>;
@@ -58,13 +59,12 @@ export function bindParams(stmt: DuckDBPreparedStatement, sql: string, params: P
  * returns no row ever after (test/database-settings.test.ts).
  */
 export async function runOn(pc: PooledConnection, key: string, sql: string, params: Params): Promise<Row[]> {
-  if (paramNames(sql).length === 0) return (await pc.conn.runAndReadAll(sql)).getRowObjects().map(plainRow);
+  if (paramNames(sql).length === 0) return plainRowsOf(await pc.conn.run(sql));
   let stmt = pc.statements.get(key);
   if (!stmt) {
     stmt = await pc.conn.prepare(sql);
     pc.statements.set(key, stmt);
   }
   bindParams(stmt, sql, params);
-  const reader = await stmt.runAndReadAll();
-  return reader.getRowObjects().map(plainRow);
+  return plainRowsOf(await stmt.run());
 }
