@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Database } from '../server/db/database.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { OpenPositionsIndex } from '../server/http/open-positions-index.ts';
 import type { OpenPositionSearch, OpenPositionSort } from '../server/http/open-position-set.ts';
@@ -9,7 +10,8 @@ import { openTestApp, type TestApp } from './helpers/app.ts';
  * Endpoint 16 from the open positions in memory (issue 7) gives exactly the SQL's page, total and
  * meta for every sort, both orders, filters alone and together, pages inside and past the end;
  * endpoint 17 exactly the SQL's summary for every market; and after appends (fills, position and
- * market snapshots) the next search and summary see the new state.
+ * market snapshots) the next search and summary see the new state. Loads happen at open and right
+ * after an append whose set a request read, not after one nobody read.
  */
 const START = Date.UTC(2026, 3, 20);
 const NOW = Date.UTC(2026, 4, 3, 12, 30);
@@ -142,5 +144,44 @@ describe('endpoint 16 from the open positions in memory', () => {
     expect(await index.search(q)).not.toEqual(before);
     await compareAll(index);
     await compareSummaries(index);
+  }, 60_000);
+
+  it('loads at open, again right after an append whose set a request read, and not after one nobody read', async () => {
+    const loads: number[] = [];
+    const db = Object.create(t.service.db) as Database;
+    db.query = (name, params) => {
+      if (name === 'api/alpha-open-positions-all') loads.push(t.service.lastSeq());
+      return t.service.db.query(name, params);
+    };
+    const index = new OpenPositionsIndex({ ...t.service, db });
+    const stats = () => t.service.db.queryOne('api/alpha-open-positions-stats', { market: null });
+    let appends = 0;
+    const off = t.service.onAppend(() => void (appends += 1));
+    const appendOne = async (until: number) => {
+      const before = appends;
+      for (const batch of sim.advance(until)) await t.service.append(batch);
+      expect(appends - before).toBe(1);
+    };
+    try {
+      expect(index.warm()).toBe(false);
+      index.open();
+      expect(loads).toHaveLength(1);
+      await vi.waitUntil(() => index.warm(), { timeout: 10_000 });
+      expect(index.summary(null)).toEqual(await stats()); // loaded with no search
+      await appendOne(NOW + 3_660_000); // nobody read the set
+      expect(loads).toHaveLength(1);
+      expect(index.warm()).toBe(true); // nothing waits for the old set
+      expect(index.summary(null)).toBeNull();
+      await index.search(ALL); // a request loads it, and has now read it
+      expect(loads).toHaveLength(2);
+      await appendOne(NOW + 3_720_000);
+      expect(loads).toHaveLength(3); // at once, before any request
+      await vi.waitUntil(() => index.warm(), { timeout: 10_000 });
+      expect(index.summary(null)).toEqual(await stats());
+      expect(await index.search(ALL)).toEqual(await viaSql(ALL));
+      expect(loads).toHaveLength(3); // the search found it loaded
+    } finally {
+      off();
+    }
   }, 60_000);
 });

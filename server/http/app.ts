@@ -60,14 +60,14 @@ export interface RouteParts {
   lifecycles?: LifecycleStore;
   /** endpoints 12-14's (and 15's account check) alpha accounts (default: a new one, loaded on first use) */
   accounts?: AccountsIndex;
+  /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
+  openPositions?: OpenPositionsIndex;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
   const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
-    lifecycles, accounts = new AccountsIndex(service) } = parts;
-  // endpoint 16's open positions, whose live fields endpoint 18 shows too
-  const openPositions = new OpenPositionsIndex(service);
+    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service) } = parts;
   return [
     ...openapiRoutes(service),
     ...protocolRoutes(service),
@@ -160,7 +160,8 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const funding = new FundingIndex(cache.service);
   const lifecycles = LifecycleStore.of(service);
   const accounts = new AccountsIndex(cache.service);
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts });
+  const openPositions = new OpenPositionsIndex(cache.service);
+  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
@@ -172,11 +173,13 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   liquidations.open();
   funding.open();
   accounts.open();
+  openPositions.open();
   backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || history.behind() || lifecycles.busy();
+  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !openPositions.warm()
+    || history.behind() || lifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);

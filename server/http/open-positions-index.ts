@@ -6,7 +6,8 @@
  *
  * Never stale: only appends change the tables behind those rows (fills, position snapshots, market
  * snapshots; the position refresh appends poll snapshots too), and every append's listener moves
- * the generation; the next search loads the rows again. Concurrent searches share one load.
+ * the generation; the rows are loaded again right after it when a request read the last set, else
+ * by the next search ({@link OpenPositionsIndex.open}). Concurrent searches share one load.
  *
  * The answer is exactly the SQL's (test/open-positions-index.test.ts compares them): the same
  * filters, the sort value ascending or descending with NULLs last, then address ascending (ASCII
@@ -47,17 +48,52 @@ export class OpenPositionsIndex {
   /** the set of one generation, loading or loaded (`ready` once it has) */
   private loaded: { generation: number; rows: Promise<PositionSet | null>; ready?: PositionSet | null } | null = null;
   private following = false;
+  /** whether a request read the set since the last load began: an append then loads the next one at once */
+  private used = false;
 
   constructor(private readonly service: Service) {}
 
-  /** The open positions of the current generation (loaded if needed); null when they cannot be searched here. */
+  /**
+   * Loads the set now rather than at the first request (the app calls it at start), and from then
+   * on again right after each append whose previous set a request read, so that a search after
+   * an append mostly finds the set loaded or loading. The load's garbage (~14 MB of row
+   * conversion on the bench journal) is collected then, not inside the first searches' answers.
+   * A set nobody reads is not reloaded: the next request loads it, as without this call.
+   */
+  open(): void {
+    this.follow(true);
+    void this.load().catch(() => undefined); // a failure is retried by the next request
+  }
+
+  /**
+   * Whether the last load begun has finished (false before any, and while one runs). A set an
+   * append made old counts as warm: nothing waits for it until a request asks (then it loads).
+   */
+  warm(): boolean {
+    return this.loaded !== null && this.loaded.ready !== undefined;
+  }
+
+  private follow(eager: boolean): void {
+    if (this.following) return;
+    this.following = true;
+    this.service.onAppend(() => {
+      this.generation += 1;
+      if (eager && this.used) {
+        this.used = false;
+        void this.load().catch(() => undefined);
+      }
+    });
+  }
+
+  /** The open positions of the current generation for a request (loaded if needed); null when they cannot be searched here. */
   private rows(): Promise<PositionSet | null> {
-    if (!this.following) {
-      this.following = true;
-      this.service.onAppend(() => {
-        this.generation += 1;
-      });
-    }
+    this.used = true;
+    return this.load();
+  }
+
+  /** The current generation's set, loading it if no load of it has begun (concurrent callers share one). */
+  private load(): Promise<PositionSet | null> {
+    this.follow(false);
     if (this.loaded?.generation !== this.generation) {
       const rows = this.service.db.query('api/alpha-open-positions-all').then((all) => {
         const large = (x: unknown) => typeof x === 'number' && Math.abs(x) >= ORDER_SAFE_USD;
