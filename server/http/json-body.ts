@@ -24,8 +24,18 @@ export function serializeResult(result: unknown): Body {
   return result instanceof JsonBody ? result.body : JSON.stringify(result);
 }
 
-/** Bodies of at least this many characters are kept by the response cache as bytes (see the file comment). */
-export const BYTES_FROM_CHARS = 32_768;
+/**
+ * Bodies of at least this many characters are kept by the response cache as bytes (see the file
+ * comment). Also why not higher: a kept string lives in V8's heap, so the young-generation
+ * collections copy it (twice: within the young space, then into the old one), and a run of cached
+ * history answers of 5-30 KB made 4-19 ms scavenges inside the bench's measured requests; bytes
+ * live outside the heap and are not copied (`npm run bench` under `--trace-gc`, 2026-11-28: the
+ * per-endpoint phase's scavenges summed 99-128 ms with 12 and 6 of them ≥ 4 ms at 32,768, 53-62 ms
+ * with one at 4,096). From 4 KB on, `Buffer.from` gives each body its own memory rather than a
+ * slice of a shared 8 KB pool slab, which a kept slice would hold whole; the short answers (most
+ * hits, e.g. the bench's repeated 303-byte one) stay strings.
+ */
+export const BYTES_FROM_CHARS = 4_096;
 
 /** `body` as the response cache keeps it: a long text as its bytes, encoded once for every hit. */
 export function keptBody(body: Body): Body {
