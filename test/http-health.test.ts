@@ -58,6 +58,17 @@ describe('GET /health', () => {
     expect(external).toBeGreaterThanOrEqual(0);
     expect(duckdb).toBeGreaterThanOrEqual(0);
     expect(rss).toBeGreaterThan(duckdb);
+    // V8's collections since start: garbage made here shows as more of them, with their pauses
+    const gcBefore = body.gc as { collections: number; pause_ms: number; max_pause_ms: number };
+    let kept = 0;
+    // ~50 MB of short-lived arrays and strings: more than the young generation holds
+    for (let i = 0; i < 1_000_000; i++) kept += [i, String(i)].length;
+    expect(kept).toBe(2_000_000);
+    const gcAfter = (await (await t.get('/health', null)).json()).gc;
+    expect(gcAfter.collections).toBeGreaterThan(gcBefore.collections);
+    expect(gcAfter.pause_ms).toBeGreaterThan(gcBefore.pause_ms);
+    expect(gcAfter.max_pause_ms).toBeGreaterThan(0);
+    expect(gcAfter.max_pause_ms).toBeLessThanOrEqual(gcAfter.pause_ms);
 
     // the response cache's counts: one answer computed, then served from the cache
     expect(body.cache).toEqual({ hits: 0, misses: 0, kept_across_appends: 0, entries: 0 });

@@ -27,6 +27,7 @@ import { KeyStore } from '../keys/store.ts';
 import { statePath } from '../service.ts';
 import { measureSequential, measureThroughput, type LatencyFigures, type ThroughputFigures } from './measure.ts';
 import { freePort, health, mib, spawnServer, untilLive, untilQuiet, untilWarm, type ServerChild } from './server-process.ts';
+import type { GcPauses } from '../gc-pauses.ts';
 import type { HealthBody } from '../http/health.ts';
 import { discover, endpointWorkloads } from './workloads.ts';
 
@@ -50,8 +51,17 @@ const connections = Number(args.connections);
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
-/** One endpoint's figures, with the serving process's CPU time (all its threads) per measured request. */
-type EndpointFigures = LatencyFigures & { server_cpu_ms_per_req: number };
+/**
+ * One endpoint's figures, with the serving process's CPU time (all its threads) per measured
+ * request and its garbage collections during the measured part (from /health; null if absent).
+ */
+type EndpointFigures = LatencyFigures & { server_cpu_ms_per_req: number; server_gc: { collections: number; ms: number } | null };
+
+/** The collections and pause ms between two of /health's `gc` readings. */
+function gcBetween(before: GcPauses | null, after: GcPauses | null): EndpointFigures['server_gc'] {
+  if (!before || !after) return null;
+  return { collections: after.collections - before.collections, ms: Math.round((after.pause_ms - before.pause_ms) * 100) / 100 };
+}
 
 /** A memory breakdown as one line: the RSS and its parts, the rest as "other". */
 function memoryLine(m: HealthBody['memory']): string {
@@ -117,19 +127,25 @@ async function main(): Promise<void> {
     const warmups = endpointWorkloads(data, now - 3_600_000, 10);
     const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : null;
     const endpoints: Record<string, EndpointFigures> = {};
-    say(`\nendpoint                             reqs   p50 ms   p99 ms  p99 first   max ms  req/s  server CPU ms/req  client GC ms  statuses`);
+    say(`\nendpoint                             reqs   p50 ms   p99 ms  p99 first   max ms  req/s  server CPU ms/req  server GC ms  client GC ms  statuses`);
     for (const [i, w] of workloads.entries()) {
       if (only && !only.has(w.name.split(' ')[0]!)) continue;
       let cpu0 = 0;
+      let gc0: GcPauses | null = null;
       // at least ~100 measured requests: endpoints with few distinct paths repeat them
       const f = await measureSequential(api.url, key, w.paths, warmups[i]!.paths, Math.max(2, Math.ceil(100 / w.paths.length)),
-        Number(args['endpoint-seconds']) * 1000, () => (cpu0 = server.cpuSeconds()));
+        Number(args['endpoint-seconds']) * 1000, async () => {
+          gc0 = (await health(server)).gc;
+          cpu0 = server.cpuSeconds();
+        });
       const cpuMs = Math.round(((server.cpuSeconds() - cpu0) * 1e5) / f.requests) / 100;
-      endpoints[w.name] = { ...f, server_cpu_ms_per_req: cpuMs };
+      const serverGc = gcBetween(gc0, (await health(server)).gc);
+      endpoints[w.name] = { ...f, server_cpu_ms_per_req: cpuMs, server_gc: serverGc };
       const st = Object.entries(f.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
       say(`${w.name.padEnd(36)} ${String(f.requests).padStart(5)} ${f.p50_ms.toFixed(2).padStart(8)} ${f.p99_ms.toFixed(2).padStart(8)} ` +
         `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)} ` +
-        `${cpuMs.toFixed(2).padStart(18)} ${f.client_gc.ms.toFixed(1).padStart(13)}  ${st}${f.truncated ? ' (time budget)' : ''}`);
+        `${cpuMs.toFixed(2).padStart(18)} ${(serverGc?.ms.toFixed(1) ?? '?').padStart(13)} ${f.client_gc.ms.toFixed(1).padStart(13)}  ` +
+        `${st}${f.truncated ? ' (time budget)' : ''}`);
     }
 
     // Mixed: every endpoint's requests interleaved (round-robin), so each connection walks all of them.

@@ -74,11 +74,11 @@ function recordGcPauses(): { stop(): LatencyFigures['client_gc'] } {
  * Sequential requests: a warm-up over `warmup` paths (not measured), then `rounds` passes over
  * `paths` (so with rounds = 2 half the requests repeat an earlier one, as real clients do).
  * `budgetMs` bounds the warm-up and the measured part each (a slow endpoint must not make the
- * bench run for ever); a run cut short says so (`truncated`). `onMeasuring` is called between the
- * warm-up and the measured part (the bench samples the server's CPU time there).
+ * bench run for ever); a run cut short says so (`truncated`). `onMeasuring` is called (and awaited)
+ * between the warm-up and the measured part (the bench samples the server's CPU time and GC there).
  */
 export async function measureSequential(base: string, key: string, paths: string[], warmup: string[], rounds = 2, budgetMs = 20_000,
-  onMeasuring?: () => void): Promise<LatencyFigures> {
+  onMeasuring?: () => void | Promise<void>): Promise<LatencyFigures> {
   const warmEnd = performance.now() + budgetMs / 4;
   for (const p of warmup) {
     await timedGet(base + p, key);
@@ -88,7 +88,7 @@ export async function measureSequential(base: string, key: string, paths: string
   const first: number[] = [];
   const statuses: Record<string, number> = {};
   let bytes = 0;
-  onMeasuring?.();
+  await onMeasuring?.();
   // The client starts the measured part with an empty young generation, else the garbage of the
   // bench's own set-up (the workload queries) or of the endpoint before was collected in the middle
   // of it: a 14 ms pause of the client once made endpoint 1's p99 10.5 ms, against ~2 without. A

@@ -39,6 +39,7 @@ import { accountRoutes } from './routes/accounts.ts';
 import { historyRoutes } from './routes/history.ts';
 import { openPositionRoutes } from './routes/open-positions.ts';
 import { positionRoutes } from './routes/positions.ts';
+import { observeGcPauses } from '../gc-pauses.ts';
 import type { KeyStore } from '../keys/store.ts';
 import { mountMcp } from '../mcp/endpoint.ts';
 import { admit, type Limits } from '../limits/gate.ts';
@@ -154,6 +155,7 @@ export interface AppOptions {
 export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
   const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;
   const app = new H3({ silent: true, onError: handleError });
+  observeGcPauses(); // for /health (once per process)
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const mirror = new HistoryMirror(cache.service);
   const liquidations = new LiquidationIndex(cache.service);

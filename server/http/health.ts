@@ -16,6 +16,7 @@
  */
 import type { H3 } from 'h3';
 import { isoFromMs } from '../db/values.ts';
+import { gcPauses, type GcPauses } from '../gc-pauses.ts';
 import { API_VERSION, jsonAnswer, stageHeader } from './answer-headers.ts';
 import { methodNotAllowed } from './errors.ts';
 import { log } from '../log.ts';
@@ -48,6 +49,9 @@ export interface HealthBody {
    * that JS objects hold (Buffers, typed arrays), and DuckDB's buffer manager (null when the probe
    * failed); the rest of the RSS is code, thread stacks and the allocator's free lists */
   memory: { rss_mib: number; js_heap_mib: number; js_external_mib: number; duckdb_mib: number | null };
+  /** V8's garbage collections since the app was built: how many, their summed and longest pause in
+   * ms (server/gc-pauses.ts); null when the process does not observe them */
+  gc: GcPauses | null;
 }
 
 class ProbeTimeout extends Error {}
@@ -108,6 +112,7 @@ export async function healthOf(service: Service, startedAt: number, cache?: Resp
       : null,
     read_side: warming ? { warming: warming() } : null,
     memory: memoryOf(duckdbBytes),
+    gc: gcPauses(),
   };
 }
 
