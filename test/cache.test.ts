@@ -1,10 +1,11 @@
 /**
  * The response cache (server/http/cache.ts): a cached answer equals the uncached one for every
  * route, an append invalidates it, clock-dependent answers are not served past their validity,
- * and auth, rate limits and credits still apply to cached answers.
+ * and auth, rate limits and credits still apply to cached answers. Past its byte budget it drops
+ * the entries used longest ago.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { H3 } from 'h3';
+import { getRouterParam, H3 } from 'h3';
 import { at, fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 import { mountRoute } from '../server/http/app.ts';
 import { defineRoute } from '../server/http/routes/define.ts';
@@ -250,5 +251,37 @@ describe('response cache', () => {
     } finally {
       now = NOW;
     }
+  });
+
+  it('past its byte budget it drops the oldest entries, one served since it was stored or passed over after those that were not', async () => {
+    const data = 'x'.repeat(400);
+    // what one entry counts for: its body in UTF-16, its key (`/evict/a`, no query, no clamp), 64
+    const size = 2 * JSON.stringify({ data }).length + 2 * '/evict/a\n[]\n'.length + 64;
+    const own = new ResponseCache(service, { maxBytes: 8 * size + size / 2 }); // room for 8
+    let computed: string[] = [];
+    const app = new H3();
+    mountRoute(app, defineRoute({
+      path: '/evict/:id', summary: 'test', cost: 1, query: noQuery,
+      handle: ({ event }) => {
+        computed.push(getRouterParam(event, 'id')!);
+        return { data };
+      },
+    }), keys, undefined, own);
+    const ask = async (ids: string): Promise<string[]> => {
+      computed = [];
+      for (const id of ids) expect((await get(app, `/evict/${id}`)).status).toBe(200);
+      return computed;
+    };
+    expect(await ask('abcdefgh')).toEqual([...'abcdefgh']);
+    expect(own.size()).toBe(8);
+    expect(await ask('abcdefgh')).toEqual([]); // all kept
+    expect(await ask('i')).toEqual(['i']); // one over: the oldest, a, goes
+    expect(own.size()).toBe(8);
+    expect(await ask('b')).toEqual([]);
+    expect(await ask('j')).toEqual(['j']); // b was just served: c goes, not b
+    expect(await ask('b')).toEqual([]);
+    expect(await ask('c')).toEqual(['c']);
+    expect(await ask('a')).toEqual(['a']);
+    expect(own.size()).toBe(8);
   });
 });
