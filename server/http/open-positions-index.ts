@@ -48,7 +48,9 @@ export class OpenPositionsIndex {
   /** the set of one generation, loading or loaded (`ready` once it has) */
   private loaded: { generation: number; rows: Promise<PositionSet | null>; ready?: PositionSet | null } | null = null;
   private following = false;
-  /** whether a request read the set since the last load began: an append then loads the next one at once */
+  /** set by {@link open}: an append reloads a set a request read, without waiting for the next request */
+  private eager = false;
+  /** whether a request read the set since the last load began */
   private used = false;
 
   constructor(private readonly service: Service) {}
@@ -61,7 +63,7 @@ export class OpenPositionsIndex {
    * A set nobody reads is not reloaded: the next request loads it, as without this call.
    */
   open(): void {
-    this.follow(true);
+    this.eager = true;
     void this.load().catch(() => undefined); // a failure is retried by the next request
   }
 
@@ -73,12 +75,12 @@ export class OpenPositionsIndex {
     return this.loaded !== null && this.loaded.ready !== undefined;
   }
 
-  private follow(eager: boolean): void {
+  private follow(): void {
     if (this.following) return;
     this.following = true;
     this.service.onAppend(() => {
       this.generation += 1;
-      if (eager && this.used) {
+      if (this.eager && this.used) {
         this.used = false;
         void this.load().catch(() => undefined);
       }
@@ -93,7 +95,7 @@ export class OpenPositionsIndex {
 
   /** The current generation's set, loading it if no load of it has begun (concurrent callers share one). */
   private load(): Promise<PositionSet | null> {
-    this.follow(false);
+    this.follow();
     if (this.loaded?.generation !== this.generation) {
       const rows = this.service.db.query('api/alpha-open-positions-all').then((all) => {
         const large = (x: unknown) => typeof x === 'number' && Math.abs(x) >= ORDER_SAFE_USD;
