@@ -60,8 +60,15 @@ const CAPACITY = 1_024;
 
 /** See the file comment. */
 export class EdgeBuckets {
-  /** bucket start (epoch ms) → its fills, least recently used first */
+  /** bucket start (epoch ms) → its fills, oldest first */
   private readonly kept = new Map<number, readonly EdgeFill[]>();
+  /**
+   * kept buckets served since they were read or last passed over: past capacity the oldest goes,
+   * but one of these moves to the newest end once instead (second chance, as the response cache
+   * does, server/http/cache.ts: a `delete` + `set` per hit costs ~1.4 µs on a full Map when one
+   * bucket is hit again and again, the edge of every moving window)
+   */
+  private readonly used = new Set<number>();
   /** reads under way, shared by the requests that want the same bucket meanwhile */
   private readonly reading = new Map<number, Promise<readonly EdgeFill[]>>();
   /** bumped by every change: a read that saw it move is not kept */
@@ -76,8 +83,7 @@ export class EdgeBuckets {
     const hit = this.kept.get(start);
     if (hit) {
       this.stats.hits += 1;
-      this.kept.delete(start); // most recently used again
-      this.kept.set(start, hit);
+      this.used.add(start);
       return Promise.resolve(hit);
     }
     const under = this.reading.get(start);
@@ -101,7 +107,12 @@ export class EdgeBuckets {
   forget(fromMs: number, toMs: number): void {
     this.generation++;
     this.reading.clear();
-    for (const start of [...this.kept.keys()]) if (start + M5 > fromMs && start <= toMs) this.kept.delete(start);
+    for (const start of [...this.kept.keys()]) {
+      if (start + M5 > fromMs && start <= toMs) {
+        this.kept.delete(start);
+        this.used.delete(start);
+      }
+    }
   }
 
   /**
@@ -137,6 +148,11 @@ export class EdgeBuckets {
 
   private keep(start: number, rows: readonly EdgeFill[]): void {
     this.kept.set(start, rows);
-    if (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value!);
+    // oldest first; a used one moves to the newest end (iteration reaches it again there, unused)
+    for (const [oldest, fills] of this.kept) {
+      if (this.kept.size <= this.capacity) break;
+      this.kept.delete(oldest);
+      if (this.used.delete(oldest)) this.kept.set(oldest, fills);
+    }
   }
 }
