@@ -11,12 +11,12 @@
  *   as the rollup refresh does: that drops every entry.)
  * - **Normalized params.** The validated query (valibot output: `market=sol-perp` and `SOL-PERP`
  *   are one entry), key order irrelevant, plus the request path (it carries address / id).
- * - **Clamp.** Plan-clamped routes key on the plan's depth for that route (plans with the same
- *   depth share entries); other routes are plan-independent.
+ * - **Clamp.** Plan-clamped routes (`CLAMPED`, server/http/cache-clock.ts) key on the plan's depth
+ *   for that route (plans with the same depth share entries); other routes are plan-independent.
  * - **Clock.** An answer that depends on the service clock is only cached while that dependence
  *   cannot change it: a window route (5, 6, 8, 9, 11) with an explicit `to` at or before now and,
  *   under a plan depth, a `from` at or after the floor, until the floor would pass `from`; account
- *   history (15) only without a depth. A route whose answer moves with the clock in a way it can
+ *   history (15) only without a depth (server/http/cache-clock.ts). A route whose answer moves with the clock in a way it can
  *   bound declares how long its answer holds ({@link declareValidUntil}: the 24 h stats until a fill
  *   leaves or enters their window; liquidation search with a defaulted `to` until a liquidation
  *   enters it or the plan's floor passes a row); that bound replaces the rules above. A history
@@ -28,36 +28,20 @@
  *   Routes read the clock before their first `await` (all do), which is where it is attributed to
  *   the request (no AsyncLocalStorage: on Node 20 its promise hooks slow every request); a read
  *   later than that cannot be attributed and turns the cache off, with a warning.
- * - Concurrent identical misses share one computation; at most `maxBytes` of bodies. Past that,
- *   the oldest entries go first, except that one used since it was stored or last passed over is
- *   moved to the newest end instead, once (second chance, an approximation of LRU). Why not exact
- *   LRU: it moved the entry to the end of the Map on every hit (`delete` + `set`), and V8 makes
- *   that cost grow with the Map's size when the same few keys are hit again and again: 13 µs a
- *   hit on a 5,000-entry Map with one hot key, 1.5 µs with ten (node 20, scratch benchmark),
- *   which is a repeated request (a polling dashboard, the bench's repeated workload) after the
- *   cache has filled. A hit now only marks its entry.
+ * - Concurrent identical misses share one computation; at most `maxBytes` of bodies, the oldest
+ *   dropped first, an entry served since it was stored or last passed over after the others
+ *   (server/http/second-chance-map.ts: exact LRU made a hit on a full cache cost ~13 µs more).
  * Auth, the plan gate, rate limits and credits run before the cache (server/http/app.ts).
  */
 import type { H3Event } from 'h3';
-import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
-import { decodeCursor } from './routes/liquidations.ts';
+import { depthDays } from './history-window.ts';
+import { CLAMPED, clockValidity, windowOf } from './cache-clock.ts';
 import { AppendImpact, declaredFootprint, windowFootprint, type Footprint } from './cache-footprint.ts';
 import { bodySize, keptBody, serializeResult, type Body } from './json-body.ts';
+import { SecondChanceMap } from './second-chance-map.ts';
 import type { PlanName } from '../keys/plans.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
-
-const DAY_MS = 86_400_000;
-
-/** Routes whose answer depends on the plan's depth, and which depth. */
-const CLAMPED: Readonly<Record<string, HistoryKind>> = {
-  '/v1/alpha/liquidations/search': 'liquidations',
-  '/v1/alpha/liquidations/history': 'liquidations',
-  '/v1/alpha/open-interest/history': 'history',
-  '/v1/alpha/volume/history': 'history',
-  '/v1/alpha/funding-rates/history': 'funding',
-  '/v1/alpha/accounts/:address/history': 'history',
-};
 
 type Query = Record<string, unknown>;
 
@@ -76,35 +60,6 @@ export function declareValidUntil(event: H3Event, until: number | null): void {
   const bound = until ?? Infinity;
   const previous = event.context[VALID_UNTIL] as number | undefined;
   event.context[VALID_UNTIL] = previous === undefined ? bound : Math.min(previous, bound);
-}
-
-/** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
-function windowOf(path: string, q: Query): { from: number | null; to: number | null } {
-  if (path === '/v1/alpha/liquidations/search') {
-    const filters = typeof q.cursor === 'string' ? decodeCursor(q.cursor)?.filters : undefined;
-    const f = filters ?? { from: (q.from as number | undefined) ?? null, to: (q.to as number | undefined) ?? null };
-    return { from: f.from, to: f.to };
-  }
-  const to = (q.to as number | undefined) ?? null;
-  const interval = (q.interval as HistoryInterval | undefined) ?? DEFAULT_INTERVAL;
-  const from = (q.from as number | undefined) ?? (to === null ? null : to - DEFAULT_SPAN_MS[interval]);
-  return { from, to };
-}
-
-/**
- * Until when (epoch ms, inclusive) the answer of a clock-reading route stays the same as time
- * passes, or null when it does not (defaulted `to`, `to` in the future, a moving clamp).
- */
-export function clockValidity(path: string, q: Query, plan: PlanName, now: number): number | null {
-  const kind = CLAMPED[path];
-  if (kind === undefined) return null;
-  const days = depthDays(plan, kind);
-  if (path === '/v1/alpha/accounts/:address/history') return days === null ? Infinity : null;
-  const { from, to } = windowOf(path, q);
-  if (to === null || to > now) return null;
-  if (days === null) return Infinity;
-  if (from === null || from < now - days * DAY_MS) return null;
-  return from + days * DAY_MS;
 }
 
 /**
@@ -156,8 +111,6 @@ interface Entry {
   validUntil: number;
   /** the part of the journal the answer is a function of: appends outside it keep the entry */
   footprint?: Footprint;
-  /** served since it was stored or last passed over by the eviction (its second chance) */
-  used: boolean;
 }
 
 /** Whether a computation read the service clock, and the latest value it read (epoch ms). */
@@ -187,18 +140,18 @@ export class ResponseCache {
   readonly service: Service;
   /** the clock-read flag of the handler whose synchronous part is running, if any */
   private reading: ClockRead | null = null;
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: SecondChanceMap<string, Entry>;
   private readonly inflight = new Map<string, Promise<Entry>>();
   private readonly maxBytes: number;
   private enabled: boolean;
   private readonly unsubscribe: () => void;
-  private bytes = 0;
   private generation = 0;
   /** hits and misses since start, and entries appends kept (tests, bench) */
   readonly stats = { hits: 0, misses: 0, kept: 0 };
 
   constructor(private readonly base: Service, opts: CacheOptions = {}) {
     this.maxBytes = opts.maxBytes ?? 64 * 1_048_576;
+    this.entries = new SecondChanceMap(this.maxBytes, sizeOf);
     this.enabled = opts.enabled ?? process.env.PERPS_CACHE !== '0';
     this.service = {
       ...base,
@@ -241,7 +194,6 @@ export class ResponseCache {
         continue;
       }
       this.entries.delete(key);
-      this.bytes -= sizeOf(key, entry);
     }
   }
 
@@ -250,7 +202,6 @@ export class ResponseCache {
     this.generation += 1;
     this.entries.clear();
     this.inflight.clear();
-    this.bytes = 0;
   }
 
   /** Whether answers are cached (not with PERPS_CACHE=0, nor after a route read the clock late). */
@@ -281,14 +232,14 @@ export class ResponseCache {
   /** The stored answer under `key` that holds at clock `now`, if any; changes nothing (see {@link serve}). */
   peek(key: string, now: number): CachedAnswer | undefined {
     if (!this.enabled) return undefined;
-    const hit = this.entries.get(key);
+    const hit = this.entries.peek(key);
     return hit && holds(hit, now) ? hit : undefined;
   }
 
   /** Serves the answer `peek(key, now)` found: counts the hit, marks it recent, returns its body at `now`. */
   serve(key: string, hit: CachedAnswer, now: number): Body {
     this.stats.hits += 1;
-    hit.used = true; // its second chance at eviction (see the file comment)
+    this.entries.touch(key); // outlives unserved entries at the next eviction
     return bodyAt(hit, now);
   }
 
@@ -334,7 +285,7 @@ export class ResponseCache {
     const footprint = declaredFootprint(event) ?? windowFootprint(path, query, windowOf(path, query).to);
     const fixed = (computed: Body, validFrom: number, validUntil: number) => {
       const body = keptBody(computed); // a long answer goes out as the bytes its hits will send
-      return { entry: { body, size: bodySize(body), validFrom, validUntil, footprint, used: true }, body };
+      return { entry: { body, size: bodySize(body), validFrom, validUntil, footprint }, body };
     };
     if (!clock.read) return fixed(serializeResult(result), -Infinity, Infinity);
     // the answer is the one at the clock the route read (`at`): valid from there on, never before
@@ -343,7 +294,7 @@ export class ResponseCache {
     if (moving) {
       const body = moving.render(now);
       const validUntil = await moving.validUntil().catch(unbounded);
-      return { entry: { render: moving.render, size: bodySize(body), validFrom: now, validUntil, footprint, used: true }, body };
+      return { entry: { render: moving.render, size: bodySize(body), validFrom: now, validUntil, footprint }, body };
     }
     const declared = event.context[VALID_UNTIL] as number | undefined;
     return fixed(serializeResult(result), now, declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity));
@@ -363,23 +314,7 @@ export class ResponseCache {
   private store(key: string, entry: Entry): void {
     const size = sizeOf(key, entry);
     if (size > this.maxBytes / 8) return;
-    const old = this.entries.get(key);
-    if (old) this.bytes -= sizeOf(key, old);
-    this.entries.delete(key);
-    this.entries.set(key, entry); // newest last; stored as used, so it is passed over once too
-    this.bytes += size;
-    // oldest first; a used entry moves to the newest end unused (a Map's iteration reaches it
-    // again there), so each entry is passed over at most once per call
-    for (const [k, e] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(k);
-      if (e.used) {
-        e.used = false;
-        this.entries.set(k, e);
-      } else {
-        this.bytes -= sizeOf(k, e);
-      }
-    }
+    this.entries.set(key, entry);
   }
 
   /** Stops following appends. */

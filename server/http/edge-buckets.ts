@@ -15,6 +15,7 @@
  * under way while a change was announced is served but not kept (it may predate the change).
  */
 import type { Fill } from '../journal/rows.ts';
+import { SecondChanceMap } from './second-chance-map.ts';
 import { M5 } from './variant-buckets.ts';
 
 /** One alpha fill of an edge bucket; amounts in exact micro-dollars (see sql/api/edge-fills.sql). */
@@ -60,15 +61,8 @@ const CAPACITY = 1_024;
 
 /** See the file comment. */
 export class EdgeBuckets {
-  /** bucket start (epoch ms) → its fills, oldest first */
-  private readonly kept = new Map<number, readonly EdgeFill[]>();
-  /**
-   * kept buckets served since they were read or last passed over: past capacity the oldest goes,
-   * but one of these moves to the newest end once instead (second chance, as the response cache
-   * does, server/http/cache.ts: a `delete` + `set` per hit costs ~1.4 µs on a full Map when one
-   * bucket is hit again and again, the edge of every moving window)
-   */
-  private readonly used = new Set<number>();
+  /** bucket start (epoch ms) → its fills; past capacity the oldest go, one served since it was read after the others */
+  private readonly kept: SecondChanceMap<number, readonly EdgeFill[]>;
   /** reads under way, shared by the requests that want the same bucket meanwhile */
   private readonly reading = new Map<number, Promise<readonly EdgeFill[]>>();
   /** bumped by every change: a read that saw it move is not kept */
@@ -76,14 +70,16 @@ export class EdgeBuckets {
   /** buckets served from memory, and reads started (tests) */
   readonly stats = { hits: 0, reads: 0 };
 
-  constructor(private readonly read: EdgeReader, private readonly capacity = CAPACITY) {}
+  constructor(private readonly read: EdgeReader, capacity = CAPACITY) {
+    this.kept = new SecondChanceMap(capacity, () => 1);
+  }
 
   /** The alpha fills of the 5-minute bucket that starts at `start` (a multiple of 5 minutes). */
   fills(start: number): Promise<readonly EdgeFill[]> {
-    const hit = this.kept.get(start);
+    const hit = this.kept.peek(start);
     if (hit) {
       this.stats.hits += 1;
-      this.used.add(start);
+      this.kept.touch(start);
       return Promise.resolve(hit);
     }
     const under = this.reading.get(start);
@@ -91,7 +87,7 @@ export class EdgeBuckets {
     const generation = this.generation;
     this.stats.reads += 1;
     const read = this.read(start, start + M5).then((rows) => {
-      if (generation === this.generation) this.keep(start, rows);
+      if (generation === this.generation) this.kept.set(start, rows);
       return rows;
     }).finally(() => {
       if (this.reading.get(start) === read) this.reading.delete(start);
@@ -107,12 +103,7 @@ export class EdgeBuckets {
   forget(fromMs: number, toMs: number): void {
     this.generation++;
     this.reading.clear();
-    for (const start of [...this.kept.keys()]) {
-      if (start + M5 > fromMs && start <= toMs) {
-        this.kept.delete(start);
-        this.used.delete(start);
-      }
-    }
+    for (const start of [...this.kept.keys()]) if (start + M5 > fromMs && start <= toMs) this.kept.delete(start);
   }
 
   /**
@@ -133,7 +124,7 @@ export class EdgeBuckets {
       else by.set(start, [edgeFillOf(f)]);
     }
     for (const [start, added] of by) {
-      const held = this.kept.get(start)!;
+      const held = this.kept.peek(start)!;
       let newest = -Infinity;
       for (const f of held) if (f.seq > newest) newest = f.seq;
       const fresh = added.filter((f) => f.seq > newest);
@@ -144,15 +135,5 @@ export class EdgeBuckets {
   /** Buckets held (tests). */
   get size(): number {
     return this.kept.size;
-  }
-
-  private keep(start: number, rows: readonly EdgeFill[]): void {
-    this.kept.set(start, rows);
-    // oldest first; a used one moves to the newest end (iteration reaches it again there, unused)
-    for (const [oldest, fills] of this.kept) {
-      if (this.kept.size <= this.capacity) break;
-      this.kept.delete(oldest);
-      if (this.used.delete(oldest)) this.kept.set(oldest, fills);
-    }
   }
 }

@@ -1,0 +1,50 @@
+/**
+ * The response cache's view of the clock (server/http/cache.ts): which routes' answers depend on
+ * the plan's depth, and until when a clock-reading answer with an explicit window stays the same.
+ */
+import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
+import { decodeCursor } from './routes/liquidations.ts';
+import type { PlanName } from '../keys/plans.ts';
+
+type Query = Record<string, unknown>;
+
+const DAY_MS = 86_400_000;
+
+/** Routes whose answer depends on the plan's depth, and which depth. */
+export const CLAMPED: Readonly<Record<string, HistoryKind>> = {
+  '/v1/alpha/liquidations/search': 'liquidations',
+  '/v1/alpha/liquidations/history': 'liquidations',
+  '/v1/alpha/open-interest/history': 'history',
+  '/v1/alpha/volume/history': 'history',
+  '/v1/alpha/funding-rates/history': 'funding',
+  '/v1/alpha/accounts/:address/history': 'history',
+};
+
+/** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
+export function windowOf(path: string, q: Query): { from: number | null; to: number | null } {
+  if (path === '/v1/alpha/liquidations/search') {
+    const filters = typeof q.cursor === 'string' ? decodeCursor(q.cursor)?.filters : undefined;
+    const f = filters ?? { from: (q.from as number | undefined) ?? null, to: (q.to as number | undefined) ?? null };
+    return { from: f.from, to: f.to };
+  }
+  const to = (q.to as number | undefined) ?? null;
+  const interval = (q.interval as HistoryInterval | undefined) ?? DEFAULT_INTERVAL;
+  const from = (q.from as number | undefined) ?? (to === null ? null : to - DEFAULT_SPAN_MS[interval]);
+  return { from, to };
+}
+
+/**
+ * Until when (epoch ms, inclusive) the answer of a clock-reading route stays the same as time
+ * passes, or null when it does not (defaulted `to`, `to` in the future, a moving clamp).
+ */
+export function clockValidity(path: string, q: Query, plan: PlanName, now: number): number | null {
+  const kind = CLAMPED[path];
+  if (kind === undefined) return null;
+  const days = depthDays(plan, kind);
+  if (path === '/v1/alpha/accounts/:address/history') return days === null ? Infinity : null;
+  const { from, to } = windowOf(path, q);
+  if (to === null || to > now) return null;
+  if (days === null) return Infinity;
+  if (from === null || from < now - days * DAY_MS) return null;
+  return from + days * DAY_MS;
+}
