@@ -1,7 +1,7 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { plainRowsOf } from '../server/db/chunk-rows.ts';
 import { plainRow } from '../server/db/values.ts';
+import { memoryDuckDB } from './helpers/memory-duckdb.ts';
 
 /**
  * server/db/chunk-rows.ts converts results a column at a time; every value must be what the
@@ -11,21 +11,12 @@ import { plainRow } from '../server/db/values.ts';
  * (non-finite doubles, ±2^53 integers, timestamps before 1970 with sub-ms parts, infinite
  * timestamps).
  */
-let instance: DuckDBInstance;
-let conn: DuckDBConnection;
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(':memory:');
-  conn = await instance.connect();
-});
-afterAll(() => {
-  conn.closeSync();
-  instance.closeSync();
-});
+const db = memoryDuckDB();
 
 /** Both conversions of `sql`: [value by value, column by column]. */
 async function both(sql: string): Promise<[unknown, unknown]> {
-  const old = (await conn.runAndReadAll(sql)).getRowObjects().map(plainRow);
-  return [old, await plainRowsOf(await conn.run(sql))];
+  const old = (await db().runAndReadAll(sql)).getRowObjects().map(plainRow);
+  return [old, await plainRowsOf(await db().run(sql))];
 }
 
 describe('plain rows a column at a time', () => {
@@ -75,14 +66,14 @@ describe('plain rows a column at a time', () => {
 
   it('throw as the value-by-value conversion does past 2^53 and on infinite timestamps', async () => {
     for (const sql of ['SELECT 9007199254740993::BIGINT AS x', "SELECT 'infinity'::TIMESTAMP AS x", 'SELECT 18446744073709551615::UBIGINT AS x']) {
-      const oldError = await conn.runAndReadAll(sql).then((r) => r.getRowObjects().map(plainRow)).then(() => null, (e: Error) => e.constructor);
-      const newError = await conn.run(sql).then(plainRowsOf).then(() => null, (e: Error) => e.constructor);
+      const oldError = await db().runAndReadAll(sql).then((r) => r.getRowObjects().map(plainRow)).then(() => null, (e: Error) => e.constructor);
+      const newError = await db().run(sql).then(plainRowsOf).then(() => null, (e: Error) => e.constructor);
       expect(oldError).not.toBeNull();
       expect(newError).toBe(oldError);
     }
   });
 
   it('return no rows for an empty result', async () => {
-    expect(await plainRowsOf(await conn.run('SELECT 1 AS x WHERE false'))).toEqual([]);
+    expect(await plainRowsOf(await db().run('SELECT 1 AS x WHERE false'))).toEqual([]);
   });
 });

@@ -1,23 +1,14 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hugeintToDouble, unscaledOf, wideDecimalToDouble } from '../server/db/decimal-double.ts';
 import { rng } from '../server/bench/workloads.ts';
+import { memoryDuckDB } from './helpers/memory-duckdb.ts';
 
 /**
  * server/db/decimal-double.ts reproduces DuckDB's DECIMAL(38, s) → DOUBLE cast bit for bit (it is
  * not the nearest double): compared here with DuckDB itself on values around every boundary of its
  * algorithm (±2^53, the 64-bit halves, an upper half of -1) and on random ones of every length.
  */
-let instance: DuckDBInstance;
-let conn: DuckDBConnection;
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(':memory:');
-  conn = await instance.connect();
-});
-afterAll(() => {
-  conn.closeSync();
-  instance.closeSync();
-});
+const db = memoryDuckDB();
 
 /** The decimal text of an unscaled value at `scale` (`-123.4500`). */
 function textOf(unscaled: bigint, scale: number): string {
@@ -29,7 +20,7 @@ function textOf(unscaled: bigint, scale: number): string {
 /** DuckDB's DOUBLE of each unscaled value at `scale` (the decimal reaches DuckDB exactly, as text). */
 async function duckdb(unscaled: bigint[], scale: number): Promise<number[]> {
   const values = unscaled.map((u) => `('${textOf(u, scale)}')`).join(', ');
-  const rows = await conn.runAndReadAll(`SELECT CAST(v AS DECIMAL(38, ${scale}))::DOUBLE AS d FROM (VALUES ${values}) t(v)`);
+  const rows = await db().runAndReadAll(`SELECT CAST(v AS DECIMAL(38, ${scale}))::DOUBLE AS d FROM (VALUES ${values}) t(v)`);
   return rows.getRowObjects().map((r) => r.d as number);
 }
 

@@ -3,11 +3,11 @@
  * (per-endpoint latency, sub-millisecond timing), and autocannon for throughput at N connections.
  */
 import { Agent, request } from 'node:http';
-import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
 import { percentile } from './server-process.ts';
+import { GcPauseRecorder } from '../gc-pauses.ts';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -54,22 +54,6 @@ setFlagsFromString('--expose-gc');
 const v8Gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
 const collectYoungGarbage = (): void => v8Gc({ type: 'minor' });
 
-/** Starts recording this process's GC pauses; `stop` returns them. */
-function recordGcPauses(): { stop(): LatencyFigures['client_gc'] } {
-  const entries: PerformanceEntry[] = [];
-  const observer = new PerformanceObserver((list) => void entries.push(...list.getEntries()));
-  observer.observe({ entryTypes: ['gc'] });
-  return {
-    stop() {
-      // entries not yet delivered to the callback
-      entries.push(...observer.takeRecords());
-      observer.disconnect();
-      const ms = entries.map((e) => e.duration);
-      return { count: ms.length, ms: round(ms.reduce((a, b) => a + b, 0)), max_ms: round(Math.max(0, ...ms)) };
-    },
-  };
-}
-
 /**
  * Sequential requests: a warm-up over `warmup` paths (not measured), then `rounds` passes over
  * `paths` (so with rounds = 2 half the requests repeat an earlier one, as real clients do).
@@ -95,7 +79,7 @@ export async function measureSequential(base: string, key: string, paths: string
   // minor collection only: a full one shrank the client's heap, which then grew again during the
   // measured part (the p50 of endpoint 20 went from 0.08 to 0.18-0.31 ms).
   collectYoungGarbage();
-  const gc = recordGcPauses();
+  const gc = new GcPauseRecorder();
   const t0 = performance.now();
   let truncated = false;
   measure: for (let round = 0; round < rounds; round++) {
@@ -112,7 +96,8 @@ export async function measureSequential(base: string, key: string, paths: string
     }
   }
   const elapsed = (performance.now() - t0) / 1000;
-  const client_gc = gc.stop();
+  const pauses = gc.stop();
+  const client_gc = { count: pauses.collections, ms: pauses.pause_ms, max_ms: pauses.max_pause_ms };
   all.sort((a, b) => a - b);
   first.sort((a, b) => a - b);
   return {

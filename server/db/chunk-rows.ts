@@ -39,24 +39,18 @@ function maskOf(vector: DuckDBVector): Uint8Array | null {
 /** Epoch ms of epoch µs `us`, truncated toward zero as `toPlain`'s `micros / 1000n` is (exact below 2^53). */
 const msOfMicros = (us: number): number => (us - (us % 1000)) / 1000;
 
-/** The column's values, plain, for `n` rows. */
-function columnValues(vector: DuckDBVector, n: number): Plain[] {
-  const out = new Array<Plain>(n);
-  const mask = maskOf(vector);
-  const items = (vector as unknown as RawVector).items;
-  const slow = (): Plain[] => {
-    for (let i = 0; i < n; i++) out[i] = toPlain(vector.getItem(i) as DuckDBValue);
-    return out;
-  };
+/** A valid (non-NULL) cell's plain value, by row index. */
+type CellReader = (i: number) => Plain;
+
+/** The reader of `vector`'s valid cells, by its type: typed arrays where the vector has them. */
+function cellReader(vector: DuckDBVector): CellReader {
+  const exact: CellReader = (i) => toPlain(vector.getItem(i) as DuckDBValue);
+  const { items, dataView } = vector as unknown as RawVector;
   switch (vector.type.typeId) {
     case DuckDBTypeId.DOUBLE:
     case DuckDBTypeId.FLOAT: {
       const xs = items as ArrayLike<number>;
-      for (let i = 0; i < n; i++) {
-        const x = xs[i]!;
-        out[i] = validAt(mask, i) && Number.isFinite(x) ? x : null;
-      }
-      return out;
+      return (i) => (Number.isFinite(xs[i]!) ? xs[i]! : null);
     }
     case DuckDBTypeId.TINYINT:
     case DuckDBTypeId.SMALLINT:
@@ -65,62 +59,52 @@ function columnValues(vector: DuckDBVector, n: number): Plain[] {
     case DuckDBTypeId.USMALLINT:
     case DuckDBTypeId.UINTEGER: {
       const xs = items as ArrayLike<number>;
-      for (let i = 0; i < n; i++) out[i] = validAt(mask, i) ? xs[i]! : null;
-      return out;
+      return (i) => xs[i]!;
     }
     case DuckDBTypeId.BIGINT:
     case DuckDBTypeId.UBIGINT: {
       const xs = items as ArrayLike<bigint>;
-      for (let i = 0; i < n; i++) {
-        if (!validAt(mask, i)) {
-          out[i] = null;
-          continue;
-        }
+      return (i) => {
         const x = Number(xs[i]!);
         if (!Number.isSafeInteger(x)) throw new RangeError(`integer ${xs[i]} exceeds 2^53`);
-        out[i] = x;
-      }
-      return out;
+        return x;
+      };
     }
     case DuckDBTypeId.TIMESTAMP:
     case DuckDBTypeId.TIMESTAMP_TZ: {
       const xs = items as ArrayLike<bigint>;
-      for (let i = 0; i < n; i++) {
-        if (!validAt(mask, i)) {
-          out[i] = null;
-          continue;
-        }
+      return (i) => {
         const us = Number(xs[i]!);
         // past 2^53 µs (infinity's sentinel among them) the exact path decides, as toPlain does
-        out[i] = Number.isSafeInteger(us) ? isoFromMs(msOfMicros(us)) : toPlain(vector.getItem(i) as DuckDBValue);
-      }
-      return out;
+        return Number.isSafeInteger(us) ? isoFromMs(msOfMicros(us)) : exact(i);
+      };
     }
     case DuckDBTypeId.VARCHAR: {
       // strings of up to 12 bytes (protocol, side, market, status...) sit in the record itself:
       // decoded here in one native call each; longer ones live behind a pointer, which only the
       // vector's own getItem can follow
-      const view = (vector as unknown as RawVector).dataView;
-      if (!view) return slow();
-      const records = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
-      for (let i = 0; i < n; i++) {
-        if (!validAt(mask, i)) {
-          out[i] = null;
-          continue;
-        }
+      if (!dataView) return exact;
+      const records = Buffer.from(dataView.buffer, dataView.byteOffset, dataView.byteLength);
+      return (i) => {
         const at = i * 16;
         const length = records.readUInt32LE(at);
-        out[i] = length <= 12 ? records.toString('utf8', at + 4, at + 4 + length) : (vector.getItem(i) as string);
-      }
-      return out;
+        return length <= 12 ? records.toString('utf8', at + 4, at + 4 + length) : (vector.getItem(i) as string);
+      };
     }
     case DuckDBTypeId.BOOLEAN:
-      // the vector's own decoding (strings cached per chunk); already plain
-      for (let i = 0; i < n; i++) out[i] = vector.getItem(i) as Plain;
-      return out;
+      return (i) => vector.getItem(i) as Plain; // already plain
     default:
-      return slow();
+      return exact;
   }
+}
+
+/** The column's values, plain, for `n` rows (NULL cells null). */
+function columnValues(vector: DuckDBVector, n: number): Plain[] {
+  const out = new Array<Plain>(n);
+  const mask = maskOf(vector);
+  const read = cellReader(vector);
+  for (let i = 0; i < n; i++) out[i] = validAt(mask, i) ? read(i) : null;
+  return out;
 }
 
 /**
