@@ -53,30 +53,17 @@ export function recordRow(names: readonly string[], values: readonly (number | s
   return build(values);
 }
 
-/** A served value: a time column's epoch µs as ISO, anything missing as null. */
-function servedValue(name: string, v: number | string | null | undefined): number | string | null {
-  return RECORD_TIMES.has(name) && typeof v === 'number' ? isoFromMicros(v) : v ?? null;
-}
-
 /**
  * The builder of one column list: a single object literal, compiled once (issue 7). With the
  * properties set one by one on `{}`, building a whale's 100-record page of endpoint 15 and its
  * JSON.stringify took 0.67-0.70 ms; with the literal 0.46-0.48 ms (4 rounds of 20 pages × 200
  * each in a scratch script, 2026-11-28), the same text byte for byte (test/record-row.test.ts).
- * The names are the store's SQL columns: only plain identifiers go into the code (values are
- * read by index); any other list is built property by property.
+ * The names are the store's SQL columns (the store's manifest must list exactly the SQL's), never
+ * input: as server/ingest/columns.ts's encoders, anything but a plain identifier is refused.
  */
 function compileRecordBuilder(names: readonly string[]): RecordBuilder {
-  if (!names.every((name) => /^[a-z_][a-z0-9_]*$/.test(name) && name !== '__proto__')) {
-    return (values) => {
-      const row: Row = {};
-      names.forEach((name, i) => {
-        row[name] = servedValue(name, values[i]);
-      });
-      return row;
-    };
-  }
   const fields = names.map((name, i) => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name) || name === '__proto__') throw new Error(`record column name ${JSON.stringify(name)}`);
     const v = `v[${i}]`;
     return `${name}: ${RECORD_TIMES.has(name) ? `typeof ${v} === 'number' ? iso(${v}) : (${v} ?? null)` : `${v} ?? null`}`;
   });
