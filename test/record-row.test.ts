@@ -4,7 +4,8 @@
  * values as null, times (epoch µs) as ISO only when they are numbers, every other value as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { isoFromMicros, recordRow } from '../server/http/lifecycle-timeline.ts';
+import { isoFromMicros } from '../server/db/values.ts';
+import { recordRow } from '../server/http/lifecycle-timeline.ts';
 
 const COLUMNS = ['protocol', 'position_id', 'market', 'opened_at', 'closed_at', 'entry_price', 'net_pnl_usd', 'open_tx'];
 

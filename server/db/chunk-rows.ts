@@ -14,7 +14,7 @@
  * over every type our SQL returns, NULLs and the ±2^53 edges included).
  */
 import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBResult, type DuckDBValue, type DuckDBVector } from '@duckdb/node-api';
-import { isoFromMs, toPlain, type Plain } from './values.ts';
+import { isoFromMicros, toPlain, type Plain } from './values.ts';
 
 /** A row as our SQL results come out: column name → plain value. */
 type Row = Record<string, Plain>;
@@ -35,9 +35,6 @@ function maskOf(vector: DuckDBVector): Uint8Array | null {
   const data = (vector as unknown as RawVector).validity?.data;
   return data ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
 }
-
-/** Epoch ms of epoch µs `us`, truncated toward zero as `toPlain`'s `micros / 1000n` is (exact below 2^53). */
-const msOfMicros = (us: number): number => (us - (us % 1000)) / 1000;
 
 /** A valid (non-NULL) cell's plain value, by row index. */
 type CellReader = (i: number) => Plain;
@@ -76,7 +73,7 @@ function cellReader(vector: DuckDBVector): CellReader {
       return (i) => {
         const us = Number(xs[i]!);
         // past 2^53 µs (infinity's sentinel among them) the exact path decides, as toPlain does
-        return Number.isSafeInteger(us) ? isoFromMs(msOfMicros(us)) : exact(i);
+        return Number.isSafeInteger(us) ? isoFromMicros(us) : exact(i);
       };
     }
     case DuckDBTypeId.VARCHAR: {

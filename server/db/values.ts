@@ -17,6 +17,14 @@ export function isoFromMs(ms: number): string {
 }
 
 /**
+ * Formats epoch microseconds as the contract's timestamp, truncated toward zero to the millisecond
+ * as {@link toPlain}'s `micros / 1000n` is (exact for |us| < 2^53: the steps are integer ones).
+ */
+export function isoFromMicros(us: number): string {
+  return isoFromMs((us - (us % 1000)) / 1000);
+}
+
+/**
  * Converts one DuckDB value to plain JSON-ready JS, explicitly (the library's JSON conversion
  * turns BIGINT into strings and timestamps into a non-ISO form):
  * BIGINT/HUGEINT → number (throws past 2^53 rather than silently rounding), DECIMAL → number,

@@ -8,7 +8,7 @@
  * test/lifecycle-store.test.ts compares every answer with the SQL's.
  */
 import type { Row } from '../db/database.ts';
-import { isoFromMs } from '../db/values.ts';
+import { isoFromMicros } from '../db/values.ts';
 import { ORDER_SAFE_USD } from './open-positions-index.ts';
 
 /** One fill as `alpha_timeline_docs` writes it: [seq, time µs, type, 11 amounts and prices, tx]. */
@@ -31,11 +31,6 @@ export interface TimelineQuery {
   order: 'asc' | 'desc';
   offset: number;
   limit: number;
-}
-
-/** Epoch µs as the contract's timestamp, truncated to ms as `toPlain` does (exact integer steps). */
-export function isoFromMicros(us: number): string {
-  return isoFromMs((us - (us % 1000)) / 1000);
 }
 
 /** A record array as it is served: `values[i]` (null when missing) under `names[i]`, times as ISO. */
