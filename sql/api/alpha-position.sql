@@ -5,9 +5,9 @@
 -- (server/http/open-positions-index.ts, else sql/api/alpha-position-live.sql).
 -- Parameters: $id BIGINT (position_id, unique across protocols).
 -- Plan (issue 7): `lifecycles` filtered on the integer position_id alone (a scan of 3.9M ids on the
--- bench journal: zone maps prune little, as every batch rewrites long-open lifecycles with old ids). Reading the address's
--- lifecycles through the read index and `open_lifecycles` instead took as long (median ~12 ms
--- either way in-process, alternating); this is one scan and one plan.
+-- bench journal: zone maps prune little, as every batch rewrites long-open lifecycles with old
+-- ids). Reading the address's lifecycles through the read index and `open_lifecycles` instead took
+-- as long (median ~12 ms either way in-process, alternating); this is one scan and one plan.
 SELECT * EXCLUDE (last_seq)
 FROM alpha_record_shape('lifecycles')
 WHERE position_id = $id::BIGINT;
