@@ -101,8 +101,9 @@ async function main(): Promise<void> {
   ensureJournal();
   if (!args.live) compactBeforeFrozenRun();
   const data = await discover(dataDir);
-  say(`journal ${dataDir}: ${data.fills.toLocaleString('en-US')} fills, ${data.accounts.toLocaleString('en-US')} alpha accounts, ` +
-    `${data.openPositions.toLocaleString('en-US')} open positions; load average ${load()}`);
+  const n = (x: number): string => x.toLocaleString('en-US');
+  say(`journal ${dataDir}: ${n(data.fills)} fills, ${n(data.allAccounts)} accounts (alpha ${n(data.accounts)}), ` +
+    `${n(data.allOpenPositions)} open positions (alpha ${n(data.openPositions)}); load average ${load()}`);
   const store = KeyStore.open(dataDir);
   const { key, record } = store.create({ plan: 'internal', label: 'bench' });
 
@@ -229,7 +230,10 @@ async function main(): Promise<void> {
     say(`targets: ${Object.entries(targets).map(([k, ok]) => `${k} ${ok ? 'met' : 'MISSED'}`).join(', ')}`);
     const report = {
       at: new Date().toISOString(), data_dir: dataDir, cache: !args['no-cache'], live,
-      journal: { fills: data.fills, alpha_accounts: data.accounts, open_positions: data.openPositions },
+      journal: {
+        fills: data.fills, accounts: data.allAccounts, open_positions: data.allOpenPositions,
+        alpha_accounts: data.accounts, alpha_open_positions: data.openPositions,
+      },
       load_average: loadavg(), cold_start_s: Math.round(coldStartS * 10) / 10, read_side_warm_after_s: Math.round(warmS * 10) / 10,
       rss_mib: { now: mib(rssNow), peak: mib(rssPeak) },
       endpoints, throughput: runs, mixed_cache: mixedCache, memory_after_mixed_mib: memory, memory_at_sampled_peak_mib: memoryAtPeak, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },

@@ -13,8 +13,12 @@ const D = 24 * H;
 /** What the parameters are drawn from. */
 export interface BenchData {
   fills: number;
+  /** alpha accounts and open alpha lifecycles (the endpoints' protocol) */
   accounts: number;
   openPositions: number;
+  /** both protocols' accounts (protocol, address) and open lifecycles: the journal's size for issue 7 */
+  allAccounts: number;
+  allOpenPositions: number;
   markets: string[];
   variants: string[];
   addresses: string[];
@@ -38,6 +42,8 @@ export async function discover(dataDir: string): Promise<BenchData> {
     const [counts] = await rows(conn, `SELECT (SELECT count(*) FROM fills)::DOUBLE AS fills,
       (SELECT count(*) FROM accounts WHERE protocol = 'alpha')::DOUBLE AS accounts,
       (SELECT count(*) FROM lifecycles WHERE protocol = 'alpha' AND status = 'open')::DOUBLE AS open_positions,
+      (SELECT count(*) FROM accounts)::DOUBLE AS all_accounts,
+      (SELECT count(*) FROM open_lifecycles)::DOUBLE AS all_open_positions,
       (SELECT epoch_ms(max(time)) FROM fills)::DOUBLE AS last_fill`);
     const markets = await rows(conn, `SELECT DISTINCT market, market_variant FROM markets WHERE protocol = 'alpha' ORDER BY 1, 2`);
     // addresses across the activity range: the most active, and a spread sample of the rest
@@ -49,6 +55,7 @@ export async function discover(dataDir: string): Promise<BenchData> {
       USING SAMPLE reservoir(300 ROWS) REPEATABLE (7)`);
     return {
       fills: Number(counts!.fills), accounts: Number(counts!.accounts), openPositions: Number(counts!.open_positions),
+      allAccounts: Number(counts!.all_accounts), allOpenPositions: Number(counts!.all_open_positions),
       lastFill: Number(counts!.last_fill),
       markets: [...new Set(markets.map((r) => String(r.market)))],
       variants: markets.map((r) => r.market_variant).filter((x): x is string => typeof x === 'string'),
