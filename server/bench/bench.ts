@@ -49,6 +49,8 @@ const { values: args } = parseArgs({
 const dataDir = args.data ?? process.env.BENCH_DATA ?? '/tmp/perps-bench';
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
+/** Where the CLI's commands run from (the bench spawns `server/cli.ts` for the journal's upkeep). */
+const PROJECT_ROOT = new URL('../../', import.meta.url).pathname;
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
@@ -75,7 +77,7 @@ function ensureJournal(): void {
   if (existsSync(statePath(dataDir)) && existsSync(`${dataDir}/journal`)) return;
   say(`no journal in ${dataDir}: simulating at scale ${args.scale} (this takes a while; it is reused next time)`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'simulate', '--scale', String(args.scale), '--data', dataDir], {
-    stdio: 'inherit', cwd: new URL('../../', import.meta.url).pathname,
+    stdio: 'inherit', cwd: PROJECT_ROOT,
   });
   if (r.status !== 0) throw new Error(`simulate failed with status ${r.status}`);
 }
@@ -89,7 +91,7 @@ function ensureJournal(): void {
 function compactBeforeFrozenRun(): void {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'jobs', 'run', 'compaction', '--data', dataDir], {
-    cwd: new URL('../../', import.meta.url).pathname, encoding: 'utf8', env: { ...process.env, PERPS_LOG_LEVEL: '3' },
+    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, PERPS_LOG_LEVEL: '3' },
   });
   if (r.status !== 0) throw new Error(`compaction before the run failed with status ${r.status}: ${r.stderr}`);
   const result = /job compaction: (\{.*\})/.exec(`${r.stdout}${r.stderr}`)?.[1] ?? '(no result printed)';

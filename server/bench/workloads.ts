@@ -41,7 +41,7 @@ export async function discover(dataDir: string): Promise<BenchData> {
   try {
     const [counts] = await rows(conn, `SELECT (SELECT count(*) FROM fills)::DOUBLE AS fills,
       (SELECT count(*) FROM accounts WHERE protocol = 'alpha')::DOUBLE AS accounts,
-      (SELECT count(*) FROM lifecycles WHERE protocol = 'alpha' AND status = 'open')::DOUBLE AS open_positions,
+      (SELECT count(*) FROM open_lifecycles WHERE protocol = 'alpha')::DOUBLE AS open_positions,
       (SELECT count(*) FROM accounts)::DOUBLE AS all_accounts,
       (SELECT count(*) FROM open_lifecycles)::DOUBLE AS all_open_positions,
       (SELECT epoch_ms(max(time)) FROM fills)::DOUBLE AS last_fill`);
