@@ -30,7 +30,8 @@ export interface RollupRefreshResult {
  * after the stored seq (recomputed from the derived `fills`), snapshot buckets of market-snapshot
  * files of commits after the stored commit (recomputed from every snapshot of those days in the
  * journal: the derived state keeps only the latest). The first run with no stored watermark (a
- * state built append by append) recomputes every bucket.
+ * state built append by append, other than by a simulator backfill from an empty state, which
+ * marks it) recomputes every bucket.
  *
  * The work goes a chunk of days at a time, each chunk in one transaction under the database
  * writer, so no append interleaves with a recomputation and none waits long; the watermark (the
@@ -89,6 +90,18 @@ export async function refreshRollups(service: Service): Promise<RollupRefreshRes
 export async function markRollupsRefreshed(w: Writer, mark: Watermark): Promise<void> {
   await writeJobNumber(w, SEQ_KEY, mark.seq);
   await writeJobNumber(w, COMMIT_KEY, mark.commit);
+}
+
+/**
+ * Whether the derived state is empty and the refresh has never run on it: a backfill starting here
+ * builds every rollup from the journal it writes, commit by commit, through the derive steps a
+ * catch-up from an empty state runs (whose chunked fold equals the one-batch fold and the
+ * append-built state, test/catch-up-chunks.test.ts), so once complete it may
+ * {@link markRollupsRefreshed} as that catch-up does. Inside the writer.
+ */
+export async function isUnrefreshedEmptyState(w: Writer): Promise<boolean> {
+  const mark = await readWatermark(w);
+  return mark.seq === 0 && mark.commit === 0 && (await readJobNumber(w, SEQ_KEY)) === undefined;
 }
 
 /** Groups sorted days into runs spanning at most DAYS_PER_CHUNK calendar days. */

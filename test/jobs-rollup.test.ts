@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { refreshRollups } from '../jobs/rollup-refresh.ts';
 import { rebuildState } from '../server/derive/rebuild.ts';
 import { openService, statePath, type Service } from '../server/service.ts';
+import { backfillSimulator } from '../server/sources/simulate-source.ts';
 import { at, fill, marketSnapshot, tempDataDir, tempService } from './helpers/fixtures.ts';
 import { diffWithRebuild } from './helpers/rebuild-diff.ts';
 
@@ -100,4 +101,48 @@ describe('rollup refresh', () => {
     expect(await refreshRollups(service!)).toMatchObject({ fillBuckets: 0, snapshotBuckets: 0, seq: 3 });
     expect(await diffWithRebuild(service!)).toEqual({});
   });
+
+  it('has nothing to recompute after a simulator backfill into an empty state, and all of it after an aborted one, resumed or not', async () => {
+    const opts = { seed: 5, scale: 1 };
+    const day = 86_400_000;
+    const start = at('2025-03-12T00:00:00Z');
+    const t = await tempService(start + 6 * day);
+    cleanup = t.cleanup;
+    const { service } = t;
+    await backfillSimulator(service, opts, start + 3 * day);
+    const first = service.lastSeq();
+    expect(first).toBeGreaterThan(1000);
+    expect(await refreshRollups(service)).toEqual({ fillBuckets: 0, snapshotBuckets: 0, seq: first, commit: expect.any(Number) });
+    expect(await diffWithRebuild(service)).toEqual({});
+
+    // a backfill resumed on a non-empty state marks nothing: the refresh recomputes what it appended
+    await backfillSimulator(service, opts, start + 5 * day);
+    const [touched] = await service.db.querySql(
+      `SELECT count(*)::INTEGER AS n FROM (SELECT DISTINCT protocol, market, market_variant, time_bucket(INTERVAL 5 MINUTE, time)
+       FROM fills WHERE seq > ${first})`,
+    );
+    const resumed = await refreshRollups(service);
+    expect(resumed).toMatchObject({ seq: service.lastSeq(), snapshotBuckets: 0 });
+    expect(Number(touched!.n)).toBeGreaterThan(0);
+    expect(resumed.fillBuckets).toBe(Number(touched!.n));
+    expect(await diffWithRebuild(service)).toEqual({});
+
+    // stopped during its backfill: not marked, so the first refresh recomputes every bucket
+    const other = await tempService(start + 6 * day);
+    try {
+      const abort = new AbortController();
+      other.service.onAppend(() => abort.abort());
+      await backfillSimulator(other.service, opts, start + 3 * day, abort.signal);
+      // nor is the backfill that resumes it: it did not start from an empty state
+      const stopped = other.service.lastSeq();
+      await backfillSimulator(other.service, opts, start + 4 * day);
+      expect(other.service.lastSeq()).toBeGreaterThan(stopped);
+      const [all] = await other.service.db.querySql('SELECT count(*)::INTEGER AS n FROM rollup_5m');
+      const refreshed = await refreshRollups(other.service);
+      expect(refreshed.fillBuckets).toBeGreaterThan(0);
+      expect(refreshed.fillBuckets).toBe(Number(all!.n));
+    } finally {
+      await other.cleanup();
+    }
+  }, 120_000);
 });
