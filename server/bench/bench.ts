@@ -88,9 +88,9 @@ function ensureJournal(): void {
  * - compaction (hourly at :17:40) merges the small files a live run left in today's partitions;
  *   found inside the next frozen run, it slowed two runs of 2026-11-28;
  * - rollup-refresh (every 10 minutes) recomputes every bucket of a state built append by append
- *   before `simulate` marked its backfills (2026-11-28): 117 s and 190 CPU-s on the bench journal,
+ *   before `simulate` marked its backfills (2026-11-28): 117 s and 197 CPU-s on the bench journal,
  *   and a bench's server is stopped before that finishes, so it was never recorded as done.
- * Both take ~1.5 s when there is nothing to do. A live run keeps the server's own schedule: it pays
+ * Both take 1.5-2 s when there is nothing to do. A live run keeps the server's own schedule: it pays
  * for what a live server pays.
  */
 function runJobsBeforeFrozenRun(): void {

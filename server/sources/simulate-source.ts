@@ -162,7 +162,7 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   const sim = openSimulator(service, opts);
   // Without a mark after a backfill into an empty state, the first rollup refresh recomputed every
   // bucket under the serving process (the bench journal: 1.87M fill and 0.67M snapshot buckets,
-  // 117 s and 190 CPU-s), and again after every restart until one run finished.
+  // 117 s and 197 CPU-s), and again after every restart until one run finished.
   const fromEmpty = await service.db.write((w) => isUnrefreshedEmptyState(w));
   // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile. On the default
   // set (2 cores) 1 thread instead of 2 took the backfill from 67.1 to 62.7 s on average over
