@@ -102,7 +102,7 @@ describe('rollup refresh', () => {
     expect(await diffWithRebuild(service!)).toEqual({});
   });
 
-  it('has nothing to recompute after a simulator backfill into an empty state, and all of it after an aborted one, resumed or not', async () => {
+  it('has nothing to recompute after a simulator backfill into an empty state, and all of it after a stopped one and the backfill that resumes it', async () => {
     const opts = { seed: 5, scale: 1 };
     const day = 86_400_000;
     const start = at('2025-03-12T00:00:00Z');
@@ -127,7 +127,7 @@ describe('rollup refresh', () => {
     expect(resumed.fillBuckets).toBe(Number(touched!.n));
     expect(await diffWithRebuild(service)).toEqual({});
 
-    // stopped during its backfill: not marked, so the first refresh recomputes every bucket
+    // stopped during its backfill: not marked (else the refresh below would recompute only the resumed part)
     const other = await tempService(start + 6 * day);
     try {
       const abort = new AbortController();
