@@ -145,4 +145,23 @@ describe('rollup refresh', () => {
       await other.cleanup();
     }
   }, 120_000);
+
+  it('defers a refresh that runs during a backfill into an empty state, which marks the rollups itself', async () => {
+    const opts = { seed: 5, scale: 1 };
+    const start = at('2025-03-12T00:00:00Z');
+    const t = await tempService(start + 3 * 86_400_000);
+    cleanup = t.cleanup;
+    const { service } = t;
+    // a scheduled tick meeting the backfill: without the deferral it recomputed every bucket so far
+    const during: Promise<Awaited<ReturnType<typeof refreshRollups>>>[] = [];
+    const stop = service.onAppend(() => during.push(refreshRollups(service)));
+    await backfillSimulator(service, opts, start + 2 * 86_400_000);
+    stop();
+    expect(during.length).toBeGreaterThan(0);
+    for (const r of await Promise.all(during)) expect(r).toEqual({ fillBuckets: 0, snapshotBuckets: 0, seq: 0, commit: 0, deferred: true });
+    // the deferral ended with the backfill, whose mark the next refresh starts from
+    const after = await refreshRollups(service);
+    expect(after).toEqual({ fillBuckets: 0, snapshotBuckets: 0, seq: service.lastSeq(), commit: expect.any(Number) });
+    expect(await diffWithRebuild(service)).toEqual({});
+  }, 60_000);
 });

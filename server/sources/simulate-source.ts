@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isUnrefreshedEmptyState, markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
+import { deferRollupRefresh, isUnrefreshedEmptyState, markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
 import { readWatermark } from '../derive/apply.ts';
 import { writeFileAtomic, writeFileAtomicAsync } from '../fs-atomic.ts';
 import type { IncomingBatch } from '../journal/rows.ts';
@@ -164,6 +164,8 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   // bucket under the serving process (the bench journal: 1.87M fill and 0.67M snapshot buckets,
   // 117 s and 197 CPU-s), and again after every restart until one run finished.
   const fromEmpty = await service.db.write((w) => isUnrefreshedEmptyState(w));
+  // and a refresh during it (a scheduled tick) would recompute everything appended so far
+  const endDeferral = fromEmpty ? deferRollupRefresh(service) : () => undefined;
   // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile. On the default
   // set (2 cores) 1 thread instead of 2 took the backfill from 67.1 to 62.7 s on average over
   // four back-to-back pairs, with ~14 CPU-s less (parallel scans cost more than they gained).
@@ -171,13 +173,17 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   if (threads > 1) await service.db.setThreads(threads - 1);
   let r: Awaited<ReturnType<typeof simulateUntil>>;
   try {
-    r = await simulateUntil(service, sim, opts, until, { signal });
+    try {
+      r = await simulateUntil(service, sim, opts, until, { signal });
+    } finally {
+      if (threads > 1) await service.db.setThreads(threads);
+    }
+    // an aborted backfill (stopped at a group boundary) is resumed later from a non-empty state,
+    // whose first refresh then recomputes every bucket: conservative
+    if (fromEmpty && !signal?.aborted) await service.db.write(async (w) => markRollupsRefreshed(w, await readWatermark(w)));
   } finally {
-    if (threads > 1) await service.db.setThreads(threads);
+    endDeferral();
   }
-  // an aborted backfill (stopped at a group boundary) is resumed later from a non-empty state,
-  // whose first refresh then recomputes every bucket: conservative
-  if (fromEmpty && !signal?.aborted) await service.db.write(async (w) => markRollupsRefreshed(w, await readWatermark(w)));
   // the derived state keeps no WAL: written to its file now, a crash in live mode later costs
   // start-up a catch-up of minutes of appends instead of the whole backfill. DuckDB refuses while
   // long reads pin committed changes (a working set loading can take a minute): then it is tried
