@@ -25,22 +25,8 @@ export interface RollupRefreshResult {
   deferred?: true;
 }
 
-/** Services whose rollups a simulator backfill from an empty state is building ({@link deferRollupRefresh}). */
+/** Services whose rollups a backfill from an empty state is building ({@link backfillBuildingRollups}). */
 const builtByBackfill = new WeakSet<Service>();
-
-/**
- * Defers every rollup refresh of `service` until the returned function is called: for the length
- * of a simulator backfill into an empty state, which builds every rollup from the journal it writes
- * and marks them refreshed when it completes ({@link isUnrefreshedEmptyState}). A refresh meanwhile
- * has no drift to repair but, with no watermark stored yet, would recompute every bucket appended
- * so far between the backfill's appends: on `npm start` on a fresh machine a 10-minute tick falls
- * inside the ~46 s backfill about one start in thirteen. In memory only: a process killed during
- * the backfill leaves no mark, and its next refresh recomputes every bucket (conservative).
- */
-export function deferRollupRefresh(service: Service): () => void {
-  builtByBackfill.add(service);
-  return () => builtByBackfill.delete(service);
-}
 
 /**
  * Rollup refresh: the rollups (`rollup_5m`, `oi_snapshot_5m`, `funding_1h`) are maintained
@@ -49,8 +35,8 @@ export function deferRollupRefresh(service: Service): () => void {
  * after the stored seq (recomputed from the derived `fills`), snapshot buckets of market-snapshot
  * files of commits after the stored commit (recomputed from every snapshot of those days in the
  * journal: the derived state keeps only the latest). The first run with no stored watermark (a
- * state built append by append, other than by a simulator backfill from an empty state, which
- * marks it) recomputes every bucket.
+ * state built append by append, other than by a source's backfill from an empty state, which
+ * marks it: {@link backfillBuildingRollups}) recomputes every bucket.
  *
  * The work goes a chunk of days at a time, each chunk in one transaction under the database
  * writer, so no append interleaves with a recomputation and none waits long; the watermark (the
@@ -117,15 +103,35 @@ export async function markRollupsRefreshed(w: Writer, mark: Watermark): Promise<
 }
 
 /**
- * Whether the derived state is empty and the refresh has never run on it: a backfill starting here
- * builds every rollup from the journal it writes, commit by commit, through the derive steps a
- * catch-up from an empty state runs (whose chunked fold equals the one-batch fold and the
- * append-built state, test/catch-up-chunks.test.ts), so once complete it may
- * {@link markRollupsRefreshed} as that catch-up does. Inside the writer.
+ * Runs a source's backfill (a simulator backfill, a replay) so that, when it starts on an empty
+ * state on which the refresh has never run, the rollups it builds are marked refreshed once
+ * `completed(result)`, as a catch-up from an empty state marks them: its appends fold the journal
+ * they write commit by commit through the derive steps a chunked catch-up runs (whose fold equals
+ * the one-batch fold and the append-built state, test/catch-up-chunks.test.ts). Without the mark
+ * the first refresh recomputed every bucket (the bench journal: 1.87M fill and 0.67M snapshot
+ * buckets, 117 s and 197 CPU-s inside the serving process), and again after every restart until
+ * one run finished.
+ *
+ * Meanwhile every refresh of `service` is deferred (returns `deferred: true`): it has no drift to
+ * repair but, with no watermark stored yet, recomputed every bucket appended so far between the
+ * backfill's appends (`npm start` on a fresh machine: a 10-minute tick falls inside the ~46 s
+ * backfill about one start in thirteen). The deferral lives in memory, and a backfill that did not
+ * complete (stopped, failed, killed) marks nothing: its first refresh, or the one after the
+ * backfill that resumes it on a non-empty state, recomputes every bucket (conservative).
  */
-export async function isUnrefreshedEmptyState(w: Writer): Promise<boolean> {
-  const mark = await readWatermark(w);
-  return mark.seq === 0 && mark.commit === 0 && (await readJobNumber(w, SEQ_KEY)) === undefined;
+export async function backfillBuildingRollups<T>(service: Service, backfill: () => Promise<T>, completed: (result: T) => boolean): Promise<T> {
+  const fromEmpty = await service.db.write(async (w) => {
+    const mark = await readWatermark(w);
+    return mark.seq === 0 && mark.commit === 0 && (await readJobNumber(w, SEQ_KEY)) === undefined;
+  });
+  if (fromEmpty) builtByBackfill.add(service);
+  try {
+    const result = await backfill();
+    if (fromEmpty && completed(result)) await service.db.write(async (w) => markRollupsRefreshed(w, await readWatermark(w)));
+    return result;
+  } finally {
+    if (fromEmpty) builtByBackfill.delete(service);
+  }
 }
 
 /** Groups sorted days into runs spanning at most DAYS_PER_CHUNK calendar days. */

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshRollups } from '../jobs/rollup-refresh.ts';
 import { REPLAY_SOURCE, runReplay } from '../server/sources/replay-source.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { createApp } from '../server/http/app.ts';
@@ -7,6 +8,7 @@ import { KeyStore } from '../server/keys/store.ts';
 import { openLimits } from '../server/limits/gate.ts';
 import { openService, statePath, type Service } from '../server/service.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
+import { diffWithRebuild } from './helpers/rebuild-diff.ts';
 
 const NOW = Date.UTC(2026, 4, 3, 12);
 let source: { dir: string; cleanup: () => void };
@@ -78,6 +80,9 @@ describe('replay source', () => {
       expect(await answers(dst)).toEqual(a);
       // a second run finds everything done
       expect(await runReplay(dst, { from: source.dir, speed: 'max' })).toEqual({ fills: 0, duplicates: 0, done: true });
+      // into an empty state and run to its end: its rollups are marked refreshed, and are a rebuild's
+      expect(await refreshRollups(dst)).toEqual({ fillBuckets: 0, snapshotBuckets: 0, seq: counts.fills, commit: expect.any(Number) });
+      expect(await diffWithRebuild(dst)).toEqual({});
     } finally {
       await src.close();
       await dst.close();
@@ -110,6 +115,9 @@ describe('replay source', () => {
       expect(first.fills + second.fills).toBe(counts.fills);
       const [f] = await dst.db.querySql('SELECT count(*) AS n, count(DISTINCT (protocol, tx, event_index)) AS keys, max(seq) AS hi FROM fills');
       expect(f).toEqual({ n: counts.fills, keys: counts.fills, hi: counts.fills });
+      // stopped, then resumed on a non-empty state: nothing marked, the refresh recomputes every bucket
+      const [buckets] = await dst.db.querySql('SELECT count(*)::INTEGER AS n FROM rollup_5m');
+      expect((await refreshRollups(dst)).fillBuckets).toBe(buckets!.n);
       const src = await openService({ dataDir: source.dir, clock: () => NOW });
       try {
         expect(await journal(dst, 'fills')).toEqual(await journal(src, 'fills'));

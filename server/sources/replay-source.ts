@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backfillBuildingRollups } from '../../jobs/rollup-refresh.ts';
 import { rowsOf } from '../ingest/column-groups.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
@@ -47,8 +48,14 @@ export function parseSpeed(s: string): number | 'max' {
  * order is its time order, they come out the same). Each append stores `{ from, cursor }` in the
  * checkpoint, cut at a time boundary (every row before `cursor` is in), so a restart resumes at
  * the cursor with nothing lost or doubled (fills would be deduped anyway; snapshots have no key).
+ * A replay into an empty data directory that runs to the end marks the rollups it built refreshed,
+ * as a simulator backfill does ({@link backfillBuildingRollups}).
  */
-export async function runReplay(service: Service, opts: ReplayOptions): Promise<ReplayResult> {
+export function runReplay(service: Service, opts: ReplayOptions): Promise<ReplayResult> {
+  return backfillBuildingRollups(service, () => replay(service, opts), (r) => r.done);
+}
+
+async function replay(service: Service, opts: ReplayOptions): Promise<ReplayResult> {
   const reader = new ReplayReader(service.db, opts.from);
   const cp = service.sourceCheckpoint(REPLAY_SOURCE) as ReplayCheckpoint | undefined;
   if (cp && cp.from !== reader.root) {

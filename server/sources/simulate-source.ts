@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { deferRollupRefresh, isUnrefreshedEmptyState, markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
-import { readWatermark } from '../derive/apply.ts';
+import { backfillBuildingRollups } from '../../jobs/rollup-refresh.ts';
 import { writeFileAtomic, writeFileAtomicAsync } from '../fs-atomic.ts';
 import type { IncomingBatch } from '../journal/rows.ts';
 import { log } from '../log.ts';
@@ -160,30 +159,19 @@ export async function simulateUntil(
  */
 export async function backfillSimulator(service: Service, opts: SimulateSourceOptions, until: number, signal?: AbortSignal): Promise<Simulator> {
   const sim = openSimulator(service, opts);
-  // Without a mark after a backfill into an empty state, the first rollup refresh recomputed every
-  // bucket under the serving process (the bench journal: 1.87M fill and 0.67M snapshot buckets,
-  // 117 s and 197 CPU-s), and again after every restart until one run finished.
-  const fromEmpty = await service.db.write((w) => isUnrefreshedEmptyState(w));
-  // and a refresh during it (a scheduled tick) would recompute everything appended so far
-  const endDeferral = fromEmpty ? deferRollupRefresh(service) : () => undefined;
-  // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile. On the default
-  // set (2 cores) 1 thread instead of 2 took the backfill from 67.1 to 62.7 s on average over
-  // four back-to-back pairs, with ~14 CPU-s less (parallel scans cost more than they gained).
-  const threads = service.db.threads;
-  if (threads > 1) await service.db.setThreads(threads - 1);
-  let r: Awaited<ReturnType<typeof simulateUntil>>;
-  try {
+  // the simulator builds every rollup it appends: once complete (not stopped), nothing to refresh
+  const r = await backfillBuildingRollups(service, async () => {
+    // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile. On the default
+    // set (2 cores) 1 thread instead of 2 took the backfill from 67.1 to 62.7 s on average over
+    // four back-to-back pairs, with ~14 CPU-s less (parallel scans cost more than they gained).
+    const threads = service.db.threads;
+    if (threads > 1) await service.db.setThreads(threads - 1);
     try {
-      r = await simulateUntil(service, sim, opts, until, { signal });
+      return await simulateUntil(service, sim, opts, until, { signal });
     } finally {
       if (threads > 1) await service.db.setThreads(threads);
     }
-    // an aborted backfill (stopped at a group boundary) is resumed later from a non-empty state,
-    // whose first refresh then recomputes every bucket: conservative
-    if (fromEmpty && !signal?.aborted) await service.db.write(async (w) => markRollupsRefreshed(w, await readWatermark(w)));
-  } finally {
-    endDeferral();
-  }
+  }, () => !signal?.aborted);
   // the derived state keeps no WAL: written to its file now, a crash in live mode later costs
   // start-up a catch-up of minutes of appends instead of the whole backfill. DuckDB refuses while
   // long reads pin committed changes (a working set loading can take a minute): then it is tried
