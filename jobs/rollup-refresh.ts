@@ -103,11 +103,12 @@ export async function markRollupsRefreshed(w: Writer, mark: Watermark): Promise<
 }
 
 /**
- * Runs a source's backfill (a simulator backfill, a replay) so that, when it starts on an empty
- * state on which the refresh has never run, the rollups it builds are marked refreshed once
- * `completed(result)`, as a catch-up from an empty state marks them: its appends fold the journal
- * they write commit by commit through the derive steps a chunked catch-up runs (whose fold equals
- * the one-batch fold and the append-built state, test/catch-up-chunks.test.ts). Without the mark
+ * Runs a source's backfill (the simulator's, a replay, the solana indexer's to the tip) so that,
+ * when it starts on an empty state on which the refresh has never run, the rollups it builds are
+ * marked refreshed once `completed(result)`, as a catch-up from an empty state marks them: its
+ * appends fold the journal they write commit by commit through the derive steps a chunked
+ * catch-up runs (whose fold equals the one-batch fold and the append-built state,
+ * test/catch-up-chunks.test.ts). Without the mark
  * the first refresh recomputed every bucket (the bench journal: 1.87M fill and 0.67M snapshot
  * buckets, 117 s and 197 CPU-s inside the serving process), and again after every restart until
  * one run finished.

@@ -7,12 +7,14 @@
  * simulator's fills (same rows, none lost or doubled) and the same lifecycles.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshRollups } from '../jobs/rollup-refresh.ts';
 import type { IncomingFill } from '../server/journal/rows.ts';
 import { openService, type Service } from '../server/service.ts';
 import { startSolanaSource, type SolanaSourceOptions } from '../server/sources/solana/indexer.ts';
 import { ALPHA_PROGRAM, BETA_PROGRAM, TOKEN_DECIMALS } from '../server/sources/solana/layout.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
+import { diffWithRebuild } from './helpers/rebuild-diff.ts';
 import { b58 } from './helpers/solana-bytes.ts';
 import { ENCODED_MARKETS, FillEncoder, labelKey, marketAccount } from './helpers/solana-encode.ts';
 import { MockChain, startMockRpc, type MockRpc } from './helpers/solana-mock-rpc.ts';
@@ -137,6 +139,25 @@ describe('solana source end to end (mock RPC)', () => {
     for (const t of ['alpha:open', 'alpha:close', 'alpha:liquidation', 'alpha:decrease', 'beta:open', 'beta:close', 'beta:liquidation', 'beta:increase']) expect(types).toContain(t);
     // cost figures for the README: requests per fill
     console.log(`solana e2e: ${expected.length} fills in ${seconds.toFixed(1)} s (stop, restart, follow), RPC calls ${JSON.stringify(rpc.calls)}`);
+    // a backfill stopped and resumed on a non-empty state marks nothing: the first refresh is a full pass
+    const [buckets] = await service.db.querySql('SELECT count(*)::INTEGER AS n FROM rollup_5m');
+    expect((await refreshRollups(service)).fillBuckets).toBe(buckets!.n);
     await service.close();
   }, 120_000);
+
+  it('marks the rollups refreshed after a backfill into an empty data directory that reaches the tip', async () => {
+    const fresh = tempDataDir();
+    const service = await openService({ dataDir: fresh.dir });
+    try {
+      const feed = startSolanaSource(service, { ...options(), pollMs: 0 }); // the backfill alone
+      await feed.backfilled;
+      await feed.stop();
+      expect(service.lastSeq()).toBe(expected.length);
+      expect(await refreshRollups(service)).toEqual({ fillBuckets: 0, snapshotBuckets: 0, seq: expected.length, commit: expect.any(Number) });
+      expect(await diffWithRebuild(service)).toEqual({});
+    } finally {
+      await service.close();
+      fresh.cleanup();
+    }
+  }, 60_000);
 });

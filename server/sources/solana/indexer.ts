@@ -8,6 +8,7 @@
  * Finalized commitment only: finalized blocks are never rolled back, so there is no rollback
  * path to maintain; the cost is ~13 s of latency behind the confirmed tip.
  */
+import { backfillBuildingRollups } from '../../../jobs/rollup-refresh.ts';
 import { log } from '../../log.ts';
 import type { Service } from '../../service.ts';
 import { syncToTip, type SyncContext } from './backfill.ts';
@@ -68,7 +69,9 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
     log.info(cp ? `solana: resuming at slot ${cp.slot.toLocaleString('en-US')}` : `solana: backfill from ${from.slot !== undefined ? `slot ${from.slot}` : new Date(from.time!).toISOString()}`);
     const sync = { from, signal, batchFills: opts.batchFills, batchTxs: opts.batchTxs };
     try {
-      await syncToTip(ctx, { ...sync, showProgress: true });
+      // from an empty data directory, a backfill that reaches the tip leaves its rollups marked
+      // refreshed: the first rollup refresh has nothing to recompute (jobs/rollup-refresh.ts)
+      await backfillBuildingRollups(service, () => syncToTip(ctx, { ...sync, showProgress: true }), () => !signal.aborted);
     } catch (err) {
       // the endpoint worked a moment ago: keep going, the follow loop retries from the checkpoint
       log.error('solana: backfill interrupted; continuing from the checkpoint', err);
