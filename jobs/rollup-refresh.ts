@@ -47,9 +47,10 @@ const builtByBackfill = new WeakSet<Service>();
 export async function refreshRollups(service: Service): Promise<RollupRefreshResult> {
   const { db } = service;
   if (builtByBackfill.has(service)) {
+    // no watermark is stored until that backfill marks one (it began with none), so 0 / 0; and no
+    // wait for the writer, which the backfill's appends hold
     log.debug('rollup refresh: skipped, a backfill from an empty state is building the rollups (it marks them refreshed)');
-    const stored = await db.write(async (w) => ({ seq: (await readJobNumber(w, SEQ_KEY)) ?? 0, commit: (await readJobNumber(w, COMMIT_KEY)) ?? 0 }));
-    return { fillBuckets: 0, snapshotBuckets: 0, ...stored, deferred: true };
+    return { fillBuckets: 0, snapshotBuckets: 0, seq: 0, commit: 0, deferred: true };
   }
   const start = await db.write(async (w) => ({
     mark: await readWatermark(w),
@@ -108,10 +109,9 @@ export async function markRollupsRefreshed(w: Writer, mark: Watermark): Promise<
  * marked refreshed once `completed(result)`, as a catch-up from an empty state marks them: its
  * appends fold the journal they write commit by commit through the derive steps a chunked
  * catch-up runs (whose fold equals the one-batch fold and the append-built state,
- * test/catch-up-chunks.test.ts). Without the mark
- * the first refresh recomputed every bucket (the bench journal: 1.87M fill and 0.67M snapshot
- * buckets, 117 s and 197 CPU-s inside the serving process), and again after every restart until
- * one run finished.
+ * test/catch-up-chunks.test.ts). Without the mark the first refresh recomputed every bucket (the
+ * bench journal: 1.87M fill and 0.67M snapshot buckets, 117 s and 197 CPU-s inside the serving
+ * process), and again after every restart until one run finished.
  *
  * Meanwhile every refresh of `service` is deferred (returns `deferred: true`): it has no drift to
  * repair but, with no watermark stored yet, recomputed every bucket appended so far between the
