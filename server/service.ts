@@ -1,3 +1,4 @@
+import { SourceStatus } from './sources/source-status.ts';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database, type Writer } from './db/database.ts';
@@ -42,6 +43,8 @@ export interface Service {
   /** The append path's state for operators (GET /health): its last commit in this process and
    * the error that stopped it, if any. */
   appendState(): { lastCommitAt: number | undefined; failure: Error | undefined };
+  /** What the source feeding this service is doing (server/sources/source-status.ts). */
+  readonly source: SourceStatus;
   close(): Promise<void>;
 }
 
@@ -122,6 +125,7 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
     sourceCheckpoint: (s) => path.sourceCheckpoint(s),
     lastSeq: () => path.lastSeq,
     appendState: () => ({ lastCommitAt: path.lastCommitAt, failure: path.failure }),
+    source: new SourceStatus('none', clock),
     close: () => db.close(),
   };
 }
