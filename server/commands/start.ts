@@ -15,7 +15,8 @@ import { parseSpeed, startReplay } from '../sources/replay-source.ts';
 import { startJobs } from '../../jobs/service-jobs.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
 import { parseFrom, startSolanaSource, type SolanaSourceOptions } from '../sources/solana/indexer.ts';
-import { checkRpcUrl } from '../sources/solana/rpc.ts';
+import { checkRpcUrl, SolanaRpc } from '../sources/solana/rpc.ts';
+import { checkEndpoint } from '../sources/solana/startup-check.ts';
 import { backfillSimulator, simulatedTo, type SimulateSourceOptions } from '../sources/simulate-source.ts';
 
 interface Feed {
@@ -109,7 +110,7 @@ export const startCommand = defineCommand({
     port: { type: 'string', description: 'port (default $PORT or 8080)' },
     host: { type: 'string', description: 'bind address (default $HOST or 127.0.0.1)' },
     source: { type: 'string', default: 'simulate', description: 'simulate | solana | replay | none' },
-    rpc: { type: 'string', description: 'solana: JSON-RPC URL (default $SOLANA_RPC_URL)' },
+    rpc: { type: 'string', description: 'solana: JSON-RPC URL; prefer $SOLANA_RPC_URL (a key in the URL is then never echoed)' },
     from: {
       type: 'string',
       description: 'solana: backfill start, a slot or a date (default 2025-03-12); replay: the journal to re-stream (a data directory or a copied partition set)',
@@ -126,7 +127,7 @@ export const startCommand = defineCommand({
       throw new Error(`unknown source "${args.source}": use simulate, solana, replay or none`);
     }
     const rpcUrl = args.rpc ?? process.env.SOLANA_RPC_URL;
-    if (args.source === 'solana' && !rpcUrl) throw new Error('--source solana needs --rpc <url> (or SOLANA_RPC_URL)');
+    if (args.source === 'solana' && !rpcUrl) throw new Error('--source solana needs the RPC URL in SOLANA_RPC_URL');
     if (args.source === 'solana') checkRpcUrl(rpcUrl!);
     if (args.source === 'replay' && !args.from) throw new Error('--source replay needs --from <journal directory>');
     // a bad --from or --speed fails before anything starts
@@ -138,6 +139,8 @@ export const startCommand = defineCommand({
     const liveEveryMs = numberFlag('live-every', args['live-every'], { above: 0 }) * 1000;
     const rpcConcurrency = numberFlag('rpc-concurrency', args['rpc-concurrency'], { integer: true, min: 1 });
     const dataDir = args.data ?? env.dataDir;
+    // an endpoint that is unreachable, not mainnet or without the programs: one line, exit 1, before serving
+    if (args.source === 'solana') await checkEndpoint(new SolanaRpc({ url: rpcUrl!, timeoutMs: 15_000, backoffMs: 500 }));
     const started = performance.now();
     const service = await openService({ dataDir });
     const keys = KeyStore.open(dataDir);

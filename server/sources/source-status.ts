@@ -22,6 +22,9 @@ export interface SourceState {
   slotLag: number | null;
   /** retrying or stopped: why, in one line */
   reason: string | null;
+  /** decoded fills or events set aside by validation since the data directory began (kept on disk
+   * for a later re-decode, never stored in the journal) */
+  quarantined: number;
 }
 
 export class SourceStatus {
@@ -29,7 +32,7 @@ export class SourceStatus {
 
   constructor(source: SourceState['source'] = 'none', now: () => number = Date.now) {
     this.now = now;
-    this.#state = { source, phase: 'idle', sinceMs: now(), progress: null, etaS: null, completeToMs: null, slotLag: null, reason: null };
+    this.#state = { source, phase: 'idle', sinceMs: now(), progress: null, etaS: null, completeToMs: null, slotLag: null, reason: null, quarantined: 0 };
   }
 
   private readonly now: () => number;

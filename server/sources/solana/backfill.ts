@@ -8,13 +8,15 @@ import type { IncomingFill, IncomingPositionSnapshot } from '../../journal/rows.
 import { log } from '../../log.ts';
 import { progress } from '../../progress.ts';
 import type { Service } from '../../service.ts';
-import type { CollateralChain } from './chain.ts';
+import type { Quarantine } from '../quarantine.ts';
+import type { PositionChain } from './chain.ts';
 import { eventsOf } from './events.ts';
 import { fillsOfTx, marketTokensOf } from './fills-of-tx.ts';
 import { ALPHA_PROGRAM, BETA_PROGRAM } from './layout.ts';
 import type { AlphaMarkets } from './markets.ts';
 import type { LatestPrices } from './positions.ts';
-import type { SolanaRpc } from './rpc.ts';
+import { RpcError, type SolanaRpc } from './rpc.ts';
+import type { TokenDecimals } from './tokens.ts';
 import { mergeBySlot, planWalk, walkSignatures, type StartPoint } from './signatures.ts';
 
 /** The checkpoint slot of this source in the journal. */
@@ -33,7 +35,9 @@ export interface SyncContext {
   service: Service;
   rpc: SolanaRpc;
   markets: AlphaMarkets;
-  chain: CollateralChain;
+  chain: PositionChain;
+  tokens: TokenDecimals;
+  quarantine: Quarantine;
   /** latest oracle prices per alpha market (for poll snapshots) */
   prices: LatestPrices;
   /** per program, the newest signature a completed pass has appended (walks stop there) */
@@ -58,6 +62,8 @@ export interface SyncResult {
   fills: number;
   duplicates: number;
   checkpoint: SolanaCheckpoint | undefined;
+  /** the slot of the newest signature of either program when the pass began: indexed through it */
+  tipSlot: number;
 }
 
 /** `f` applied to each item of `src` with up to `n` calls in flight; results in source order. */
@@ -93,7 +99,7 @@ function eventSnapshot(f: IncomingFill): IncomingPositionSnapshot {
 
 /** Syncs from the journal's checkpoint (or `opts.from`) to the tip. */
 export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<SyncResult> {
-  const { service, rpc, markets, chain } = ctx;
+  const { service, rpc, markets } = ctx;
   const { signal } = opts;
   const cp = service.sourceCheckpoint(SOLANA_SOURCE) as SolanaCheckpoint | undefined;
   const from: StartPoint = cp ? { slot: cp.slot } : opts.from;
@@ -110,7 +116,7 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
   let fills: IncomingFill[] = [];
   let pendingTxs = 0;
   let checkpoint = cp;
-  const result: SyncResult = { txs: 0, fills: 0, duplicates: 0, checkpoint: cp };
+  const result: SyncResult = { txs: 0, fills: 0, duplicates: 0, checkpoint: cp, tipSlot };
 
   const flush = async () => {
     if (pendingTxs === 0) return;
@@ -128,12 +134,18 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
     try {
       const events = eventsOf(tx);
       for (const e of events) if (e.protocol === 'alpha' && e.kind === 'trade') ctx.prices.record(e.body);
-      await markets.ensure(marketTokensOf(events));
+      const tokens = marketTokensOf(events);
+      await markets.ensure(tokens);
+      await ctx.tokens.ensure(tokens.flatMap((t) => { const m = markets.get(t); return m ? [m.indexMint, m.longMint, m.shortMint] : []; }));
       const time = (tx.blockTime ?? sig.blockTime ?? 0) * 1000;
-      fills.push(...fillsOfTx(events, { signature: sig.signature, slot: sig.slot, time, marketOf: (t) => markets.get(t), chain }));
+      const out = fillsOfTx(events, { signature: sig.signature, slot: sig.slot, time, marketOf: (t) => markets.get(t), decimalsOf: (m) => ctx.tokens.get(m), chain: ctx.chain });
+      for (const r of out.rejected) ctx.quarantine.add(r);
+      fills.push(...out.fills);
     } catch (err) {
-      // stop here (the pass is retried from the checkpoint) rather than skip a fill silently
-      throw new Error(`solana: transaction ${sig.signature} (slot ${sig.slot}): ${(err as Error).message}`, { cause: err });
+      // the endpoint failing: stop here, the pass is retried from the checkpoint
+      if (err instanceof RpcError) throw new Error(`solana: transaction ${sig.signature} (slot ${sig.slot}): ${err.message}`, { cause: err });
+      // anything else is this transaction's own: set aside with the reason, and go on
+      ctx.quarantine.add({ tx: sig.signature, slot: sig.slot, event: 'transaction', reason: `cannot decode: ${(err as Error).message}` });
     }
     checkpoint = checkpoint && checkpoint.slot === sig.slot ? { slot: sig.slot, done: [...checkpoint.done, sig.signature] } : { slot: sig.slot, done: [sig.signature] };
     pendingTxs++;
@@ -144,6 +156,14 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
         bar = progress('solana: backfill', Math.max(1, tipSlot - startSlot));
       }
       bar.update(sig.slot - startSlot, `${(result.fills + fills.length).toLocaleString('en-US')} fills, slot ${sig.slot.toLocaleString('en-US')} of ${tipSlot.toLocaleString('en-US')}`);
+      const share = Math.min(1, (sig.slot - startSlot) / Math.max(1, tipSlot - startSlot));
+      service.source.set('backfilling', {
+        progress: share,
+        etaS: share > 0 ? Math.round((bar.elapsed() / share) * (1 - share)) : null,
+        completeToMs: sig.blockTime === null ? null : sig.blockTime * 1000,
+        slotLag: Math.max(0, tipSlot - sig.slot),
+        reason: null,
+      });
     }
     if (fills.length >= batchFills || pendingTxs >= batchTxs) await flush();
   }

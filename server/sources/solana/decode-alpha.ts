@@ -1,57 +1,52 @@
 /**
- * alpha (GMX-Solana): a TradeEvent, with the USD fee values of its PositionIncreased /
- * PositionDecreased and the order kind of its OrderRemoved when the transaction has them, →
- * one journal fill. Market accounts → market names. Layouts and constants: layout.ts.
+ * alpha (GMX-Solana): Market accounts → market names and mints; a TradeEvent (the source of
+ * truth for a fill), with the PositionIncreased / PositionDecreased of the same instruction when
+ * there is one, → one journal fill. USD values (× 1e20) and token amounts are converted in
+ * integers; collateral and token-denominated fees are valued at the token's min oracle price of
+ * the event, as the program values collateral.
  */
-import { getBase58Decoder } from '@solana/codecs';
 import type { FillType, IncomingFill } from '../../journal/rows.ts';
-import {
-  ALPHA_MARKET_DISC,
-  ALPHA_USD_DECIMALS,
-  MARKET_NAME_OFFSET,
-  MARKET_TOKEN_OFFSET,
-  TOKEN_DECIMALS,
-  type PositionFeeValues,
-  type TradeEvent,
-} from './layout.ts';
-import { alphaPrice, bytesToHex, microsToUsd, mid, tokenValueMicros, usdMicros, usdOrNull } from './units.ts';
+import type { PositionReport, TradeEvent } from './alpha-events.ts';
+import { bytesToBase58 } from './base58.ts';
+import { PositionChain, type PositionRunning } from './chain.ts';
+import { ALPHA_MARKET, ALPHA_USD_DECIMALS, TRADE_FLAGS } from './layout.ts';
+import { alphaMidPrice, alphaPrice, bytesToHex, microsToUsd, tokenValueMicros, usdMicros, usdOrNull } from './units.ts';
 
-/** An alpha market as its account names it: `{INDEX}/USD[{LONG}-{SHORT}]`. */
+/** An alpha market as its account names it: `{INDEX}/USD[{LONG}-{SHORT}]`, with its mints. */
 export interface AlphaMarket {
   marketToken: string;
   name: string;
   index: string;
   long: string;
   short: string;
+  indexMint: string;
+  longMint: string;
+  shortMint: string;
 }
 
 const NAME_RE = /^([A-Za-z0-9.]+)\/USD\[([A-Za-z0-9.]+)-([A-Za-z0-9.]+)\]$/;
 
-/** Parses a market name; null when it does not have the `{INDEX}/USD[{LONG}-{SHORT}]` shape. */
-export function parseMarketName(name: string, marketToken = ''): AlphaMarket | null {
+/** The symbols of a market name; null when it does not have the `{INDEX}/USD[{LONG}-{SHORT}]` shape. */
+export function parseMarketName(name: string): { index: string; long: string; short: string } | null {
   const m = NAME_RE.exec(name);
-  return m ? { marketToken, name, index: m[1]!, long: m[2]!, short: m[3]! } : null;
+  return m ? { index: m[1]!, long: m[2]!, short: m[3]! } : null;
 }
 
-const base58 = getBase58Decoder();
-
-/** A Market account's name and market token; null for another account type. */
-export function decodeMarketAccount(data: Uint8Array): { name: string; marketToken: string } | null {
-  if (data.length < MARKET_TOKEN_OFFSET + 32 || bytesToHex(data.subarray(0, 8)) !== ALPHA_MARKET_DISC) return null;
-  const raw = data.subarray(MARKET_NAME_OFFSET, MARKET_NAME_OFFSET + 64);
+/** A Market account's name, market token and mints (accounts.md §1); null for another account type. */
+export function decodeMarketAccount(data: Uint8Array): { name: string; marketToken: string; indexMint: string; longMint: string; shortMint: string } | null {
+  const M = ALPHA_MARKET;
+  if (data.length < M.minLength || bytesToHex(data.subarray(0, 8)) !== M.disc) return null;
+  const raw = data.subarray(M.name, M.name + 64);
   const end = raw.indexOf(0);
-  const name = new TextDecoder().decode(end < 0 ? raw : raw.subarray(0, end));
-  return { name, marketToken: base58.decode(data.subarray(MARKET_TOKEN_OFFSET, MARKET_TOKEN_OFFSET + 32)) };
+  const key = (at: number) => bytesToBase58(data.subarray(at, at + 32));
+  return {
+    name: new TextDecoder().decode(end < 0 ? raw : raw.subarray(0, end)),
+    marketToken: key(M.marketToken),
+    indexMint: key(M.indexToken),
+    longMint: key(M.longToken),
+    shortMint: key(M.shortToken),
+  };
 }
-
-function decimalsOf(symbol: string): number {
-  const d = TOKEN_DECIMALS[symbol];
-  if (d === undefined) throw new Error(`alpha: no decimals known for token ${symbol} (add it to TOKEN_DECIMALS)`);
-  return d;
-}
-
-/** TradeEvent flag bits (inferred, protocols.md). */
-export const TRADE_FLAGS = { isLong: 1, collateralIsLong: 2, isIncrease: 4 } as const;
 
 /** What a TradeEvent needs from the rest of its transaction and from the indexer's state. */
 export interface AlphaFillContext {
@@ -59,63 +54,66 @@ export interface AlphaFillContext {
   slot: number;
   eventIndex: number;
   market: AlphaMarket;
-  /** USD fee values from the PositionIncreased / PositionDecreased of the same position */
-  feeValues?: PositionFeeValues;
-  /** order kind from the OrderRemoved of the same order */
-  orderKind?: string;
-  /** position_collateral_usd (micro-dollars) of this position's previous fill, if known */
-  prevCollateralMicros?: bigint;
+  /** decimals of the market's index, long and short tokens (from the chain) */
+  decimals: { index: number; long: number; short: number };
+  /** the PositionIncreased / PositionDecreased of the same instruction, when paired */
+  report?: PositionReport;
+  /** the fill is a liquidation (liquidation fees in its report, or the `liquidate` instruction) */
+  liquidation: boolean;
+  /** this position's open lifecycle before the fill, if the indexer knows it */
+  running?: PositionRunning;
+}
+
+/** The program's average entry of a position state: USD per whole index token. */
+function programEntry(sizeInUsd: bigint, sizeInTokens: bigint, indexDecimals: number): number {
+  if (sizeInTokens === 0n) return 0;
+  return (Number(sizeInUsd) / 1e20) / (Number(sizeInTokens) / 10 ** indexDecimals);
 }
 
 /** Micro-dollars of a USD value with 20 decimals. */
 const usd20 = (raw: bigint): bigint => usdMicros(raw, ALPHA_USD_DECIMALS);
 
 /**
- * The fill of one TradeEvent. USD amounts come from the event's USD values (size, PnL) and the
- * fee values of its PositionIncreased / PositionDecreased; without those, fees are valued from
- * their collateral-token amounts at the event's collateral price. position_collateral_usd is the
- * collateral at the event's price; collateral_delta_usd continues the position's chain (the
- * previous fill's value), as the journal defines it (see data.md / the simulator's ledger).
+ * The fill of one TradeEvent. Size and PnL are the event's USD values; the trading fee is the
+ * report's order fee value (USD) when paired, else the order fee amounts valued at the collateral
+ * token's min price; borrowing and funding are token amounts valued the same way; the liquidation
+ * fee is the report's USD value when it has liquidation fees.
  */
 export function alphaFill(ev: TradeEvent, ctx: AlphaFillContext): IncomingFill {
-  const { market } = ctx;
+  const { market, decimals } = ctx;
   const long = (ev.flags & TRADE_FLAGS.isLong) !== 0;
   const collIsLong = (ev.flags & TRADE_FLAGS.collateralIsLong) !== 0;
   const collToken = collIsLong ? market.long : market.short;
-  const collPrice = mid(collIsLong ? ev.prices.long : ev.prices.short);
-  const indexDec = decimalsOf(market.index);
-  const before = ev.before;
-  const after = ev.after;
+  const collPrice = collIsLong ? ev.prices.long.min : ev.prices.short.min;
+  const value = (amount: bigint) => tokenValueMicros(amount, collPrice);
 
-  const sizeBefore = usd20(before.sizeInUsd);
-  const sizeAfter = usd20(after.sizeInUsd);
+  const sizeBefore = usd20(ev.before.sizeInUsd);
+  const sizeAfter = usd20(ev.after.sizeInUsd);
   const delta = sizeAfter - sizeBefore;
-  const collAfter = sizeAfter === 0n ? 0n : tokenValueMicros(after.collateralAmount, collPrice);
-  const prev = sizeBefore === 0n ? 0n : (ctx.prevCollateralMicros ?? tokenValueMicros(before.collateralAmount, collPrice));
+  const collAfter = sizeAfter === 0n ? 0n : value(ev.after.collateralAmount);
+  const prev = sizeBefore === 0n ? 0n : (ctx.running?.collateralMicros ?? value(ev.before.collateralAmount));
 
   const f = ev.fees;
-  const fv = ctx.feeValues;
-  const tokenFee = (amount: bigint) => tokenValueMicros(amount, collPrice);
-  const fee = fv ? usd20(fv.orderFeeValue) : tokenFee(f.orderFeeForReceiver + f.orderFeeForPool);
-  const borrow = fv ? usd20(fv.borrowingFeeValue) : tokenFee(f.totalBorrowingFee);
-  const funding = fv ? usd20(fv.fundingFeeValue) : tokenFee(f.fundingFee);
-  const liq = fv ? usd20(fv.liquidationFeeValue) : tokenFee(f.liquidationFee);
-  const earned = fv
-    ? usd20(fv.claimableFundingValue)
-    : tokenValueMicros(f.claimableFundingLong, mid(ev.prices.long)) + tokenValueMicros(f.claimableFundingShort, mid(ev.prices.short));
+  const r = ctx.report;
+  const fee = r ? usd20(r.orderFeeValue) : value(f.orderFeeForReceiver + f.orderFeeForPool);
+  const borrow = value(f.totalBorrowingFee);
+  const funding = value(f.fundingFee);
+  const liq = r?.liquidation ? usd20(r.liquidation.feeValue) : value(f.liquidationFee);
+  const earned = tokenValueMicros(f.claimableFundingLong, ev.prices.long.min) + tokenValueMicros(f.claimableFundingShort, ev.prices.short.min);
 
   let type: FillType;
   if (sizeBefore === 0n) type = 'open';
-  else if (sizeAfter === 0n) type = liq > 0n || f.liquidationFee > 0n || ctx.orderKind === 'Liquidation' ? 'liquidation' : 'close';
+  else if (sizeAfter === 0n) type = ctx.liquidation ? 'liquidation' : 'close';
   else if (delta !== 0n) type = delta > 0n ? 'increase' : 'decrease';
   else type = ev.flags & TRADE_FLAGS.isIncrease ? 'increase' : 'decrease'; // a collateral edit
 
-  // entry = size in USD / size in tokens; a closed position keeps the entry it had
-  const state = sizeAfter === 0n ? before : after;
-  const tokens = Number(state.sizeInTokens) / 10 ** indexDec;
-  const price = alphaPrice(ev.executionPrice, indexDec);
-  const entry = tokens > 0 ? Number(usd20(state.sizeInUsd)) / 1e6 / tokens : price;
-
+  const price = alphaPrice(ev.executionPrice, decimals.index);
+  // a position first seen mid-lifecycle (opened before the backfill's start) starts from the
+  // program's own entry of its size before the fill: size in USD / size in tokens
+  const running: PositionRunning | undefined =
+    type === 'open' ? undefined
+    : (ctx.running ?? { collateralMicros: prev, sizeMicros: sizeBefore, increasedMicros: sizeBefore,
+        increasedNotional: programEntry(ev.before.sizeInUsd, ev.before.sizeInTokens, decimals.index) * (Number(sizeBefore) / 1e6) });
   return {
     protocol: 'alpha',
     time: Number(ev.ts) * 1000,
@@ -133,15 +131,15 @@ export function alphaFill(ev: TradeEvent, ctx: AlphaFillContext): IncomingFill {
     collateral_delta_usd: microsToUsd(collAfter - prev),
     position_collateral_usd: microsToUsd(collAfter),
     price,
-    entry_price: entry,
-    pnl_delta_usd: microsToUsd(usd20(ev.pnl.pnl)),
+    entry_price: PositionChain.entryAfter(running, delta, price, price),
+    pnl_delta_usd: microsToUsd(usd20(ev.pnl)),
     fee_usd: microsToUsd(fee),
     borrowing_fee_usd: usdOrNull(borrow),
     funding_fee_usd: usdOrNull(funding),
     liquidation_fee_usd: usdOrNull(liq),
     funding_earned_usd: usdOrNull(earned),
     fee_total_usd: microsToUsd(fee + borrow + funding + liq),
-    index_price: alphaPrice(mid(ev.prices.index), indexDec),
+    index_price: alphaMidPrice(ev.prices.index, decimals.index),
     collateral_token: collToken,
   };
 }

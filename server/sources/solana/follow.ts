@@ -5,6 +5,7 @@
  * pause, from the checkpoint: nothing is lost or doubled.
  */
 import { log } from '../../log.ts';
+import { PositionChain } from './chain.ts';
 import { SOLANA_SOURCE, syncToTip, type SyncContext, type SyncOptions } from './backfill.ts';
 import { pollAlphaPositions, pollHour } from './positions.ts';
 
@@ -36,6 +37,8 @@ export async function follow(ctx: SyncContext, opts: SyncOptions & { signal: Abo
     try {
       const r = await syncToTip(ctx, { ...opts, showProgress: false });
       if (r.fills > 0) log.debug(`solana: +${r.fills} fills to slot ${r.checkpoint?.slot}`);
+      const tip = await ctx.rpc.getSlot();
+      ctx.service.source.set('following', { progress: null, etaS: null, completeToMs: null, slotLag: Math.max(0, tip - r.tipSlot), reason: null });
       const now = Date.now();
       if (pollHour(now) !== polled) {
         polled = pollHour(now);
@@ -43,8 +46,13 @@ export async function follow(ctx: SyncContext, opts: SyncOptions & { signal: Abo
       }
       failures = 0;
     } catch (err) {
+      if (opts.signal.aborted) break;
       failures++;
-      log.error(`solana: sync failed (${failures} in a row); retrying from the checkpoint`, err);
+      const reason = (err as Error).message.split('\n')[0]!;
+      ctx.service.source.set('retrying', { reason });
+      log.error(`solana: sync failed (${failures} in a row), retrying from the checkpoint: ${reason}`);
+      // fills decoded after the last committed batch left the chain ahead of the journal
+      ctx.chain = await PositionChain.load(ctx.service.db).catch(() => ctx.chain);
     }
     await sleep(opts.pollMs * Math.min(60, 2 ** failures), opts.signal);
   }

@@ -12,12 +12,15 @@ import { backfillBuildingRollups } from '../../../jobs/rollup-refresh.ts';
 import { log } from '../../log.ts';
 import type { Service } from '../../service.ts';
 import { syncToTip, type SyncContext } from './backfill.ts';
-import { CollateralChain } from './chain.ts';
+import { Quarantine } from '../quarantine.ts';
+import { PositionChain } from './chain.ts';
 import { follow } from './follow.ts';
 import { AlphaMarkets } from './markets.ts';
 import { LatestPrices } from './positions.ts';
 import { SolanaRpc, type RpcOptions } from './rpc.ts';
 import type { StartPoint } from './signatures.ts';
+import { checkEndpoint } from './startup-check.ts';
+import { TokenDecimals } from './tokens.ts';
 
 /** alpha's mainnet launch: the default start of a full backfill */
 export const DEFAULT_FROM = Date.UTC(2025, 2, 12);
@@ -29,6 +32,8 @@ export interface SolanaSourceOptions extends RpcOptions {
   pollMs?: number;
   batchFills?: number;
   batchTxs?: number;
+  /** the chain the endpoint must serve (default mainnet-beta's genesis hash) */
+  genesisHash?: string;
 }
 
 /** `--from` as a start point: a slot number or an ISO date / time. */
@@ -55,35 +60,54 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
   const abort = new AbortController();
   const signal = abort.signal;
   let following: Promise<void> = Promise.resolve();
+  const status = service.source;
+  status.setSource('solana');
+  status.set('starting');
   const backfilled = (async () => {
     if (service.sourceCheckpoint('simulate') !== undefined) {
       throw new Error(`${service.dataDir} holds simulated data: index the chain into an empty data directory (--data)`);
     }
-    const tip = await rpc.check();
+    const tip = await checkEndpoint(rpc, { genesisHash: opts.genesisHash });
     log.info(`solana: RPC ${rpc.origin} at finalized slot ${tip.toLocaleString('en-US')}`);
     const markets = new AlphaMarkets(rpc);
     await markets.load();
-    const ctx: SyncContext = { service, rpc, markets, chain: await CollateralChain.load(service.db), prices: new LatestPrices(), newest: new Map() };
+    const tokens = new TokenDecimals(rpc);
+    await tokens.loadTokenMap();
+    await tokens.ensure(markets.mints());
+    const ctx: SyncContext = {
+      service, rpc, markets, tokens,
+      chain: await PositionChain.load(service.db),
+      quarantine: new Quarantine(service.dataDir, 'solana', status),
+      prices: new LatestPrices(),
+      newest: new Map(),
+    };
     const from = opts.from ?? { time: DEFAULT_FROM };
     const cp = service.sourceCheckpoint('solana') as { slot: number } | undefined;
     log.info(cp ? `solana: resuming at slot ${cp.slot.toLocaleString('en-US')}` : `solana: backfill from ${from.slot !== undefined ? `slot ${from.slot}` : new Date(from.time!).toISOString()}`);
+    status.set('backfilling', { progress: 0, etaS: null, slotLag: cp ? Math.max(0, tip - cp.slot) : null, reason: null });
     const sync = { from, signal, batchFills: opts.batchFills, batchTxs: opts.batchTxs };
     try {
       // from an empty data directory, a backfill that reaches the tip leaves its rollups marked
       // refreshed: the first rollup refresh has nothing to recompute (jobs/rollup-refresh.ts)
       await backfillBuildingRollups(service, () => syncToTip(ctx, { ...sync, showProgress: true }), () => !signal.aborted);
+      if (!signal.aborted) status.set('following', { progress: 1, etaS: 0, completeToMs: null, slotLag: null, reason: null });
     } catch (err) {
       // the endpoint worked a moment ago: keep going, the follow loop retries from the checkpoint
-      log.error('solana: backfill interrupted; continuing from the checkpoint', err);
+      const reason = (err as Error).message.split('\n')[0]!;
+      status.set('retrying', { reason });
+      log.error(`solana: backfill interrupted, continuing from the checkpoint: ${reason}`);
+      ctx.chain = await PositionChain.load(service.db);
     }
     if (!signal.aborted && (opts.pollMs ?? 5_000) > 0) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
   })();
+  backfilled.catch((err: unknown) => status.set('stopped', { reason: (err as Error).message }));
   return {
     backfilled,
     async stop() {
       abort.abort();
       await backfilled.catch(() => {});
       await following;
+      status.set('stopped', { reason: null });
     },
   };
 }

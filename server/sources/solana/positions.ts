@@ -8,12 +8,19 @@
  */
 import { getBase58Decoder } from '@solana/codecs';
 import type { IncomingPositionSnapshot } from '../../journal/rows.ts';
-import type { CollateralChain } from './chain.ts';
-import type { AlphaMarkets } from './markets.ts';
-import { ALPHA_POSITION_DISC, ALPHA_PROGRAM, ALPHA_USD_DECIMALS, POSITION_ACCOUNT, positionStateDecoder, TOKEN_DECIMALS, TOKEN_MINTS, type TradeEvent } from './layout.ts';
-import type { SolanaRpc } from './rpc.ts';
-import { alphaPrice, bytesToHex, mid, microsToUsd, tokenValueMicros, usdMicros } from './units.ts';
+import { readPositionState, type TradeEvent } from './alpha-events.ts';
 import { bytesToBase58 } from './base58.ts';
+import type { PositionChain } from './chain.ts';
+import { ALPHA_PROGRAM, ALPHA_USD_DECIMALS } from './layout.ts';
+import type { AlphaMarkets } from './markets.ts';
+import { ByteReader } from './reader.ts';
+import type { SolanaRpc } from './rpc.ts';
+import type { TokenDecimals } from './tokens.ts';
+import { alphaMidPrice, bytesToHex, microsToUsd, tokenValueMicros, usdMicros } from './units.ts';
+
+/** alpha Position account (accounts.md §2): discriminator, size, and the offsets read here. */
+const ALPHA_POSITION_DISC = 'aabc8fe47a40f7d0';
+const POSITION_ACCOUNT = { size: 680, marketToken: 88, collateralToken: 120, state: 152 } as const;
 
 /** The latest oracle prices seen per alpha market token (from TradeEvents). */
 export class LatestPrices {
@@ -34,7 +41,7 @@ export function pollHour(now: number): number {
 /** Snapshots of every open alpha position the journal knows, from its Position account. */
 export async function pollAlphaPositions(
   rpc: SolanaRpc,
-  deps: { markets: AlphaMarkets; prices: LatestPrices; chain: CollateralChain },
+  deps: { markets: AlphaMarkets; prices: LatestPrices; chain: PositionChain; tokens: TokenDecimals },
   time: number,
 ): Promise<IncomingPositionSnapshot[]> {
   const disc = getBase58Decoder().decode(Uint8Array.from(Buffer.from(ALPHA_POSITION_DISC, 'hex')));
@@ -42,16 +49,17 @@ export async function pollAlphaPositions(
   const out: IncomingPositionSnapshot[] = [];
   for (const a of accounts) {
     const d = a.data;
-    if (d.length < POSITION_ACCOUNT.state + 272 || bytesToHex(d.subarray(0, 8)) !== ALPHA_POSITION_DISC) continue;
+    if (d.length < POSITION_ACCOUNT.size || bytesToHex(d.subarray(0, 8)) !== ALPHA_POSITION_DISC) continue;
     if (deps.chain.get('alpha', a.pubkey) === undefined) continue; // not an open lifecycle of ours
     const marketToken = bytesToBase58(d.subarray(POSITION_ACCOUNT.marketToken, POSITION_ACCOUNT.marketToken + 32));
     const market = deps.markets.get(marketToken);
     const prices = deps.prices.get(marketToken);
     if (!market || !prices) continue;
-    const state = positionStateDecoder.decode(d.subarray(POSITION_ACCOUNT.state, POSITION_ACCOUNT.state + 272));
+    const indexDecimals = deps.tokens.get(market.indexMint);
+    if (indexDecimals === undefined) continue;
+    const state = readPositionState(new ByteReader(d.subarray(POSITION_ACCOUNT.state, POSITION_ACCOUNT.state + 272), 'Position.state'), 'state');
     const collMint = bytesToBase58(d.subarray(POSITION_ACCOUNT.collateralToken, POSITION_ACCOUNT.collateralToken + 32));
-    const collSymbol = TOKEN_MINTS[collMint] ?? market.short;
-    const collPrice = mid(collSymbol === market.long ? prices.long : prices.short);
+    const collPrice = collMint === market.longMint ? prices.long.min : prices.short.min;
     out.push({
       time,
       protocol: 'alpha',
@@ -61,7 +69,7 @@ export async function pollAlphaPositions(
       unsettled_borrowing_usd: 0,
       unsettled_funding_usd: 0,
       claimable_funding_usd: 0,
-      mark_price: alphaPrice(mid(prices.index), TOKEN_DECIMALS[market.index] ?? 0),
+      mark_price: alphaMidPrice(prices.index, indexDecimals),
       liquidation_price: null,
       source: 'poll',
     });

@@ -51,6 +51,16 @@ export interface AccountInfo {
   data: Uint8Array;
 }
 
+/** An account as getMultipleAccounts returns it: its owner program and its data. */
+export interface RawAccount {
+  owner: string;
+  executable: boolean;
+  data: Uint8Array;
+}
+
+/** getMultipleAccounts takes at most this many keys per request. */
+const MULTIPLE_ACCOUNTS_MAX = 100;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Throws a clear error for a URL the client cannot use (checked before anything starts). */
@@ -59,9 +69,9 @@ export function checkRpcUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new RpcError('--rpc: not a valid URL (expected http(s)://host[:port][/path])');
+    throw new RpcError('the solana RPC URL is not a valid URL (expected http(s)://host[:port][/path])');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RpcError(`--rpc: unsupported scheme ${parsed.protocol} (use http or https)`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RpcError(`the solana RPC URL has an unsupported scheme ${parsed.protocol} (use http or https)`);
 }
 
 export class SolanaRpc {
@@ -133,7 +143,8 @@ export class SolanaRpc {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      const cause = (err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+      const c = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+      const cause = c?.code ?? c?.message ?? (err as Error).name;
       throw new RpcError(`${method}: cannot reach ${this.origin} (${cause})`, undefined, true);
     }
     if (res.status === 429 || res.status >= 500) {
@@ -154,18 +165,6 @@ export class SolanaRpc {
     return body.result as T;
   }
 
-  /**
-   * Checks the endpoint once at start: a wrong host or a non-Solana endpoint fails here with a
-   * clear message instead of retrying forever later.
-   */
-  async check(): Promise<number> {
-    try {
-      return await this.call<number>('getSlot', [{ commitment: 'finalized' }], 2);
-    } catch (err) {
-      throw new RpcError(`solana RPC at ${this.origin} is not usable: ${(err as Error).message}`);
-    }
-  }
-
   getSlot(): Promise<number> {
     return this.call<number>('getSlot', [{ commitment: 'finalized' }]);
   }
@@ -184,6 +183,22 @@ export class SolanaRpc {
       if (attempt >= this.retries) throw new RpcError(`getTransaction: ${signature} not found at ${this.origin}`);
       await sleep(Math.min(30_000, this.backoffMs * 2 ** attempt));
     }
+  }
+
+  getGenesisHash(retries?: number): Promise<string> {
+    return this.call<string>('getGenesisHash', [], retries);
+  }
+
+  /** Accounts by address, in order (null where none exists), in requests of at most 100 keys. */
+  async getMultipleAccounts(keys: readonly string[], retries?: number): Promise<(RawAccount | null)[]> {
+    const out: (RawAccount | null)[] = [];
+    for (let i = 0; i < keys.length; i += MULTIPLE_ACCOUNTS_MAX) {
+      const chunk = keys.slice(i, i + MULTIPLE_ACCOUNTS_MAX);
+      const res = await this.call<{ value: ({ owner: string; executable?: boolean; data: [string, string] } | null)[] }>(
+        'getMultipleAccounts', [chunk, { commitment: 'finalized', encoding: 'base64' }], retries);
+      for (const a of res.value) out.push(a ? { owner: a.owner, executable: a.executable ?? false, data: Buffer.from(a.data[0], 'base64') } : null);
+    }
+    return out;
   }
 
   /** Accounts of `program` whose data starts with `discriminator` (base58 of the 8 bytes). */

@@ -1,0 +1,93 @@
+/**
+ * A sequential little-endian reader over one event body or account: Borsh fields read in their
+ * declared order, so an `Option` (a u8 tag, then the value only when the tag is 1) moves every
+ * later field as the program's serializer does. Reading past the end, or a tag that is neither 0
+ * nor 1, throws a `LayoutError` naming the field: the caller skips the event, it never guesses.
+ */
+import { bytesToBase58 } from './base58.ts';
+
+export class LayoutError extends Error {}
+
+export class ByteReader {
+  private readonly view: DataView;
+  offset = 0;
+
+  constructor(readonly bytes: Uint8Array, readonly what: string) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get remaining(): number {
+    return this.bytes.length - this.offset;
+  }
+
+  private take(n: number, field: string): number {
+    if (this.offset + n > this.bytes.length) {
+      throw new LayoutError(`${this.what}: ${this.bytes.length} bytes end inside ${field} (needs ${this.offset + n})`);
+    }
+    const at = this.offset;
+    this.offset += n;
+    return at;
+  }
+
+  u8(field: string): number {
+    return this.view.getUint8(this.take(1, field));
+  }
+
+  bool(field: string): boolean {
+    const v = this.u8(field);
+    if (v > 1) throw new LayoutError(`${this.what}: ${field} is ${v}, not a bool`);
+    return v === 1;
+  }
+
+  u32(field: string): number {
+    return this.view.getUint32(this.take(4, field), true);
+  }
+
+  u64(field: string): bigint {
+    return this.view.getBigUint64(this.take(8, field), true);
+  }
+
+  i64(field: string): bigint {
+    return this.view.getBigInt64(this.take(8, field), true);
+  }
+
+  u128(field: string): bigint {
+    const at = this.take(16, field);
+    return this.view.getBigUint64(at, true) | (this.view.getBigUint64(at + 8, true) << 64n);
+  }
+
+  i128(field: string): bigint {
+    const at = this.take(16, field);
+    return this.view.getBigUint64(at, true) | (this.view.getBigInt64(at + 8, true) << 64n);
+  }
+
+  pubkey(field: string): string {
+    const at = this.take(32, field);
+    return bytesToBase58(this.bytes.subarray(at, at + 32));
+  }
+
+  skip(n: number, field: string): void {
+    this.take(n, field);
+  }
+
+  /** Borsh `Option<T>`: null for None. */
+  option<T>(field: string, read: (field: string) => T): T | null {
+    const tag = this.u8(`${field} (Option tag)`);
+    if (tag === 0) return null;
+    if (tag !== 1) throw new LayoutError(`${this.what}: ${field} has Option tag ${tag}`);
+    return read(field);
+  }
+
+  /** Borsh `String`: u32 length, then UTF-8. */
+  string(field: string, maxLen: number): string {
+    const len = this.u32(`${field} (length)`);
+    if (len > maxLen) throw new LayoutError(`${this.what}: ${field} is ${len} bytes long (at most ${maxLen})`);
+    const at = this.take(len, field);
+    return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(at, at + len));
+  }
+
+  /** Throws unless every byte was read: a body of an undocumented length is never half-trusted. */
+  end(): void {
+    if (this.remaining !== 0) throw new LayoutError(`${this.what}: ${this.remaining} bytes left after the last documented field (${this.bytes.length} in all)`);
+  }
+}
