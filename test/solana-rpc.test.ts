@@ -13,6 +13,7 @@ import { openService } from '../server/service.ts';
 import { base58ToBytes, bytesToBase58 } from '../server/sources/solana/base58.ts';
 import { parseFrom, startSolanaSource } from '../server/sources/solana/indexer.ts';
 import { SolanaRpc } from '../server/sources/solana/rpc.ts';
+import { checkEndpoint } from '../server/sources/solana/startup-check.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 
 /** A server answering each request with the next scripted reply (the last one repeats). */
@@ -93,7 +94,7 @@ describe('SolanaRpc', () => {
 
 describe('bad endpoints', () => {
   it('a malformed URL is refused before anything starts', () => {
-    expect(() => new SolanaRpc({ url: 'not a url' })).toThrow(/--rpc: not a valid URL/);
+    expect(() => new SolanaRpc({ url: 'not a url' })).toThrow(/RPC URL is not a valid URL/);
     expect(() => new SolanaRpc({ url: 'ftp://example.com' })).toThrow(/unsupported scheme ftp/);
   });
 
@@ -103,7 +104,7 @@ describe('bad endpoints', () => {
     try {
       const feed = startSolanaSource(service, { url: 'http://127.0.0.1:9/rpc/SECRETKEY?api-key=SECRETKEY', backoffMs: 1 });
       const err = await feed.backfilled.then(() => null, (e: Error) => e);
-      expect(err?.message).toMatch(/solana RPC at http:\/\/127\.0\.0\.1:9 is not usable: getSlot: cannot reach/);
+      expect(err?.message).toMatch(/the RPC at http:\/\/127\.0\.0\.1:9 is not usable: getGenesisHash: cannot reach/);
       expect(err?.message).not.toContain('SECRETKEY');
       await feed.stop();
       expect(service.lastSeq()).toBe(0);
@@ -135,10 +136,70 @@ describe('bad endpoints', () => {
         () => '',
         (e: { stderr: string; stdout: string }) => e.stderr + e.stdout,
       );
-    expect(await start('--rpc', 'nope')).toMatch(/--rpc: not a valid URL/);
+    expect(await start('--rpc', 'nope')).toMatch(/RPC URL is not a valid URL/);
     expect(await start('--rpc', 'http://127.0.0.1:9', '--from', 'yesterday-ish')).toMatch(/--from: "yesterday-ish" is neither a slot number nor a date/);
     data.cleanup();
   }, 30_000);
+
+  /** `start --source solana` with SOLANA_RPC_URL: its exit code, output and time. */
+  async function startWith(url: string): Promise<{ code: number; out: string; ms: number }> {
+    const data = tempDataDir();
+    const t0 = Date.now();
+    try {
+      return await new Promise((resolve) => {
+        execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0'],
+          { env: { ...process.env, SOLANA_RPC_URL: url, PERPS_LOG_LEVEL: '3' }, timeout: 90_000 },
+          (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout + stderr, ms: Date.now() - t0 }));
+      });
+    } finally {
+      data.cleanup();
+    }
+  }
+  const lines = (out: string) => out.split('\n').filter((l) => l.trim() !== '');
+
+  it('start --source solana exits non-zero with one line when the RPC cannot be reached, never echoing its key', async () => {
+    const r = await startWith('http://127.0.0.1:9/v1/SECRETKEY?api-key=SECRETKEY');
+    expect(r.code).toBe(1);
+    expect(r.ms).toBeLessThan(60_000);
+    expect(lines(r.out)).toHaveLength(1);
+    expect(r.out).toMatch(/the RPC at http:\/\/127\.0\.0\.1:9 is not usable/);
+    expect(r.out).not.toContain('SECRETKEY');
+  }, 90_000);
+
+  it('start --source solana exits non-zero with one line on another chain, or without the programs', async () => {
+    const genesis = (hash: string) => ({ status: 200, body: { jsonrpc: '2.0', id: 1, result: hash } });
+    const devnet = await scripted([genesis('EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG')]);
+    try {
+      const r = await startWith(devnet.url);
+      expect(r.code).toBe(1);
+      expect(lines(r.out)).toHaveLength(1);
+      expect(r.out).toMatch(/genesis hash is EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG, not mainnet-beta's 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d/);
+      expect(r.out).not.toContain('SECRETKEY');
+    } finally {
+      await devnet.close();
+    }
+    const noPrograms = await scripted([genesis('5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d'), ok({ context: { slot: 1 }, value: [null, null] })]);
+    try {
+      const r = await startWith(noPrograms.url);
+      expect(r.code).toBe(1);
+      expect(lines(r.out)).toHaveLength(1);
+      expect(r.out).toMatch(/program Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo does not exist there/);
+    } finally {
+      await noPrograms.close();
+    }
+  }, 90_000);
+
+  it('an endpoint that hangs fails the start-up check within its deadline', async () => {
+    const s = await scripted(['hang']);
+    try {
+      const rpc = new SolanaRpc({ url: s.url, timeoutMs: 5_000 });
+      const t0 = Date.now();
+      await expect(checkEndpoint(rpc, { deadlineMs: 300 })).rejects.toThrow(/is not usable: no answer within 0.3 s/);
+      expect(Date.now() - t0).toBeLessThan(2_000);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('--from and base58', () => {

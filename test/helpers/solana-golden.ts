@@ -1,8 +1,9 @@
 /**
  * Shared pieces of the golden-vector tests: a transaction carrying hand-laid event-CPI inner
- * instructions, and decoding it to fills the way the indexer does.
+ * instructions (under one top-level instruction whose data the test chooses), and decoding it to
+ * fills the way the indexer does.
  */
-import { CollateralChain } from '../../server/sources/solana/chain.ts';
+import { PositionChain } from '../../server/sources/solana/chain.ts';
 import type { AlphaMarket } from '../../server/sources/solana/decode-alpha.ts';
 import { eventsOf, type RpcTransaction } from '../../server/sources/solana/events.ts';
 import { fillsOfTx } from '../../server/sources/solana/fills-of-tx.ts';
@@ -12,23 +13,37 @@ export const TAG = fromHex('e445a52e51cb9a1d'); // Anchor event-CPI tag
 export const ALPHA = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
 export const BETA = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';
 
+export interface TxOptions {
+  slot?: number;
+  blockTime?: number;
+  /** data of the top-level instruction (of the same program) that emitted the events */
+  outer?: Uint8Array;
+}
+
 /** A transaction whose inner instructions are the given self-CPI events of `program`. */
-export function txOf(program: string, events: Uint8Array[], slot = 330_000_000, blockTime = 1_780_000_000): RpcTransaction {
+export function txOf(program: string, events: Uint8Array[], opts: TxOptions = {}): RpcTransaction {
   return {
-    slot,
-    blockTime,
-    transaction: { signatures: ['Sig1111'], message: { accountKeys: ['Payer1111111111111111111111111111111111111', program] } },
+    slot: opts.slot ?? 330_000_000,
+    blockTime: opts.blockTime ?? 1_780_000_000,
+    transaction: {
+      signatures: ['Sig1111'],
+      message: {
+        accountKeys: ['Payer1111111111111111111111111111111111111', program],
+        instructions: [{ programIdIndex: 1, data: b58(opts.outer ?? fromHex('0000000000000000')) }],
+      },
+    },
     meta: { err: null, innerInstructions: [{ index: 0, instructions: events.map((e) => ({ programIdIndex: 1, data: b58(concat(TAG, e)) })) }] },
   };
 }
 
-/** The fills of a transaction, as the indexer decodes them. */
-export function decode(tx: RpcTransaction, markets: AlphaMarket[] = [], chain = new CollateralChain()) {
+/** The fills (and quarantined entries) of a transaction, as the indexer decodes them. */
+export function decode(tx: RpcTransaction, opts: { markets?: AlphaMarket[]; decimals?: Record<string, number>; chain?: PositionChain } = {}) {
   return fillsOfTx(eventsOf(tx), {
     signature: tx.transaction.signatures[0]!,
     slot: tx.slot,
     time: tx.blockTime! * 1000,
-    marketOf: (t) => markets.find((m) => m.marketToken === t),
-    chain,
+    marketOf: (t) => opts.markets?.find((m) => m.marketToken === t),
+    decimalsOf: (mint) => opts.decimals?.[mint],
+    chain: opts.chain ?? new PositionChain(),
   });
 }

@@ -21,7 +21,7 @@ export async function checkEndpoint(rpc: SolanaRpc, opts: EndpointCheck = {}): P
   const fail = (why: string) => new Error(`solana: the RPC at ${rpc.origin} is not usable: ${why}`);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(fail(`no answer within ${Math.round(deadlineMs / 1000)} s`)), deadlineMs);
+    timer = setTimeout(() => reject(fail(`no answer within ${deadlineMs / 1000} s`)), deadlineMs);
   });
   const check = async (): Promise<number> => {
     let genesis: string;
