@@ -1,7 +1,8 @@
 /**
  * An in-process mock Solana JSON-RPC server (node:http on a random port) over a chain held in
- * memory: getSlot, getSignaturesForAddress (newest first, `before` paging), getTransaction,
- * getProgramAccounts (alpha Market accounts) and getMultipleAccounts. It can inject faults
+ * memory: getGenesisHash (mainnet-beta's), getSlot, getSignaturesForAddress (newest first,
+ * `before` paging), getTransaction, getProgramAccounts and getMultipleAccounts (accounts are held
+ * by owner program; both perps programs exist as executable accounts). It can inject faults
  * (HTTP 429 and 500, transactions not found yet) every n-th request to exercise the retries.
  */
 import { createServer, type Server } from 'node:http';
@@ -13,8 +14,11 @@ import type { SignatureInfo } from '../../server/sources/solana/rpc.ts';
 export class MockChain {
   readonly signatures = new Map<string, SignatureInfo[]>();
   readonly txs = new Map<string, RpcTransaction>();
-  /** program → accounts (pubkey, data) for getProgramAccounts */
+  /** owner program → accounts (pubkey, data) for getProgramAccounts and getMultipleAccounts */
   readonly accounts = new Map<string, { pubkey: string; data: Uint8Array }[]>();
+  /** executable program accounts getMultipleAccounts finds (the start-up check asks for them) */
+  readonly programs = new Set(['Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo', 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu']);
+  genesisHash = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
 
   /** Appends a transaction of `program` at the chain's tip (slots must not go backwards). */
   add(program: string, tx: RpcTransaction, err: unknown = null): void {
@@ -56,6 +60,8 @@ export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promi
   const b58 = getBase58Decoder();
   const handle = (method: string, params: unknown[]): unknown => {
     switch (method) {
+      case 'getGenesisHash':
+        return chain.genesisHash;
       case 'getSlot':
         return chain.tipSlot();
       case 'getSignaturesForAddress': {
@@ -81,8 +87,13 @@ export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promi
       }
       case 'getMultipleAccounts': {
         const [keys] = params as [string[]];
-        const all = [...chain.accounts.values()].flat();
-        return { value: keys.map((k) => { const a = all.find((x) => x.pubkey === k); return a ? { data: [Buffer.from(a.data).toString('base64'), 'base64'] } : null; }) };
+        const all = [...chain.accounts.entries()].flatMap(([owner, list]) => list.map((a) => ({ ...a, owner })));
+        const value = keys.map((k) => {
+          if (chain.programs.has(k)) return { owner: 'BPFLoaderUpgradeab1e11111111111111111111111', executable: true, data: ['', 'base64'] };
+          const a = all.find((x) => x.pubkey === k);
+          return a ? { owner: a.owner, executable: false, data: [Buffer.from(a.data).toString('base64'), 'base64'] } : null;
+        });
+        return { context: { slot: chain.tipSlot() }, value };
       }
       default:
         throw Object.assign(new Error(`Method not found: ${method}`), { code: -32601 });
