@@ -1,22 +1,26 @@
 /**
  * End to end: a day of the simulator's fills, encoded as real event-CPI inner instructions of
- * both programs, served by a mock JSON-RPC server that also throws 429s, 500s and "not found
- * yet" at the client. The solana source ingests them into an empty data directory, is stopped
- * part-way through its backfill, restarted from its checkpoint on a reopened service, then
- * follows the chain as the second half of the day lands. The journal must hold exactly the
- * simulator's fills (same rows, none lost or doubled) and the same lifecycles.
+ * both programs (alpha's from alpha-events.md, beta's in the published IDL's field order), with
+ * the Market, mint and token-map accounts they need, served by a mock JSON-RPC server that also
+ * throws 429s, 500s and "not found yet" at the client. Among them, a beta fill too large for the
+ * journal. The solana source ingests them into an empty data directory, is stopped part-way
+ * through its backfill, restarted from its checkpoint on a reopened service, then follows the
+ * chain as the second half of the day lands. The journal must hold exactly the simulator's fills
+ * (same rows, none lost or doubled) and the same lifecycles; the bad fill is quarantined, and
+ * the fills after it arrive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshRollups } from '../jobs/rollup-refresh.ts';
 import type { IncomingFill } from '../server/journal/rows.ts';
 import { openService, type Service } from '../server/service.ts';
 import { startSolanaSource, type SolanaSourceOptions } from '../server/sources/solana/indexer.ts';
-import { ALPHA_PROGRAM, BETA_PROGRAM, TOKEN_DECIMALS } from '../server/sources/solana/layout.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ALPHA_PROGRAM, BETA_PROGRAM } from '../server/sources/solana/layout.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 import { diffWithRebuild } from './helpers/rebuild-diff.ts';
-import { b58 } from './helpers/solana-bytes.ts';
-import { ENCODED_MARKETS, FillEncoder, labelKey, marketAccount } from './helpers/solana-encode.ts';
+import { chainAccounts, FillEncoder } from './helpers/solana-encode.ts';
 import { MockChain, startMockRpc, type MockRpc } from './helpers/solana-mock-rpc.ts';
 
 const START = Date.UTC(2026, 5, 1);
@@ -29,6 +33,24 @@ async function waitFor(what: string, cond: () => boolean, timeoutMs = 60_000): P
     if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
+}
+
+/** Each fill's entry price by the contract: Σ increase size × price / Σ increase size within its lifecycle. */
+function entriesByContract(fills: IncomingFill[]): Map<string, number> {
+  const open = new Map<string, { up: number; notional: number }>();
+  const out = new Map<string, number>();
+  for (const f of fills) {
+    const id = `${f.protocol}:${f.position_key}`;
+    const s = f.type === 'open' ? { up: 0, notional: 0 } : (open.get(id) ?? { up: 0, notional: 0 });
+    if (f.size_delta_usd > 0) {
+      s.up += f.size_delta_usd;
+      s.notional += f.size_delta_usd * (f.protocol === 'beta' ? Math.round(f.price * 1e6) / 1e6 : f.price); // beta prices carry 6 decimals on chain
+    }
+    out.set(f.tx, s.notional / s.up);
+    if (f.position_size_usd === 0) open.delete(id);
+    else open.set(id, s);
+  }
+  return out;
 }
 
 describe('solana source end to end (mock RPC)', () => {
@@ -44,7 +66,7 @@ describe('solana source end to end (mock RPC)', () => {
     const sim = new Simulator({ seed: 11, start: START, snapshotsFrom: Date.UTC(2100, 0, 1) });
     expected = sim.advance(START + DAY).flatMap((b) => b.fills);
     chain = new MockChain();
-    chain.accounts.set(ALPHA_PROGRAM, ENCODED_MARKETS.map((m) => ({ pubkey: b58(labelKey(`account:${m.name}`)), data: marketAccount(m) })));
+    for (const [owner, accounts] of chainAccounts()) chain.accounts.set(owner, accounts);
     encoder = new FillEncoder();
     rpc = await startMockRpc(chain, { rateLimitEvery: 97, serverErrorEvery: 131, notFoundEvery: 89 });
     // the reference: the simulator's own fills through the same append path
@@ -59,9 +81,15 @@ describe('solana source end to end (mock RPC)', () => {
     refDir.cleanup();
   });
 
-  /** Puts fills on the mock chain; a failed transaction of each program goes along as noise. */
-  function land(fills: IncomingFill[]): void {
-    for (const f of fills) chain.add(f.protocol === 'alpha' ? ALPHA_PROGRAM : BETA_PROGRAM, encoder.encode(f));
+  /** Puts fills on the mock chain; a failed transaction of each program goes along as noise, and `bad` the invalid fill. */
+  function land(fills: IncomingFill[], bad?: number): void {
+    fills.forEach((f, i) => {
+      if (i === bad) {
+        const b = fills.find((x, j) => j >= i && x.protocol === 'beta')!;
+        chain.add(BETA_PROGRAM, encoder.invalidBetaOpen({ ...b, tx: `${f.tx.slice(0, 40)}Invalid`, slot: f.slot, position_key: 'BadPosition11111111111111111111111111111111' }));
+      }
+      chain.add(f.protocol === 'alpha' ? ALPHA_PROGRAM : BETA_PROGRAM, encoder.encode(f));
+    });
     const last = fills[fills.length - 1]!;
     for (const [program, f] of [[ALPHA_PROGRAM, fills.find((x) => x.protocol === 'alpha')!], [BETA_PROGRAM, fills.find((x) => x.protocol === 'beta')!]] as const) {
       const failed = encoder.encode({ ...f, tx: `${f.tx.slice(0, 40)}Failed`, slot: last.slot });
@@ -74,7 +102,7 @@ describe('solana source end to end (mock RPC)', () => {
   it('ingests, survives a stop half-way through the backfill, follows new slots, and matches the simulator', async () => {
     expect(expected.length).toBeGreaterThan(1500);
     const half = Math.floor(expected.length / 2);
-    land(expected.slice(0, half));
+    land(expected.slice(0, half), Math.floor(half / 10)); // the invalid fill lands before the first stop
 
     // run 1: stopped from inside an append once a fifth of the fills are in
     let service = await openService({ dataDir: data.dir });
@@ -107,6 +135,7 @@ describe('solana source end to end (mock RPC)', () => {
     expect(rows.length).toBe(expected.length);
     expect(new Set(rows.map((r) => r.tx)).size).toBe(expected.length);
     const byTx = new Map(rows.map((r) => [r.tx as string, r]));
+    const contractEntry = entriesByContract(expected);
     const problems: string[] = [];
     const exact = ['protocol', 'slot', 'event_index', 'position_key', 'address', 'market', 'market_variant', 'side', 'type',
       'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'position_collateral_usd', 'pnl_delta_usd', 'fee_usd',
@@ -121,11 +150,9 @@ describe('solana source end to end (mock RPC)', () => {
       for (const k of ['price', 'index_price'] as const) {
         if (Math.abs((r[k] as number) - f[k]) > priceTol(f[k])) problems.push(`${f.tx} ${k}: ${String(r[k])} vs ${f[k]}`);
       }
-      // alpha entry = size in USD / size in tokens (an integer of the index token's units)
-      const size = f.position_size_usd || f.position_size_usd - f.size_delta_usd;
-      const units = f.protocol === 'alpha' ? Math.round((size / f.entry_price) * 10 ** TOKEN_DECIMALS[f.market.replace('-PERP', '')]!) : 0;
-      const entryTol = f.protocol === 'alpha' ? f.entry_price * (1 / units + 1e-9) : 6e-7;
-      if (Math.abs((r.entry_price as number) - f.entry_price) > entryTol) problems.push(`${f.tx} entry_price: ${String(r.entry_price)} vs ${f.entry_price}`);
+      // entry = the contract's definition: the size-weighted average of the lifecycle's increases
+      const entry = contractEntry.get(f.tx)!;
+      if (Math.abs((r.entry_price as number) - entry) > entry * 1e-9) problems.push(`${f.tx} entry_price: ${String(r.entry_price)} vs ${entry}`);
     }
     expect(problems.slice(0, 10), `${problems.length} problems`).toEqual([]);
 
@@ -135,6 +162,10 @@ describe('solana source end to end (mock RPC)', () => {
     const [mine, theirs] = [await lifecycles(service), await lifecycles(reference)];
     expect(mine.length).toBe(theirs.length);
     expect(mine).toEqual(theirs);
+    // the invalid fill: quarantined once (stop and restart included), counted, and nothing else
+    const quarantined = readFileSync(join(data.dir, 'quarantine', 'solana.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(quarantined).toEqual([expect.objectContaining({ event: expect.stringMatching(/IncreasePositionEvent/), reason: expect.stringMatching(/does not fit the journal's DECIMAL\(18,6\)/) })]);
+    expect(service.source.get()).toMatchObject({ source: 'solana', quarantined: 1 });
     const types = new Set(rows.map((r) => `${String(r.protocol)}:${String(r.type)}`));
     for (const t of ['alpha:open', 'alpha:close', 'alpha:liquidation', 'alpha:decrease', 'beta:open', 'beta:close', 'beta:liquidation', 'beta:increase']) expect(types).toContain(t);
     // cost figures for the README: requests per fill
