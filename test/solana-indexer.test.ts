@@ -21,7 +21,7 @@ import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 import { diffWithRebuild } from './helpers/rebuild-diff.ts';
 import { chainAccounts, FillEncoder } from './helpers/solana-encode.ts';
-import { MockChain, startMockRpc, type MockRpc } from './helpers/solana-mock-rpc.ts';
+import { MockChain, startMockRpc, type Faults, type MockRpc } from './helpers/solana-mock-rpc.ts';
 
 const START = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;
@@ -68,7 +68,8 @@ describe('solana source end to end (mock RPC)', () => {
     chain = new MockChain();
     for (const [owner, accounts] of chainAccounts()) chain.accounts.set(owner, accounts);
     encoder = new FillEncoder();
-    rpc = await startMockRpc(chain, { rateLimitEvery: 97, serverErrorEvery: 131, notFoundEvery: 89 });
+    faults = { rateLimitEvery: 97, serverErrorEvery: 131, notFoundEvery: 89 };
+    rpc = await startMockRpc(chain, faults);
     // the reference: the simulator's own fills through the same append path
     reference = await openService({ dataDir: refDir.dir });
     await reference.append({ fills: expected.map((f) => ({ ...f })), marketSnapshots: [], positionSnapshots: [] });
@@ -97,6 +98,7 @@ describe('solana source end to end (mock RPC)', () => {
     }
   }
 
+  let faults: Faults;
   const options = (): SolanaSourceOptions => ({ url: rpc.url, from: { slot: expected[0]!.slot }, pollMs: 30, batchTxs: 250, backoffMs: 1, concurrency: 4 });
 
   it('ingests, survives a stop half-way through the backfill, follows new slots, and matches the simulator', async () => {
@@ -129,6 +131,7 @@ describe('solana source end to end (mock RPC)', () => {
     await waitFor('the followed fills', () => service.lastSeq() >= expected.length);
     const seconds = (Date.now() - t0) / 1000;
     await sleep(200); // a few more polls: nothing else may arrive
+    expect(service.source.get()).toMatchObject({ source: 'solana', phase: 'following', slotLag: expect.any(Number), progress: null, reason: null });
     await feed.stop();
 
     const rows = await service.db.querySql('SELECT * FROM fills ORDER BY seq');
@@ -187,6 +190,33 @@ describe('solana source end to end (mock RPC)', () => {
       expect(await refreshRollups(service)).toEqual({ fillBuckets: 0, snapshotBuckets: 0, seq: expected.length, commit: expect.any(Number) });
       expect(await diffWithRebuild(service)).toEqual({});
     } finally {
+      await service.close();
+      fresh.cleanup();
+    }
+  }, 60_000);
+
+  it('an outage after start-up: retrying since when and why, then following again, the journal intact', async () => {
+    const fresh = tempDataDir();
+    const service = await openService({ dataDir: fresh.dir });
+    try {
+      const feed = startSolanaSource(service, { ...options(), retries: 1 });
+      await feed.backfilled;
+      await waitFor('the whole day', () => service.lastSeq() >= expected.length && service.source.get().phase === 'following');
+      faults.down = true;
+      const downAt = Date.now();
+      await waitFor('the retrying phase', () => service.source.get().phase === 'retrying');
+      const s = service.source.get();
+      expect(s.reason).toMatch(/HTTP 503 from http:\/\/127\.0\.0\.1:\d+/);
+      expect(s.reason).not.toContain('secret');
+      expect(s.sinceMs).toBeGreaterThanOrEqual(downAt);
+      // the journal keeps answering while the source retries
+      expect((await service.db.querySql('SELECT count(*)::INTEGER AS n FROM fills'))[0]!.n).toBe(expected.length);
+      faults.down = false;
+      await waitFor('following again', () => service.source.get().phase === 'following', 30_000);
+      await feed.stop();
+      expect(service.lastSeq()).toBe(expected.length);
+    } finally {
+      faults.down = false;
       await service.close();
       fresh.cleanup();
     }

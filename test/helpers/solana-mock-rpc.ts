@@ -51,6 +51,8 @@ export interface Faults {
   serverErrorEvery?: number;
   /** every n-th getTransaction answers null (not available yet) */
   notFoundEvery?: number;
+  /** while true, every request gets HTTP 503 (an outage; the object may be changed while serving) */
+  down?: boolean;
 }
 
 export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promise<MockRpc> {
@@ -104,6 +106,10 @@ export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promi
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       n++;
+      if (faults.down) {
+        res.writeHead(503).end('down');
+        return;
+      }
       if (faults.rateLimitEvery && n % faults.rateLimitEvery === 0) {
         res.writeHead(429, { 'retry-after': '0' }).end('Too many requests');
         return;
