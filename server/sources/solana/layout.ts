@@ -47,8 +47,6 @@ export type AlphaOrderKind = (typeof ALPHA_ORDER_KINDS)[number];
 
 /** TradeEvent flag bits (alpha-events.md §1b, confirmed). */
 export const TRADE_FLAGS = { isLong: 1, collateralIsLong: 2, isIncrease: 4 } as const;
-/** `transfer_out.executed` when the transfer ran: u8::MAX, not 1 (alpha-events.md §1). */
-export const TRANSFER_OUT_EXECUTED = 255;
 
 /** alpha Market account (accounts.md §1): discriminator, name, the four mints of `meta`. */
 export const ALPHA_MARKET = {
@@ -80,9 +78,8 @@ export const ALPHA_TOKEN_MAP = {
 export const SPL_MINT = { decimals: 44, initialized: 45, length: 82 } as const;
 export const TOKEN_PROGRAMS = new Set(['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb']);
 
-/** alpha: USD values and unit prices carry 20 decimals; beta: 6. */
+/** alpha: USD values and unit prices carry 20 decimals (beta's 6 are the journal's own). */
 export const ALPHA_USD_DECIMALS = 20;
-export const BETA_USD_DECIMALS = 6;
 
 /**
  * beta custody accounts → token symbol (accounts.md §6, from Jupiter's constants and docs).
