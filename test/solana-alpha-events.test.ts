@@ -265,3 +265,13 @@ describe('alpha entry price (the contract: size-weighted average of the increase
     expect(fills[0]).toMatchObject({ type: 'increase', price: 100, entry_price: 112.5 });
   });
 });
+
+describe('event self-CPIs', () => {
+  it('an inner instruction with the event tag counts only when its one account is the event authority', () => {
+    const trade = tradeEvent({ flags: 0b101, before: EMPTY, after: OPEN_STATE, execution: SOL_125 });
+    const tx = txOf(ALPHA, [trade]);
+    expect(decode(tx, { markets: [MARKET], decimals: DECIMALS }).fills).toHaveLength(1);
+    tx.meta!.innerInstructions![0]!.instructions[0]!.accounts = [0]; // the payer, not the event authority
+    expect(decode(tx, { markets: [MARKET], decimals: DECIMALS })).toEqual({ fills: [], rejected: [] });
+  });
+});

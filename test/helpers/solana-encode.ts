@@ -19,6 +19,10 @@ const BETA_PROGRAM = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';
 const STORE = 'CTDLvGGXnoxvqLyTpGzdGLg9pD6JexKxKXSV8tqqo8bN';
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const TAG = 'e445a52e51cb9a1d';
+const EVENT_AUTHORITY: Record<string, string> = {
+  [ALPHA_PROGRAM]: '8a4wJ2bMiH6XWDZ7biTnejkss8VG7GMwd9Mg6F5fDfHF',
+  [BETA_PROGRAM]: '37hJBDnntwqhGbK7L6M1bLyvccj4u55CCUiLPdYkiqBN',
+};
 const BETA_CUSTODY: Record<string, string> = {
   SOL: '7xS2gz2bTp3fwCC7knJvUWTEU9Tycczu6VhJYKgi1wdz', ETH: 'AQCGyheWPLeo6Qp9WpYS9m3Qj479t7R636N9ey1rEjEn',
   BTC: '5Pv3gM9JrFFH883SWAhvJC9RPYmo8UNxuFtv5bMMALkm', USDC: 'G18jKKXQwBbrHeiK3C9MRXhkHsLHf7XgCSisykV46EZa',
@@ -129,13 +133,13 @@ function transaction(f: { tx: string; slot: number; time: number }, program: str
     transaction: {
       signatures: [f.tx],
       message: {
-        accountKeys: ['Keeper1111111111111111111111111111111111111', program],
+        accountKeys: ['Keeper1111111111111111111111111111111111111', program, EVENT_AUTHORITY[program]!],
         instructions: ixs.map((ix) => ({ programIdIndex: 1, data: bytesToBase58(ix.data) })),
       },
     },
     meta: {
       err: null,
-      innerInstructions: ixs.map((ix, index) => ({ index, instructions: ix.events.map((e) => ({ programIdIndex: 1, data: bytesToBase58(concat(fromHex(TAG), e)) })) })),
+      innerInstructions: ixs.map((ix, index) => ({ index, instructions: ix.events.map((e) => ({ programIdIndex: 1, accounts: [2], data: bytesToBase58(concat(fromHex(TAG), e)) })) })),
     },
   };
 }

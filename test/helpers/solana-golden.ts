@@ -12,6 +12,11 @@ import { b58, concat, fromHex } from './solana-bytes.ts';
 export const TAG = fromHex('e445a52e51cb9a1d'); // Anchor event-CPI tag
 export const ALPHA = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
 export const BETA = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';
+/** the event authorities (alpha-events.md §0, accounts.md §6) */
+export const EVENT_AUTHORITY: Record<string, string> = {
+  [ALPHA]: '8a4wJ2bMiH6XWDZ7biTnejkss8VG7GMwd9Mg6F5fDfHF',
+  [BETA]: '37hJBDnntwqhGbK7L6M1bLyvccj4u55CCUiLPdYkiqBN',
+};
 
 export interface TxOptions {
   slot?: number;
@@ -28,11 +33,11 @@ export function txOf(program: string, events: Uint8Array[], opts: TxOptions = {}
     transaction: {
       signatures: ['Sig1111'],
       message: {
-        accountKeys: ['Payer1111111111111111111111111111111111111', program],
+        accountKeys: ['Payer1111111111111111111111111111111111111', program, EVENT_AUTHORITY[program]!],
         instructions: [{ programIdIndex: 1, data: b58(opts.outer ?? fromHex('0000000000000000')) }],
       },
     },
-    meta: { err: null, innerInstructions: [{ index: 0, instructions: events.map((e) => ({ programIdIndex: 1, data: b58(concat(TAG, e)) })) }] },
+    meta: { err: null, innerInstructions: [{ index: 0, instructions: events.map((e) => ({ programIdIndex: 1, accounts: [2], data: b58(concat(TAG, e)) })) }] },
   };
 }
 

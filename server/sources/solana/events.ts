@@ -3,13 +3,14 @@
  * `json` encoding) that a program addressed to itself with the event-CPI tag, decoded into typed
  * events in execution order, each with the index of the top-level instruction that emitted it
  * (alpha pairs events of one instruction) and that instruction's discriminator. Nothing is read
- * from logs. An event of a known discriminator whose bytes match no documented layout comes out
+ * from logs; an inner instruction counts as an event only when its one account is the program's
+ * event authority. An event of a known discriminator whose bytes match no documented layout comes out
  * as `undecodable`, with its bytes and the reason, for the caller to warn about and quarantine.
  */
 import { decodeOrderRemoved, decodePositionDecreased, decodePositionIncreased, decodeTradeEvent, type OrderRemoved, type PositionReport, type TradeEvent } from './alpha-events.ts';
 import { base58ToBytes } from './base58.ts';
 import { decodeBetaEvent, type BetaEvent, type BetaEventName } from './beta-events.ts';
-import { ALPHA_EVENTS, ALPHA_PROGRAM, BETA_EVENTS, BETA_PROGRAM, EVENT_CPI_TAG } from './layout.ts';
+import { ALPHA_EVENTS, ALPHA_PROGRAM, BETA_EVENTS, BETA_PROGRAM, EVENT_AUTHORITY, EVENT_CPI_TAG } from './layout.ts';
 import { LayoutError } from './reader.ts';
 import { bytesToHex } from './units.ts';
 
@@ -27,7 +28,7 @@ export interface RpcTransaction {
   meta: {
     err: unknown;
     loadedAddresses?: { writable: string[]; readonly: string[] } | null;
-    innerInstructions?: { index: number; instructions: { programIdIndex?: number; programId?: string; data?: string }[] }[] | null;
+    innerInstructions?: { index: number; instructions: { programIdIndex?: number; programId?: string; accounts?: number[]; data?: string }[] }[] | null;
   } | null;
 }
 
@@ -73,6 +74,8 @@ export function eventInstructions(tx: RpcTransaction): ({ program: string; data:
       if (program === undefined || !PROGRAMS.has(program) || ix.data === undefined) continue;
       const bytes = base58ToBytes(ix.data);
       if (bytes.length < 16 || bytesToHex(bytes.subarray(0, 8)) !== EVENT_CPI_TAG) continue;
+      // an event self-CPI carries exactly one account: the program's event authority
+      if (ix.accounts?.length !== 1 || keys[ix.accounts[0]!] !== EVENT_AUTHORITY[program]) continue;
       const where: Where = { ix: group.index };
       if (outerData && outerProgram === program && outerData.length >= 8) where.outer = bytesToHex(outerData.subarray(0, 8));
       out.push({ program, data: bytes.subarray(8), ...where });

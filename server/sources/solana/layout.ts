@@ -12,6 +12,16 @@ export const BETA_PROGRAM = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';
 /** Mainnet-beta's genesis hash (solana-labs `genesis_config.rs`): the start-up check's chain identity. */
 export const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
 
+/**
+ * The event authorities: the one account of every event self-CPI, a PDA of ["__event_authority"]
+ * (alpha-events.md §0; accounts.md §6 for beta). An inner instruction with the tag but another
+ * account is not an event of the program.
+ */
+export const EVENT_AUTHORITY: Record<string, string> = {
+  Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo: '8a4wJ2bMiH6XWDZ7biTnejkss8VG7GMwd9Mg6F5fDfHF',
+  PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu: '37hJBDnntwqhGbK7L6M1bLyvccj4u55CCUiLPdYkiqBN',
+};
+
 /** Anchor's event-CPI tag (`EVENT_IX_TAG_LE`): the first 8 bytes of a self-CPI that carries an event. */
 export const EVENT_CPI_TAG = 'e445a52e51cb9a1d';
 
