@@ -1,8 +1,9 @@
 /**
  * alpha's markets by market token, read from the program's Market accounts (one
  * getProgramAccounts filtered on the Market discriminator; the program owns every account it
- * returns). A TradeEvent of a market not seen yet triggers a reload (at most one a minute), so a
- * market listed after start is picked up.
+ * returns). A TradeEvent of a market not seen yet triggers one reload, so a market listed after
+ * start is picked up; a market token still unknown after its reload (a closed Market account) is
+ * not asked for again, and its fills are quarantined with that reason.
  */
 import { getBase58Decoder } from '@solana/codecs';
 import { log } from '../../log.ts';
@@ -10,11 +11,10 @@ import { decodeMarketAccount, parseMarketName, type AlphaMarket } from './decode
 import { ALPHA_MARKET, ALPHA_PROGRAM } from './layout.ts';
 import type { SolanaRpc } from './rpc.ts';
 
-const RELOAD_EVERY_MS = 60_000;
-
 export class AlphaMarkets {
   private readonly byToken = new Map<string, AlphaMarket>();
-  private loadedAt = -Infinity;
+  /** market tokens a reload did not find */
+  private readonly absent = new Set<string>();
 
   constructor(private readonly rpc: SolanaRpc) {}
 
@@ -42,14 +42,14 @@ export class AlphaMarkets {
       if (symbols) this.byToken.set(m.marketToken, { ...m, ...symbols });
       else log.warn(`solana: alpha market ${a.pubkey} has an unexpected name "${m.name}"; its fills are quarantined`);
     }
-    this.loadedAt = Date.now();
     log.debug(`solana: ${this.byToken.size} alpha markets`);
   }
 
-  /** Makes sure every token is known, reloading once if one is missing (rate-limited). */
+  /** Makes sure every token is known, reloading once for tokens not looked for yet. */
   async ensure(tokens: readonly string[]): Promise<void> {
-    if (tokens.every((t) => this.byToken.has(t))) return;
-    if (Date.now() - this.loadedAt < RELOAD_EVERY_MS) return;
+    const missing = tokens.filter((t) => !this.byToken.has(t) && !this.absent.has(t));
+    if (missing.length === 0) return;
     await this.load();
+    for (const t of missing) if (!this.byToken.has(t)) this.absent.add(t);
   }
 }
