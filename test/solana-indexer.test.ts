@@ -169,6 +169,9 @@ describe('solana source end to end (mock RPC)', () => {
     const quarantined = readFileSync(join(data.dir, 'quarantine', 'solana.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(quarantined).toEqual([expect.objectContaining({ event: expect.stringMatching(/IncreasePositionEvent/), reason: expect.stringMatching(/does not fit the journal's DECIMAL\(18,6\)/) })]);
     expect(service.source.get()).toMatchObject({ source: 'solana', quarantined: 1 });
+    // the source went on: fills of both programs after the bad one are in
+    const badSlot = quarantined[0]!.slot as number;
+    for (const p of ['alpha', 'beta']) expect(rows.some((r) => r.protocol === p && Number(r.slot) > badSlot)).toBe(true);
     const types = new Set(rows.map((r) => `${String(r.protocol)}:${String(r.type)}`));
     for (const t of ['alpha:open', 'alpha:close', 'alpha:liquidation', 'alpha:decrease', 'beta:open', 'beta:close', 'beta:liquidation', 'beta:increase']) expect(types).toContain(t);
     // cost figures for the README: requests per fill

@@ -3,8 +3,8 @@
  * `json` encoding) that a program addressed to itself with the event-CPI tag, decoded into typed
  * events in execution order, each with the index of the top-level instruction that emitted it
  * (alpha pairs events of one instruction) and that instruction's discriminator. Nothing is read
- * from logs; an inner instruction counts as an event only when its one account is the program's
- * event authority. An event of a known discriminator whose bytes match no documented layout comes out
+ * from logs; an inner instruction counts as an event only when its account is the program's event
+ * authority. An event of a known discriminator whose bytes match no documented layout comes out
  * as `undecodable`, with its bytes and the reason, for the caller to warn about and quarantine.
  */
 import { decodeOrderRemoved, decodePositionDecreased, decodePositionIncreased, decodeTradeEvent, type OrderRemoved, type PositionReport, type TradeEvent } from './alpha-events.ts';
@@ -74,8 +74,9 @@ export function eventInstructions(tx: RpcTransaction): ({ program: string; data:
       if (program === undefined || !PROGRAMS.has(program) || ix.data === undefined) continue;
       const bytes = base58ToBytes(ix.data);
       if (bytes.length < 16 || bytesToHex(bytes.subarray(0, 8)) !== EVENT_CPI_TAG) continue;
-      // an event self-CPI carries exactly one account: the program's event authority
-      if (ix.accounts?.length !== 1 || keys[ix.accounts[0]!] !== EVENT_AUTHORITY[program]) continue;
+      // an event self-CPI's (first and only) account is the program's event authority
+      const first = ix.accounts?.[0];
+      if (first === undefined || keys[first] !== EVENT_AUTHORITY[program]) continue;
       const where: Where = { ix: group.index };
       if (outerData && outerProgram === program && outerData.length >= 8) where.outer = bytesToHex(outerData.subarray(0, 8));
       out.push({ program, data: bytes.subarray(8), ...where });
