@@ -189,6 +189,22 @@ describe('bad endpoints', () => {
     }
   }, 90_000);
 
+  it('start --source solana stops with exit status 1 when the source cannot start after the check (no getProgramAccounts)', async () => {
+    const genesis = ok('5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d');
+    const programs = ok({ context: { slot: 1 }, value: [{ owner: 'BPFLoaderUpgradeab1e11111111111111111111111', executable: true, data: ['', 'base64'] },
+      { owner: 'BPFLoaderUpgradeab1e11111111111111111111111', executable: true, data: ['', 'base64'] }] });
+    // the check in `start`, the source's own check, then getProgramAccounts refused (as some free tiers do)
+    const s = await scripted([genesis, programs, ok(5), genesis, programs, ok(5), rpcError(-32601, 'Method not found')]);
+    try {
+      const r = await startWith(s.url);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/solana: the source cannot start: getProgramAccounts: Method not found/);
+      expect(r.out).not.toContain('SECRETKEY');
+    } finally {
+      await s.close();
+    }
+  }, 90_000);
+
   it('an endpoint that hangs fails the start-up check within its deadline', async () => {
     const s = await scripted(['hang']);
     try {

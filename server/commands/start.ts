@@ -61,12 +61,14 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
 }
 
 /**
- * The solana source behind a running server. An unusable endpoint is reported once and the
- * server keeps serving what the journal has (no crash loop); `stop()` ends backfill or follow.
+ * The solana source behind a running server. A source that cannot start (its markets or token
+ * decimals unreadable, a data directory of simulated data) calls `fatal` with the reason: the
+ * server then stops with exit status 1 rather than serve a journal nothing feeds. Outages after
+ * start-up are retried inside the source. `stop()` ends backfill or follow.
  */
-function feedFromSolana(service: Service, opts: SolanaSourceOptions, releaseReadBuilds: () => void): Feed {
+function feedFromSolana(service: Service, opts: SolanaSourceOptions, releaseReadBuilds: () => void, fatal: (reason: string) => void): Feed {
   const feed = startSolanaSource(service, opts);
-  settleAfter(service, feed.backfilled, releaseReadBuilds).catch((err: unknown) => log.error(`solana: source stopped: ${(err as Error).message}`));
+  settleAfter(service, feed.backfilled, releaseReadBuilds).catch((err: unknown) => fatal(`solana: the source cannot start: ${(err as Error).message}`));
   return feed;
 }
 
@@ -151,11 +153,15 @@ export const startCommand = defineCommand({
     const server = await startServer({ service, keys, limits, port, hostname: args.host ?? env.host });
     log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);
 
+    let onFatal = (reason: string): void => {
+      log.error(reason);
+      process.exitCode = 1;
+    };
     const feed =
       args.source === 'simulate'
         ? feedFromSimulator(service, simulator, liveEveryMs, releaseReadBuilds)
         : args.source === 'solana'
-          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: rpcConcurrency }, releaseReadBuilds)
+          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: rpcConcurrency }, releaseReadBuilds, (reason) => onFatal(reason))
           : args.source === 'replay'
             ? startReplay(service, { from: args.from!, speed })
             : undefined;
@@ -164,7 +170,7 @@ export const startCommand = defineCommand({
     const jobs = startJobs(service);
 
     let stopping = false;
-    const shutdown = async (signal: string) => {
+    const shutdown = async (signal: string, code = 0) => {
       if (stopping) return;
       stopping = true;
       log.info(`${signal}: stopping`);
@@ -179,7 +185,11 @@ export const startCommand = defineCommand({
         ['database', () => service.close()],
       ]);
       log.info(`${signal}: stopped`);
-      process.exit(ok ? 0 : 1);
+      process.exit(ok ? code : 1);
+    };
+    onFatal = (reason) => {
+      log.error(reason);
+      void shutdown('source failed', 1);
     };
     process.on('SIGINT', () => void shutdown('SIGINT'));
     process.on('SIGTERM', () => void shutdown('SIGTERM'));

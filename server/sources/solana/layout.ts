@@ -118,3 +118,13 @@ export const BETA_SIDE = { long: 1, short: 2 } as const;
  * against the position's previous fill where it knows one and quarantines a fill that disagrees.
  */
 export const BETA_SIZE_IS_AFTER_EVENT = true;
+
+/*
+ * Two more beta readings that no design document settles (decode-beta.ts applies them), named
+ * here so they are found with the rest:
+ * - the collateral after an increase event = the previous fill's + `collateralUsdDelta` (the
+ *   increase events carry no collateral after; whether the open fee also comes out of it is not
+ *   documented);
+ * - the trading fee = `positionFeeUsd + priceImpactFeeUsd`; `feeUsd`, whose composition is not
+ *   documented, is not used.
+ */
