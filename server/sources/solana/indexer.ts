@@ -90,7 +90,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       // from an empty data directory, a backfill that reaches the tip leaves its rollups marked
       // refreshed: the first rollup refresh has nothing to recompute (jobs/rollup-refresh.ts)
       await backfillBuildingRollups(service, () => syncToTip(ctx, { ...sync, showProgress: true }), () => !signal.aborted);
-      if (!signal.aborted) status.set('following', { progress: 1, etaS: 0, completeToMs: null, slotLag: null, reason: null });
+      if (!signal.aborted) status.set('following', { progress: null, etaS: null, completeToMs: null, reason: null });
     } catch (err) {
       // the endpoint worked a moment ago: keep going, the follow loop retries from the checkpoint
       const reason = (err as Error).message.split('\n')[0]!;
