@@ -275,3 +275,18 @@ describe('event self-CPIs', () => {
     expect(decode(tx, { markets: [MARKET], decimals: DECIMALS })).toEqual({ fills: [], rejected: [] });
   });
 });
+
+describe('pairing', () => {
+  it('a report pairs only with the TradeEvent of its own top-level instruction', () => {
+    const report = positionIncreased({ acceptable: true, sizeDelta: 1000n * USD20, orderFeeValue: 9n * 10n ** 19n }); // $0.90
+    const trade = tradeEvent({ flags: 0b101, before: EMPTY, after: OPEN_STATE, execution: SOL_125, fees: FEES_OPEN }); // 0.7 USDC in tokens
+    const same = decode(txOf(ALPHA, [report, trade]), { markets: [MARKET], decimals: DECIMALS });
+    expect(same.fills[0]!.fee_usd).toBe(0.9);
+    const split = txOf(ALPHA, [report]);
+    const other = txOf(ALPHA, [trade]).meta!.innerInstructions![0]!;
+    split.transaction.message.instructions!.push({ ...split.transaction.message.instructions![0]! });
+    split.meta!.innerInstructions!.push({ ...other, index: 1 });
+    const apart = decode(split, { markets: [MARKET], decimals: DECIMALS });
+    expect(apart.fills[0]!.fee_usd).toBe(0.7);
+  });
+});
