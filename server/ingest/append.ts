@@ -11,7 +11,7 @@ import { log } from '../log.ts';
 import { PhaseTimer } from '../phase-timer.ts';
 import { PhaseCpu } from './phase-cpu.ts';
 import { assignSnapshots } from './assign-snapshots.ts';
-import { FillDedup } from './dedup.ts';
+import { dropSnapshotsOfDuplicateFills, FillDedup } from './dedup.ts';
 import { mayHaveSameInstantTies } from './snapshot-ties.ts';
 import type { LifecycleIndex } from './lifecycle-index.ts';
 import { validateBatch } from './validate.ts';
@@ -215,7 +215,8 @@ export class AppendPath {
       f.seq = ++seq;
       f.position_id = draft.assign(f);
     }
-    const positionSnapshots = await assignSnapshots(w, batch.positionSnapshots, fills, this.lifecycles.draft());
+    const incomingSnapshots = dropSnapshotsOfDuplicateFills(batch.positionSnapshots, batch.fills, fills);
+    const positionSnapshots = await assignSnapshots(w, incomingSnapshots, fills, this.lifecycles.draft());
     phases.lap('assign');
     const marketSnapshots = batch.marketSnapshots.length + (batch.marketSnapshotColumns?.length ?? 0);
     if (fills.length === 0 && marketSnapshots === 0 && positionSnapshots.length === 0 && batch.checkpoint === undefined) {
