@@ -8,6 +8,7 @@ import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
 import { tryThenRetry } from '../retry.ts';
+import { reasonOf } from '../ingest/append-retry.ts';
 import { isMemoryLimit } from '../db/database.ts';
 import { openService, type Service } from '../service.ts';
 import { runShutdown } from '../shutdown.ts';
@@ -49,7 +50,10 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
     if (abort.signal.aborted) return;
     await settled;
     live = startLiveSimulation(service, sim, opts, liveEveryMs);
-  })().catch((err: unknown) => log.error('simulate: source stopped', err));
+  })().catch((err: unknown) => {
+    service.source.set('stopped', { reason: reasonOf(err) });
+    log.error('simulate: source stopped', err);
+  });
   return {
     async stop() {
       abort.abort();

@@ -3,7 +3,7 @@ import { sqlFile } from '../db/sql-files.ts';
 import { applyStaged, type StagedCounts } from '../derive/apply.ts';
 import { catchUp } from '../derive/catch-up.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
-import { commitBatch } from '../journal/commit.ts';
+import { CommitIncompleteError, commitBatch } from '../journal/commit.ts';
 import type { Fill, IncomingBatch, PositionSnapshot } from '../journal/rows.ts';
 import type { ColumnBlock } from './columns.ts';
 import { resetStaging, stageBlock, stageRows } from '../journal/stage.ts';
@@ -301,6 +301,8 @@ export class AppendPath {
       await journal;
     } catch (err) {
       await w.exec('ROLLBACK').catch(() => undefined);
+      // half a commit on disk (its intent written): only start-up recovery may go on from here
+      if (err instanceof CommitIncompleteError) this.broken = err;
       throw err;
     }
     steps.lap('journal wait');
