@@ -12,6 +12,7 @@ import { reasonOf } from '../ingest/append-retry.ts';
 import { isMemoryLimit } from '../db/database.ts';
 import { openService, type Service } from '../service.ts';
 import { runShutdown } from '../shutdown.ts';
+import { acquireDataLock, checkPortFree, checkSourceReachable, plainLockError } from '../startup-checks.ts';
 import { parseSpeed, startReplay } from '../sources/replay-source.ts';
 import { startJobs } from '../../jobs/service-jobs.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
@@ -142,14 +143,22 @@ export const startCommand = defineCommand({
     const liveEveryMs = numberFlag('live-every', args['live-every'], { above: 0 }) * 1000;
     const rpcConcurrency = numberFlag('rpc-concurrency', args['rpc-concurrency'], { integer: true, min: 1 });
     const dataDir = args.data ?? env.dataDir;
+    const hostname = args.host ?? env.host;
     const started = performance.now();
-    const service = await openService({ dataDir });
+    // before any file is written: the port, the data directory's lock, the source
+    await checkPortFree(hostname, port);
+    await checkSourceReachable(args.source, { rpcUrl, from: args.from });
+    const unlock = acquireDataLock(dataDir);
+    const service = await openService({ dataDir }).catch((err: unknown) => {
+      unlock();
+      throw plainLockError(err, dataDir);
+    });
     const keys = KeyStore.open(dataDir);
-    ensureDemoKeys(keys);
     const limits = openLimits(dataDir);
     // before the app starts its read indexes: a backfilling source holds their heavy builds
     const releaseReadBuilds = args.source === 'simulate' || args.source === 'solana' ? service.db.holdReadBuilds() : () => undefined;
-    const server = await startServer({ service, keys, limits, port, hostname: args.host ?? env.host });
+    const server = await startServer({ service, keys, limits, port, hostname });
+    ensureDemoKeys(keys); // once the port listens: a start that cannot serve creates no keys
     log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);
 
     const feed =
@@ -178,6 +187,7 @@ export const startCommand = defineCommand({
         ['jobs', () => jobs.stop()], // waits for a run in flight
         ['limits', () => limits.close()],
         ['database', () => service.close()],
+        ['lock', async () => unlock()],
       ]);
       log.info(`${signal}: stopped`);
       process.exit(ok ? 0 : 1);
