@@ -24,7 +24,7 @@ import { OpenPositionsIndex } from './open-positions-index.ts';
 import { LifecycleStore } from './lifecycle-store.ts';
 import { jsonAnswer } from './answer-headers.ts';
 import { serializeResult, type Body } from './json-body.ts';
-import { handleError, methodNotAllowed } from './errors.ts';
+import { handleError, isRead, methodNotAllowed } from './errors.ts';
 import { HitLane, rawTargetOf } from './hit-lane.ts';
 import { mountHealth } from './health.ts';
 import { memoizedQueryParser } from './params.ts';
@@ -115,7 +115,7 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
     }
   };
   app.all(route.path, async (event) => {
-    if (event.req.method !== 'GET') throw methodNotAllowed();
+    if (!isRead(event.req.method)) throw methodNotAllowed();
     return jsonAnswer(event, await bodyOf(event));
   });
 }

@@ -19,7 +19,7 @@ import type { H3 } from 'h3';
 import { isoFromMs } from '../db/values.ts';
 import { gcPauses, type GcPauses } from '../gc-pauses.ts';
 import { API_VERSION, jsonAnswer, stageHeader } from './answer-headers.ts';
-import { methodNotAllowed } from './errors.ts';
+import { isRead, methodNotAllowed } from './errors.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import type { ResponseCache } from './cache.ts';
@@ -140,7 +140,7 @@ function memoryOf(duckdbBytes: number | null): HealthBody['memory'] {
 export function mountHealth(app: H3, service: Service, cache?: ResponseCache, warming?: () => boolean): void {
   const startedAt = Date.now();
   app.all(HEALTH_PATH, async (event) => {
-    if (event.req.method !== 'GET') throw methodNotAllowed();
+    if (!isRead(event.req.method)) throw methodNotAllowed();
     const body = await healthOf(service, startedAt, cache, warming);
     stageHeader(event, 'cache-control', 'no-store');
     return jsonAnswer(event, JSON.stringify(body), body.status === 'ok' ? 200 : 503);

@@ -7,6 +7,7 @@ import { serve } from 'h3';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { plugin as websocketPlugin } from 'crossws/server/node';
 import { createApp, hitLaneOf } from './app.ts';
+import { connectionLimitsFromEnv, guardConnections, nodeServerOptions, type ConnectionLimits } from './connections.ts';
 import type { HitLane } from './hit-lane.ts';
 import type { KeyStore } from '../keys/store.ts';
 import type { Limits } from '../limits/gate.ts';
@@ -22,6 +23,8 @@ export interface ServeOptions {
   port: number;
   hostname: string;
   stream?: StreamHubOptions;
+  /** connection limits (default: connectionLimitsFromEnv) */
+  connections?: ConnectionLimits;
 }
 
 export interface RunningServer {
@@ -41,7 +44,9 @@ export interface RunningServer {
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const stream = new StreamHub(opts.service, opts.stream);
   const app = createApp(opts.service, opts.keys, opts.limits, { stream });
+  const limits = opts.connections ?? connectionLimitsFromEnv();
   const server = serve(app, {
+    node: nodeServerOptions(limits),
     port: opts.port,
     hostname: opts.hostname,
     silent: true,
@@ -55,6 +60,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // plain HTTP/1.1 (no TLS options are passed, so srvx made a node:http server)
   const lane = hitLaneOf(app)!;
   putInFront(server.node?.server as Server | undefined, server.node?.handler, lane);
+  guardConnections(server.node!.server as Server, limits);
   await server.ready();
   const url = server.url ?? '';
   return {
