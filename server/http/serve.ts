@@ -7,6 +7,7 @@ import { serve } from 'h3';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { plugin as websocketPlugin } from 'crossws/server/node';
 import { createApp, hitLaneOf } from './app.ts';
+import { markCompleteness } from './completeness.ts';
 import { connectionLimitsFromEnv, guardConnections, nodeServerOptions, type ConnectionLimits } from './connections.ts';
 import type { HitLane } from './hit-lane.ts';
 import type { KeyStore } from '../keys/store.ts';
@@ -61,6 +62,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const lane = hitLaneOf(app)!;
   putInFront(server.node?.server as Server | undefined, server.node?.handler, lane);
   guardConnections(server.node!.server as Server, limits);
+  markCompleteness(server.node!.server as Server, opts.service);
   await server.ready();
   const url = server.url ?? '';
   return {

@@ -59,6 +59,8 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
     if (service.sourceCheckpoint('simulate') !== undefined) {
       throw new Error(`${service.dataDir} holds simulated data: index the chain into an empty data directory (--data)`);
     }
+    service.source.setSource('solana');
+    service.source.set('starting');
     const tip = await rpc.check();
     log.info(`solana: RPC ${rpc.origin} at finalized slot ${tip.toLocaleString('en-US')}`);
     const markets = new AlphaMarkets(rpc);
@@ -76,6 +78,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       // the endpoint worked a moment ago: keep going, the follow loop retries from the checkpoint
       log.error('solana: backfill interrupted; continuing from the checkpoint', err);
     }
+    if (!signal.aborted) service.source.set('following', { progress: null, etaS: null, completeToMs: null, reason: null });
     if (!signal.aborted && (opts.pollMs ?? 5_000) > 0) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
   })();
   return {
