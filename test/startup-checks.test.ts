@@ -3,7 +3,7 @@
  * in use, a data directory another server holds, an unreachable source. Each fails in one line,
  * exit 1, and leaves the data directory as it was.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,12 +36,14 @@ describe('start-up checks', () => {
     const first = startChild(['--source', 'none', '--data', shared, '--port', String(await freePort())]);
     try {
       expect(await first.waitFor('serving')).toBe(true);
-      const before = readdirSync(shared).sort();
+      const demo = readFileSync(join(shared, 'demo-keys.json'), 'utf8');
       const second = startChild(['--source', 'none', '--data', shared, '--port', String(await freePort())]);
       expect(await second.exited).toBe(1);
       expect(second.output()).toContain(`data directory ${shared} is in use by process ${first.child.pid}`);
       expect(second.output()).not.toMatch(/Could not set lock|IO Error|\n\s+at /);
-      expect(readdirSync(shared).sort()).toEqual(before);
+      // the first server's files are as they were: its lock, its demo keys
+      expect(JSON.parse(readFileSync(lockPath(shared), 'utf8')).pid).toBe(first.child.pid);
+      expect(readFileSync(join(shared, 'demo-keys.json'), 'utf8')).toBe(demo);
     } finally {
       first.child.kill('SIGTERM');
     }

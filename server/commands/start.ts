@@ -3,6 +3,7 @@ import { configFromEnv } from '../config.ts';
 import { numberFlag } from './flags.ts';
 import { applyHeapGrowth } from './heap-growth.ts';
 import { startServer } from '../http/serve.ts';
+import { metricsModeOf } from '../http/metrics.ts';
 import { ensureDemoKeys } from '../keys/demo.ts';
 import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
@@ -138,6 +139,7 @@ export const startCommand = defineCommand({
     const from = args.source === 'solana' ? parseFrom(args.from) : undefined;
     const speed = parseSpeed(args.speed);
     const env = configFromEnv();
+    const metricsMode = metricsModeOf(process.env.PERPS_METRICS);
     const port = numberFlag(args.port === undefined ? 'port (or $PORT)' : 'port', args.port ?? env.port, { integer: true, min: 0, max: 65_535 });
     const simulator = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { above: 0 }) };
     const liveEveryMs = numberFlag('live-every', args['live-every'], { above: 0 }) * 1000;
@@ -157,7 +159,9 @@ export const startCommand = defineCommand({
     const limits = openLimits(dataDir);
     // before the app starts its read indexes: a backfilling source holds their heavy builds
     const releaseReadBuilds = args.source === 'simulate' || args.source === 'solana' ? service.db.holdReadBuilds() : () => undefined;
-    const server = await startServer({ service, keys, limits, port, hostname });
+    const server = await startServer({
+      service, keys, limits, port, hostname, metrics: metricsMode, accessLog: process.env.PERPS_ACCESS_LOG ?? 'stdout',
+    });
     ensureDemoKeys(keys); // once the port listens: a start that cannot serve creates no keys
     log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);
 
