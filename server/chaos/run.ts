@@ -83,13 +83,16 @@ async function killRun(dataDir: string) {
       await s.stop();
       break; // the backfill finished before its kills were used up
     }
-    // anywhere in the backfill's first ~15 s (a whole backfill at --scale 0.05 takes about that)
-    await sleep(1_000 + r() * 14_000);
+    // at a random point of the backfill: before its first append, or at a random share of its work
+    const target = r() < 0.2 ? 0 : r() * 0.95;
+    const killBy = Date.now() + 120_000;
+    if (target === 0) await sleep(500 + r() * 2_000);
+    else while ((((await health(s))?.source.progress ?? 0) < target) && Date.now() < killBy) await sleep(100 + r() * 400);
     const now = await health(s);
     await kill9(s);
     if (now?.source.phase === 'backfilling') figures.backfillKills++;
     else figures.liveKills++;
-    say(`kill -9 #${figures.backfillKills + figures.liveKills} during ${now?.source.phase ?? 'start-up'} (complete to ${now?.source.complete_to ?? '-'})`);
+    say(`kill -9 #${figures.backfillKills + figures.liveKills} during ${now?.source.phase ?? 'start-up'} (complete to ${now?.source.complete_to ?? '-'}, progress ${now?.source.progress?.toFixed(2) ?? '-'})`);
   }
   let s = await startServer(dataDir);
   figures.restarts++;
