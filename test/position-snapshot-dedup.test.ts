@@ -1,11 +1,15 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compactJournal } from '../jobs/compaction.ts';
 import { rebuildState } from '../server/derive/rebuild.ts';
 import type { IncomingBatch } from '../server/journal/rows.ts';
 import { openService, statePath, type Service } from '../server/service.ts';
 import { at, fill, positionSnapshot, tempDataDir } from './helpers/fixtures.ts';
 import { diffStates } from './helpers/state-diff.ts';
+import { openTestApp } from './helpers/app.ts';
+import { batches as compactionBatches, NOW as COMPACTION_NOW } from './helpers/compaction-journal.ts';
+import { diffWithRebuild } from './helpers/rebuild-diff.ts';
 
 const T0 = at('2026-06-01T00:00:00Z');
 const MIN = 60_000;
@@ -102,5 +106,23 @@ describe('position snapshot dedup key', () => {
     } finally {
       await service.close();
     }
+  });
+
+  it('closed-day compaction keeps one copy of exact duplicates a journal got before the key was enforced', async () => {
+    const app = await openTestApp({ now: COMPACTION_NOW, batches: compactionBatches() });
+    done = () => void app.close();
+    const day = join(app.dir, 'journal/position_snapshots/protocol=alpha/day=2026-06-01');
+    expect(readdirSync(day)).toContain('000000000001-000000000001.parquet');
+    // commit 3 wrote no position snapshot that day: its name holds a re-emitted copy of commit 1's
+    copyFileSync(join(day, '000000000001-000000000001.parquet'), join(day, '000000000003-000000000003.parquet'));
+    const dupes = async () => (await app.service.db.querySql(
+      `SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM read_parquet('${day}/*.parquet') GROUP BY position_key, source, time HAVING count(*) > 1)`,
+    ))[0]!.n;
+    expect(await dupes()).toBeGreaterThan(0);
+    await compactJournal(app.service);
+    expect(await dupes()).toBe(0);
+    const [events] = await app.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM read_parquet('${day}/*.parquet') WHERE source = 'event'`);
+    expect(events!.n).toBe(1);
+    expect(await diffWithRebuild(app.service)).toEqual({});
   });
 });

@@ -71,7 +71,10 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
  */
 function feedFromSolana(service: Service, opts: SolanaSourceOptions, releaseReadBuilds: () => void): Feed {
   const feed = startSolanaSource(service, opts);
-  settleAfter(service, feed.backfilled, releaseReadBuilds).catch((err: unknown) => log.error(`solana: source stopped: ${(err as Error).message}`));
+  settleAfter(service, feed.backfilled, releaseReadBuilds).catch((err: unknown) => {
+    service.source.set('stopped', { reason: reasonOf(err) });
+    log.error(`solana: source stopped: ${(err as Error).message}`);
+  });
   return feed;
 }
 
