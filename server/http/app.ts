@@ -2,7 +2,7 @@
  * The HTTP face of the service: an h3 v2 app built from the REST routes as data ({@link RestRoute},
  * routes/define.ts), so the same list ({@link restRoutes}) can feed the OpenAPI document and MCP.
  *
- * Per request, in the contract's order (§2): route (unknown → 404) → method (not GET → 405) →
+ * Per request, in the contract's order (§2): route (unknown → 404) → method (not GET or HEAD → 405) →
  * auth (401) → plan gate, rate limit and credits (429, server/limits/gate.ts) → query validation
  * (400) → handler (one SQL file). Credits are reserved at admission and refunded unless the
  * handler succeeds (a 4xx or 5xx costs nothing).
