@@ -241,13 +241,13 @@ describe('errors and headers', () => {
     }
   });
 
-  it('405 method_not_allowed with Allow: GET on anything but GET, before auth', async () => {
+  it('405 method_not_allowed with Allow: GET, HEAD on anything but GET and HEAD, before auth', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       for (const plan of ['trial', null] as const) {
         const { res, status, body } = await json('/v1/protocols', plan, { method });
         expect(status).toBe(405);
         expectOurError(body, status, 'method_not_allowed');
-        expect(res.headers.get('allow')).toBe('GET');
+        expect(res.headers.get('allow')).toBe('GET, HEAD');
       }
     }
   });

@@ -39,9 +39,16 @@ describe('same-instant snapshots', () => {
     const latest = async () => (await service.db.querySql('SELECT size_usd::DOUBLE AS size FROM position_latest'))[0]?.size;
     expect(await latest()).toBe(2000);
 
-    // the same instant again in a later commit: that one is the newer state
-    await service.append({ fills: [], marketSnapshots: [], positionSnapshots: [positionSnapshot({ time: t, size_usd: 1500 })] });
+    // the same instant again in a later commit, written with a new fill: that one is the newer state
+    await service.append({
+      fills: [fill({ time: t, tx: 'TIE2', type: 'decrease', size_delta_usd: -500, position_size_usd: 1500, collateral_delta_usd: 0 })],
+      marketSnapshots: [],
+      positionSnapshots: [positionSnapshot({ time: t, size_usd: 1500 })],
+    });
     expect(await latest()).toBe(1500);
+    // a snapshot at that instant without a new fill is one the journal already holds: dropped
+    await service.append({ fills: [], marketSnapshots: [], positionSnapshots: [positionSnapshot({ time: t, size_usd: 1500 })] });
+    expect((await journal()).map((r) => r.size)).toEqual([1500, 2000]);
 
     await service.db.checkpoint(); // diffStates reads the file: no WAL, so what a checkpoint wrote
     await rebuildState(dir, join(dir, 'rebuilt.duckdb'));

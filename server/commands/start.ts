@@ -3,20 +3,22 @@ import { configFromEnv } from '../config.ts';
 import { numberFlag } from './flags.ts';
 import { applyHeapGrowth } from './heap-growth.ts';
 import { startServer } from '../http/serve.ts';
+import { metricsModeOf } from '../http/metrics.ts';
 import { ensureDemoKeys } from '../keys/demo.ts';
 import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
 import { log } from '../log.ts';
 import { tryThenRetry } from '../retry.ts';
+import { reasonOf } from '../ingest/append-retry.ts';
 import { isMemoryLimit } from '../db/database.ts';
 import { openService, type Service } from '../service.ts';
 import { runShutdown } from '../shutdown.ts';
+import { acquireDataLock, checkPortFree, checkSourceReachable, plainLockError } from '../startup-checks.ts';
 import { parseSpeed, startReplay } from '../sources/replay-source.ts';
 import { startJobs } from '../../jobs/service-jobs.ts';
 import { startLiveSimulation } from '../sources/simulate-live.ts';
 import { parseFrom, startSolanaSource, type SolanaSourceOptions } from '../sources/solana/indexer.ts';
-import { checkRpcUrl, SolanaRpc } from '../sources/solana/rpc.ts';
-import { checkEndpoint } from '../sources/solana/startup-check.ts';
+import { checkRpcUrl } from '../sources/solana/rpc.ts';
 import { backfillSimulator, simulatedTo, type SimulateSourceOptions } from '../sources/simulate-source.ts';
 
 interface Feed {
@@ -50,7 +52,10 @@ function feedFromSimulator(service: Service, opts: SimulateSourceOptions, liveEv
     if (abort.signal.aborted) return;
     await settled;
     live = startLiveSimulation(service, sim, opts, liveEveryMs);
-  })().catch((err: unknown) => log.error('simulate: source stopped', err));
+  })().catch((err: unknown) => {
+    service.source.set('stopped', { reason: reasonOf(err) });
+    log.error('simulate: source stopped', err);
+  });
   return {
     async stop() {
       abort.abort();
@@ -136,21 +141,30 @@ export const startCommand = defineCommand({
     const from = args.source === 'solana' ? parseFrom(args.from) : undefined;
     const speed = parseSpeed(args.speed);
     const env = configFromEnv();
+    const metricsMode = metricsModeOf(process.env.PERPS_METRICS);
     const port = numberFlag(args.port === undefined ? 'port (or $PORT)' : 'port', args.port ?? env.port, { integer: true, min: 0, max: 65_535 });
     const simulator = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { above: 0 }) };
     const liveEveryMs = numberFlag('live-every', args['live-every'], { above: 0 }) * 1000;
     const rpcConcurrency = numberFlag('rpc-concurrency', args['rpc-concurrency'], { integer: true, min: 1 });
     const dataDir = args.data ?? env.dataDir;
-    // an endpoint that is unreachable, not mainnet or without the programs: one line, exit 1, before serving
-    if (args.source === 'solana') await checkEndpoint(new SolanaRpc({ url: rpcUrl!, timeoutMs: 15_000, backoffMs: 500 }));
+    const hostname = args.host ?? env.host;
     const started = performance.now();
-    const service = await openService({ dataDir });
+    // before any file is written: the port, the data directory's lock, the source
+    await checkPortFree(hostname, port);
+    await checkSourceReachable(args.source, { rpcUrl, from: args.from });
+    const unlock = acquireDataLock(dataDir);
+    const service = await openService({ dataDir }).catch((err: unknown) => {
+      unlock();
+      throw plainLockError(err, dataDir);
+    });
     const keys = KeyStore.open(dataDir);
-    ensureDemoKeys(keys);
     const limits = openLimits(dataDir);
     // before the app starts its read indexes: a backfilling source holds their heavy builds
     const releaseReadBuilds = args.source === 'simulate' || args.source === 'solana' ? service.db.holdReadBuilds() : () => undefined;
-    const server = await startServer({ service, keys, limits, port, hostname: args.host ?? env.host });
+    const server = await startServer({
+      service, keys, limits, port, hostname, metrics: metricsMode, accessLog: process.env.PERPS_ACCESS_LOG ?? 'stdout',
+    });
+    ensureDemoKeys(keys); // once the port listens: a start that cannot serve creates no keys
     log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);
 
     let onFatal = (reason: string): void => {
@@ -183,6 +197,7 @@ export const startCommand = defineCommand({
         ['jobs', () => jobs.stop()], // waits for a run in flight
         ['limits', () => limits.close()],
         ['database', () => service.close()],
+        ['lock', async () => unlock()],
       ]);
       log.info(`${signal}: stopped`);
       process.exit(ok ? code : 1);

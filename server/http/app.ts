@@ -2,7 +2,7 @@
  * The HTTP face of the service: an h3 v2 app built from the REST routes as data ({@link RestRoute},
  * routes/define.ts), so the same list ({@link restRoutes}) can feed the OpenAPI document and MCP.
  *
- * Per request, in the contract's order (§2): route (unknown → 404) → method (not GET → 405) →
+ * Per request, in the contract's order (§2): route (unknown → 404) → method (not GET or HEAD → 405) →
  * auth (401) → plan gate, rate limit and credits (429, server/limits/gate.ts) → query validation
  * (400) → handler (one SQL file). Credits are reserved at admission and refunded unless the
  * handler succeeds (a 4xx or 5xx costs nothing).
@@ -24,7 +24,7 @@ import { OpenPositionsIndex } from './open-positions-index.ts';
 import { LifecycleStore } from './lifecycle-store.ts';
 import { jsonAnswer } from './answer-headers.ts';
 import { serializeResult, type Body } from './json-body.ts';
-import { handleError, methodNotAllowed } from './errors.ts';
+import { handleError, isRead, methodNotAllowed } from './errors.ts';
 import { HitLane, rawTargetOf } from './hit-lane.ts';
 import { mountHealth } from './health.ts';
 import { memoizedQueryParser } from './params.ts';
@@ -115,7 +115,7 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
     }
   };
   app.all(route.path, async (event) => {
-    if (event.req.method !== 'GET') throw methodNotAllowed();
+    if (!isRead(event.req.method)) throw methodNotAllowed();
     return jsonAnswer(event, await bodyOf(event));
   });
 }

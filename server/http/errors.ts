@@ -44,16 +44,21 @@ export function notFound(message = 'No such resource.'): ApiError {
   return new ApiError(404, 'not_found', message);
 }
 
-/** 405 `method_not_allowed`, with `Allow: GET`. */
+/** Whether a request reads a REST route: GET, or HEAD (answered like GET, without the body). */
+export function isRead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
+/** 405 `method_not_allowed`, with `Allow: GET, HEAD`. */
 export function methodNotAllowed(): ApiError {
-  return new ApiError(405, 'method_not_allowed', 'Only GET is supported on this endpoint.', undefined, { allow: 'GET' });
+  return new ApiError(405, 'method_not_allowed', 'Only GET (or HEAD) is supported on this endpoint.', undefined, { allow: 'GET, HEAD' });
 }
 
 const GENERIC: Record<number, [ErrorCode, string]> = {
   400: ['bad_request', 'The request is malformed.'],
   401: ['unauthorized', 'A valid API key is required in the x-api-key header.'],
   404: ['not_found', 'No such endpoint.'],
-  405: ['method_not_allowed', 'Only GET is supported on this endpoint.'],
+  405: ['method_not_allowed', 'Only GET (or HEAD) is supported on this endpoint.'],
   429: ['rate_limited', 'Too many requests.'],
 };
 
@@ -72,7 +77,7 @@ export function describeError(error: unknown, event?: H3Event): { status: number
     const status = error.status;
     const [code, fallback] = GENERIC[status] ?? ['bad_request', 'The request cannot be served.'];
     const message = status === 404 && event ? `No endpoint matches ${event.req.method} ${event.url.pathname}.` : fallback;
-    const headers = status === 405 ? new Headers({ allow: 'GET' }) : error.headers;
+    const headers = status === 405 ? new Headers({ allow: 'GET, HEAD' }) : error.headers;
     return { status, body: { error: { code, message } }, headers };
   }
   return { status: 500, body: { error: { code: 'internal_error', message: 'An internal error occurred; it has been logged with the request id.' } } };

@@ -6,8 +6,9 @@
  *
  * - 200 `status: "ok"`: the database answered within {@link PROBE_TIMEOUT_MS} and the append path
  *   takes appends.
- * - 503 `status: "failing"`, with `problems`: the database did not answer (or failed), or the
- *   append path stopped after a failure it could not repair (server/ingest/append.ts).
+ * - 503 `status: "failing"`, with `problems`: the database did not answer (or failed), the
+ *   append path stopped after a failure it could not repair (server/ingest/append.ts), or the
+ *   source is retrying (e.g. a full disk) or stopped; reads go on being served meanwhile.
  *
  * The body also says how fresh the data is (the journal's last seq, the derived state's, and the
  * time of the newest fill) and when this process last committed an append, so an alert can tell
@@ -18,7 +19,7 @@ import type { H3 } from 'h3';
 import { isoFromMs } from '../db/values.ts';
 import { gcPauses, type GcPauses } from '../gc-pauses.ts';
 import { API_VERSION, jsonAnswer, stageHeader } from './answer-headers.ts';
-import { methodNotAllowed } from './errors.ts';
+import { isRead, methodNotAllowed } from './errors.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
 import type { ResponseCache } from './cache.ts';
@@ -49,6 +50,13 @@ export interface HealthBody {
    * that JS objects hold (Buffers, typed arrays), and DuckDB's buffer manager (null when the probe
    * failed); the rest of the RSS is code, thread stacks and the allocator's free lists */
   memory: { rss_mib: number; js_heap_mib: number; js_external_mib: number; duckdb_mib: number | null };
+  /** what the source feeding the journal is doing (server/sources/source-status.ts): its phase
+   * since when, the backfill's progress (0..1) and ETA, the time up to which data is complete
+   * while history is still being built, the chain's slot lag, and why it retries or stopped */
+  source: {
+    kind: string; phase: string; since: string; progress: number | null; eta_s: number | null;
+    complete_to: string | null; slot_lag: number | null; reason: string | null;
+  };
   /** V8's garbage collections since the app was built: how many, their summed and longest pause in
    * ms (server/gc-pauses.ts); null when the process does not observe them */
   gc: GcPauses | null;
@@ -99,6 +107,9 @@ export async function healthOf(service: Service, startedAt: number, cache?: Resp
   }
   const append = service.appendState();
   if (append.failure) problems.push('append path stopped after a failure it could not repair (see the log)');
+  const src = service.source.get();
+  // ingestion paused (a full disk) or ended: reads are still served, but the data goes stale
+  if (src.phase === 'retrying' || src.phase === 'stopped') problems.push(`source ${src.phase}: ${src.reason ?? 'see the log'}`);
   return {
     status: problems.length ? 'failing' : 'ok',
     problems,
@@ -111,6 +122,10 @@ export async function healthOf(service: Service, startedAt: number, cache?: Resp
       ? { hits: cache.stats.hits, misses: cache.stats.misses, kept_across_appends: cache.stats.kept, entries: cache.size() }
       : null,
     read_side: warming ? { warming: warming() } : null,
+    source: {
+      kind: src.source, phase: src.phase, since: isoFromMs(src.sinceMs), progress: src.progress, eta_s: src.etaS,
+      complete_to: src.completeToMs === null ? null : isoFromMs(src.completeToMs), slot_lag: src.slotLag, reason: src.reason,
+    },
     memory: memoryOf(duckdbBytes),
     gc: gcPauses(),
   };
@@ -125,7 +140,7 @@ function memoryOf(duckdbBytes: number | null): HealthBody['memory'] {
 export function mountHealth(app: H3, service: Service, cache?: ResponseCache, warming?: () => boolean): void {
   const startedAt = Date.now();
   app.all(HEALTH_PATH, async (event) => {
-    if (event.req.method !== 'GET') throw methodNotAllowed();
+    if (!isRead(event.req.method)) throw methodNotAllowed();
     const body = await healthOf(service, startedAt, cache, warming);
     stageHeader(event, 'cache-control', 'no-store');
     return jsonAnswer(event, JSON.stringify(body), body.status === 'ok' ? 200 : 503);

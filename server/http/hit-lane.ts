@@ -58,7 +58,8 @@ export class HitLane {
    * @param max targets remembered; past it the memory starts over (as the query parser's)
    */
   constructor(
-    private readonly cache: ResponseCache,
+    /** the response cache it answers from (also read for metrics) */
+    readonly cache: ResponseCache,
     private readonly keys: KeyStore,
     private readonly limits: Limits | undefined,
     private readonly max = 10_000,

@@ -7,6 +7,12 @@ import { serve } from 'h3';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { plugin as websocketPlugin } from 'crossws/server/node';
 import { createApp, hitLaneOf } from './app.ts';
+import { markCompleteness } from './completeness.ts';
+import { keyIdOfRequest, openAccessLog, type AccessLog } from './access-log.ts';
+import { requestIdFrom } from './answer-headers.ts';
+import { METRICS_PATH, ServerMetrics, type MetricsMode } from './metrics.ts';
+import { routeLabeler, routeTemplatesOf, type RouteLabeler } from './route-label.ts';
+import { connectionLimitsFromEnv, guardConnections, nodeServerOptions, type ConnectionLimits } from './connections.ts';
 import type { HitLane } from './hit-lane.ts';
 import type { KeyStore } from '../keys/store.ts';
 import type { Limits } from '../limits/gate.ts';
@@ -22,6 +28,12 @@ export interface ServeOptions {
   port: number;
   hostname: string;
   stream?: StreamHubOptions;
+  /** connection limits (default: connectionLimitsFromEnv) */
+  connections?: ConnectionLimits;
+  /** who may read `/metrics` (default `local`: loopback peers only) */
+  metrics?: MetricsMode;
+  /** the access log: `stdout`, a file path, or `off` (default) */
+  accessLog?: string;
 }
 
 export interface RunningServer {
@@ -41,7 +53,9 @@ export interface RunningServer {
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const stream = new StreamHub(opts.service, opts.stream);
   const app = createApp(opts.service, opts.keys, opts.limits, { stream });
+  const limits = opts.connections ?? connectionLimitsFromEnv();
   const server = serve(app, {
+    node: nodeServerOptions(limits),
     port: opts.port,
     hostname: opts.hostname,
     silent: true,
@@ -54,7 +68,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   });
   // plain HTTP/1.1 (no TLS options are passed, so srvx made a node:http server)
   const lane = hitLaneOf(app)!;
-  putInFront(server.node?.server as Server | undefined, server.node?.handler, lane);
+  const metrics = new ServerMetrics(opts.metrics ?? 'local', opts.service, lane.cache, stream);
+  const access = openAccessLog(opts.accessLog ?? 'off');
+  putInFront(server.node?.server as Server | undefined, server.node?.handler, lane, (req, res) => metrics.answer(req, res));
+  const node = server.node!.server as Server;
+  guardConnections(node, limits);
+  markCompleteness(node, opts.service);
+  observeRequests(node, routeLabeler([...routeTemplatesOf(app), METRICS_PATH]), metrics, access);
   await server.ready();
   const url = server.url ?? '';
   return {
@@ -66,22 +86,24 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     async close() {
       await stream.closeAll();
       await server.close(true);
+      await access?.close();
     },
   };
 }
 
 /**
- * Puts the hit lane before srvx's request listener on its Node server: a request the lane answers
- * never reaches srvx or h3; any other goes on to srvx's listener as before.
+ * Puts `first` (`/metrics`), then the hit lane, before srvx's request listener on its Node server:
+ * a request either answers never reaches srvx or h3; any other goes on to srvx's listener as before.
  */
-function putInFront(server: Server | undefined, srvxHandler: ((req: IncomingMessage, res: ServerResponse) => unknown) | undefined, lane: HitLane): void {
+function putInFront(server: Server | undefined, srvxHandler: ((req: IncomingMessage, res: ServerResponse) => unknown) | undefined, lane: HitLane,
+  first: (req: IncomingMessage, res: ServerResponse) => boolean): void {
   if (!server || !srvxHandler) throw new Error('serve: srvx did not create a Node HTTP server with a request handler');
   if (!server.listeners('request').includes(srvxHandler)) throw new Error('serve: srvx\'s request listener is not where it was expected');
   server.removeListener('request', srvxHandler);
   server.on('request', (req, res) => {
     let answered: boolean;
     try {
-      answered = lane.answer(req, res);
+      answered = first(req, res) || lane.answer(req, res);
     } catch (err) {
       // a bug in the lane must not take the process down: the full path answers when it still can
       log.error('hit lane failed; the request goes to the full path:', err);
@@ -89,5 +111,25 @@ function putInFront(server: Server | undefined, srvxHandler: ((req: IncomingMess
       if (answered) res.destroy();
     }
     if (!answered) void srvxHandler(req, res);
+  });
+}
+
+/**
+ * Per request: gives it a request id first (the incoming `x-request-id` when sane, else a new one,
+ * put on the request so the hit lane and h3 answer with the same), then, once the answer is sent
+ * or the connection closed, counts it in the metrics and writes its access-log line.
+ */
+function observeRequests(server: Server, label: RouteLabeler, metrics: ServerMetrics, access: AccessLog | undefined): void {
+  server.prependListener('request', (req, res) => {
+    const started = performance.now();
+    const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+    req.headers['x-request-id'] = requestId;
+    res.once('close', () => {
+      const ms = performance.now() - started;
+      const route = label((req.url ?? '/').split('?')[0]!);
+      const method = req.method ?? 'GET';
+      metrics.observe(method, route, res.statusCode, ms / 1000);
+      access?.write({ method, route, status: res.statusCode, ms, requestId, keyId: keyIdOfRequest(req) });
+    });
   });
 }

@@ -3,7 +3,7 @@ import { sqlFile } from '../db/sql-files.ts';
 import { applyStaged, type StagedCounts } from '../derive/apply.ts';
 import { catchUp } from '../derive/catch-up.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
-import { commitBatch } from '../journal/commit.ts';
+import { CommitIncompleteError, commitBatch } from '../journal/commit.ts';
 import type { Fill, IncomingBatch, PositionSnapshot } from '../journal/rows.ts';
 import type { ColumnBlock } from './columns.ts';
 import { resetStaging, stageBlock, stageRows } from '../journal/stage.ts';
@@ -11,7 +11,7 @@ import { log } from '../log.ts';
 import { PhaseTimer } from '../phase-timer.ts';
 import { PhaseCpu } from './phase-cpu.ts';
 import { assignSnapshots } from './assign-snapshots.ts';
-import { FillDedup } from './dedup.ts';
+import { dropSnapshotsOfDuplicateFills, FillDedup } from './dedup.ts';
 import { mayHaveSameInstantTies } from './snapshot-ties.ts';
 import type { LifecycleIndex } from './lifecycle-index.ts';
 import { validateBatch } from './validate.ts';
@@ -215,7 +215,8 @@ export class AppendPath {
       f.seq = ++seq;
       f.position_id = draft.assign(f);
     }
-    const positionSnapshots = await assignSnapshots(w, batch.positionSnapshots, fills, this.lifecycles.draft());
+    const incomingSnapshots = dropSnapshotsOfDuplicateFills(batch.positionSnapshots, batch.fills, fills);
+    const positionSnapshots = await assignSnapshots(w, incomingSnapshots, fills, this.lifecycles.draft());
     phases.lap('assign');
     const marketSnapshots = batch.marketSnapshots.length + (batch.marketSnapshotColumns?.length ?? 0);
     if (fills.length === 0 && marketSnapshots === 0 && positionSnapshots.length === 0 && batch.checkpoint === undefined) {
@@ -300,6 +301,8 @@ export class AppendPath {
       await journal;
     } catch (err) {
       await w.exec('ROLLBACK').catch(() => undefined);
+      // half a commit on disk (its intent written): only start-up recovery may go on from here
+      if (err instanceof CommitIncompleteError) this.broken = err;
       throw err;
     }
     steps.lap('journal wait');

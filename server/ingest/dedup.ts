@@ -1,5 +1,5 @@
 import type { Writer } from '../db/database.ts';
-import type { IncomingFill, Protocol } from '../journal/rows.ts';
+import type { IncomingFill, IncomingPositionSnapshot, Protocol } from '../journal/rows.ts';
 import { stageRows } from '../journal/stage.ts';
 
 /** Journal order: by time; fills of the same instant keep the source's order (stable sort). */
@@ -51,4 +51,29 @@ export class FillDedup {
   committed(fills: readonly IncomingFill[]): void {
     for (const f of fills) if (f.slot > this.maxSlot[f.protocol]) this.maxSlot[f.protocol] = f.slot;
   }
+}
+
+/** A fill's or an event snapshot's position and instant: what ties an event snapshot to its fill. */
+const instantOf = (r: { protocol: Protocol; position_key: string; time: number }): string => `${r.protocol}|${r.position_key}|${r.time}`;
+
+/**
+ * The dedup key of an event position snapshot is the fill it was written with: the source emits it
+ * with that fill (same protocol, position and instant), so when every fill of the batch at its
+ * position and instant was dropped as a duplicate, the snapshot is already in the journal too and
+ * is dropped here. Polls, and event snapshots without a fill in the batch, are checked against the
+ * journal's kept latest snapshot instead (sql/ingest/drop-stale-position-snapshots.sql).
+ */
+export function dropSnapshotsOfDuplicateFills(
+  snapshots: readonly IncomingPositionSnapshot[],
+  incoming: readonly IncomingFill[],
+  fresh: readonly IncomingFill[],
+): readonly IncomingPositionSnapshot[] {
+  if (fresh.length === incoming.length) return snapshots;
+  const kept = new Set(fresh);
+  const freshInstants = new Set(fresh.map(instantOf));
+  const duplicateInstants = new Set<string>();
+  for (const f of incoming) if (!kept.has(f)) duplicateInstants.add(instantOf(f));
+  for (const k of freshInstants) duplicateInstants.delete(k);
+  if (duplicateInstants.size === 0) return snapshots;
+  return snapshots.filter((s) => s.source !== 'event' || !duplicateInstants.has(instantOf(s)));
 }

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { rm, unlink } from 'node:fs/promises';
+import { rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { recoverCompactions } from '../../jobs/compaction-intent.ts';
 import { log } from '../log.ts';
-import { readCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint.ts';
-import { fsyncPathAsync, writeFileAtomicAsync } from '../fs-atomic.ts';
+import { checkpointPath, readCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint.ts';
+import { fsyncPathAsync, writeFileAtomicAsync, writeTempFileAsync } from '../fs-atomic.ts';
 import { fileName, journalDir, partitionDir } from './layout.ts';
 import { COLUMNS_OF, type JournalKind, type Protocol } from './rows.ts';
 
@@ -64,6 +64,53 @@ async function partitionsOf(conn: DuckDBConnection, kind: JournalKind) {
 export async function commitBatch(conn: DuckDBConnection, dataDir: string, checkpoint: Checkpoint): Promise<string[]> {
   const commit = checkpoint.commit;
   const tmpRoot = join(journalDir(dataDir), `.tmp-commit-${commit}`);
+  let prepared: Prepared;
+  try {
+    prepared = await prepareCommit(conn, dataDir, checkpoint, tmpRoot);
+  } catch (err) {
+    // nothing was renamed into place and the checkpoint is untouched: the commit fails whole, and
+    // its temp tree goes now (a full disk must not keep hundreds of files of a failed batch)
+    await rm(tmpRoot, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
+  const { renames, intent, intentPath, checkpointTmp } = prepared;
+  try {
+    await completeIntent(dataDir, intent, intentPath, checkpointTmp);
+  } catch (err) {
+    throw new CommitIncompleteError(commit, err as Error);
+  }
+  // hundreds of empty partition directories: removed in the background (start-up sweeps any
+  // leftover `.tmp-` directory, so a crash meanwhile leaves nothing behind)
+  cleanup = cleanup.then(() => rm(tmpRoot, { recursive: true, force: true })).catch(() => undefined);
+  return renames.map(([, final]) => final);
+}
+
+/**
+ * A commit whose redo intent is on disk but whose renames or checkpoint could not be completed
+ * (only renames are left by then, so this is not a full disk): the journal must be rolled forward
+ * by start-up recovery before anything else is appended.
+ */
+export class CommitIncompleteError extends Error {
+  override name = 'CommitIncompleteError';
+  constructor(commit: number, cause: Error) {
+    super(`journal commit ${commit} was written but not completed (${cause.message}); restart to roll it forward`, { cause });
+  }
+}
+
+interface Prepared {
+  renames: [string, string][];
+  intent: Intent;
+  intentPath: string;
+  checkpointTmp: string;
+}
+
+/**
+ * Every byte of a commit, written before its intent: the Parquet files in the temp tree, the
+ * partition directories, the new checkpoint under a temp name, then the intent. A full disk can
+ * only fail one of these, before the intent exists; after it, completing the commit is renames.
+ */
+async function prepareCommit(conn: DuckDBConnection, dataDir: string, checkpoint: Checkpoint, tmpRoot: string): Promise<Prepared> {
+  const commit = checkpoint.commit;
   rmSync(tmpRoot, { recursive: true, force: true });
   mkdirSync(tmpRoot, { recursive: true });
   const renames: [string, string][] = [];
@@ -93,14 +140,16 @@ export async function commitBatch(conn: DuckDBConnection, dataDir: string, check
   const intentPath = join(journalDir(dataDir), `commit-${commit}.intent.json`);
   mkdirSync(journalDir(dataDir), { recursive: true });
   const intent: Intent = { commit, renames, checkpoint };
-  // the intent and the checkpoint are written and fsynced off the event loop: requests go on
+  // the checkpoint and the intent are written and fsynced off the event loop: requests go on
   // being answered during a commit (see writeFileAtomicAsync)
-  await writeFileAtomicAsync(intentPath, JSON.stringify(intent));
-  await completeIntent(dataDir, intent, intentPath);
-  // hundreds of empty partition directories: removed in the background (start-up sweeps any
-  // leftover `.tmp-` directory, so a crash meanwhile leaves nothing behind)
-  cleanup = cleanup.then(() => rm(tmpRoot, { recursive: true, force: true })).catch(() => undefined);
-  return renames.map(([, final]) => final);
+  const checkpointTmp = await writeTempFileAsync(checkpointPath(dataDir), JSON.stringify(checkpoint, null, 2));
+  try {
+    await writeFileAtomicAsync(intentPath, JSON.stringify(intent));
+  } catch (err) {
+    await unlink(checkpointTmp).catch(() => undefined);
+    throw err;
+  }
+  return { renames, intent, intentPath, checkpointTmp };
 }
 
 /** fsyncs files or directories, a few at a time (bounded open descriptors). */
@@ -130,9 +179,15 @@ let cleanup: Promise<void> = Promise.resolve();
  * is still under a temp name, fsyncs the directories, advances the checkpoint, removes the intent.
  * Each step checks what is already done. The emptied temp tree is the caller's to remove.
  */
-async function completeIntent(dataDir: string, intent: Intent, intentPath: string): Promise<void> {
+async function completeIntent(dataDir: string, intent: Intent, intentPath: string, checkpointTmp?: string): Promise<void> {
   await fsyncAll(renameAll(intent));
-  if (readCheckpoint(dataDir).commit < intent.commit) await writeCheckpointAsync(dataDir, intent.checkpoint);
+  if (readCheckpoint(dataDir).commit < intent.commit) {
+    if (checkpointTmp) {
+      // written before the intent: only a rename is left, which needs no free space
+      await rename(checkpointTmp, checkpointPath(dataDir));
+      await fsyncPathAsync(dirname(checkpointPath(dataDir)));
+    } else await writeCheckpointAsync(dataDir, intent.checkpoint);
+  } else if (checkpointTmp) await unlink(checkpointTmp).catch(() => undefined);
   await unlink(intentPath);
 }
 

@@ -1,3 +1,4 @@
+import { reasonOf } from '../ingest/append-retry.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backfillBuildingRollups } from '../../jobs/rollup-refresh.ts';
 import { rowsOf } from '../ingest/column-groups.ts';
@@ -111,7 +112,11 @@ async function replay(service: Service, opts: ReplayOptions): Promise<ReplayResu
 /** A running replay behind the server: `stop()` ends it after the append in flight. */
 export function startReplay(service: Service, opts: Omit<ReplayOptions, 'signal'>): { stop(): Promise<void> } {
   const abort = new AbortController();
-  const running = runReplay(service, { ...opts, signal: abort.signal }).catch((err: unknown) => log.error('replay: source stopped', err));
+  service.source.setSource('replay');
+  const running = runReplay(service, { ...opts, signal: abort.signal }).catch((err: unknown) => {
+    service.source.set('stopped', { reason: reasonOf(err) });
+    log.error('replay: source stopped', err);
+  });
   return {
     async stop() {
       abort.abort();

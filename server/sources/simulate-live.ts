@@ -1,3 +1,4 @@
+import { appendRetrying } from '../ingest/append-retry.ts';
 import type { IncomingBatch } from '../journal/rows.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
@@ -37,6 +38,9 @@ function splitAt(b: IncomingBatch, t: number): [IncomingBatch, IncomingBatch] {
 export function startLiveSimulation(service: Service, sim: Simulator, opts: SimulateSourceOptions, everyMs: number) {
   sim.goLive();
   saveSimulatorState(service.dataDir, sim, opts); // nothing is held yet: a consistent point
+  service.source.setSource('simulated');
+  service.source.set('live', { progress: null, etaS: null, completeToMs: null, reason: null });
+  const stopping = new AbortController();
   let held: IncomingBatch = { fills: [], marketSnapshots: [], positionSnapshots: [] };
   let busy: Promise<void> | undefined;
   let lastSave = Date.now();
@@ -54,7 +58,14 @@ export function startLiveSimulation(service: Service, sim: Simulator, opts: Simu
     const heldFrom = Math.min(...[rest.fills[0], rest.marketSnapshots[0], rest.positionSnapshots[0]].map((r) => r?.time ?? Infinity));
     const simulatedTo = Number.isFinite(heldFrom) ? Math.floor(heldFrom / MINUTE) * MINUTE : sim.time;
     if (due.fills.length || due.marketSnapshots.length || due.positionSnapshots.length) {
-      await service.append({ ...due, checkpoint: checkpointOf(sim, opts, simulatedTo) }, { source: SIMULATE_SOURCE });
+      // a failed append (a full disk) pauses here and is retried with backoff; rows it could not
+      // append before a stop are held again, so the state saved on stop never skips them
+      const r = await appendRetrying(service, { ...due, checkpoint: checkpointOf(sim, opts, simulatedTo) }, { source: SIMULATE_SOURCE }, { signal: stopping.signal })
+        .catch((err: unknown) => {
+          held = mergeBatches([due, held]);
+          throw err;
+        });
+      if (!r) held = mergeBatches([due, held]);
     }
   };
   const timer = setInterval(() => {
@@ -69,6 +80,7 @@ export function startLiveSimulation(service: Service, sim: Simulator, opts: Simu
   return {
     async stop(): Promise<void> {
       clearInterval(timer);
+      stopping.abort();
       await busy;
       // rows held back are not in the journal: a saved state would skip them, so save only
       // when none are held (the restart then regenerates from the last saved state)

@@ -10,6 +10,7 @@ import type { Service } from '../service.ts';
 import { Simulator } from './simulate/simulator.ts';
 import { simulateInThread } from './simulate-thread.ts';
 import { batchOfGroup } from '../ingest/column-groups.ts';
+import { appendRetrying } from '../ingest/append-retry.ts';
 
 /** The checkpoint slot of this source in the journal. */
 export const SIMULATE_SOURCE = 'simulate';
@@ -55,6 +56,13 @@ function savedState(dataDir: string, sim: Simulator, opts: SimulateSourceOptions
   const path = statePathOf(dataDir);
   mkdirSync(dirname(path), { recursive: true });
   return { path, text: JSON.stringify({ ...opts, simulatedTo: sim.time, state: sim.saveState() } satisfies SavedState) };
+}
+
+/** Saves a simulator state taken elsewhere (the backfill thread's, at `simulatedTo`), off the event loop. */
+async function saveStateAsync(dataDir: string, opts: SimulateSourceOptions, simulatedTo: number, state: unknown): Promise<void> {
+  const path = statePathOf(dataDir);
+  mkdirSync(dirname(path), { recursive: true });
+  await writeFileAtomicAsync(path, JSON.stringify({ seed: opts.seed, scale: opts.scale, simulatedTo, state } satisfies SavedState));
 }
 
 /** Saves the simulator's state (after the journal committed everything it produced). */
@@ -133,15 +141,30 @@ export async function simulateUntil(
   let duplicates = 0;
   let pending: Promise<unknown> = Promise.resolve();
   let appendedState: unknown;
+  const total = work(end) - from;
+  const report = (t: number) => {
+    const done = total > 0 ? Math.min(1, (work(t) - from) / total) : 1;
+    const elapsed = bar.elapsed();
+    service.source.set(service.source.get().phase === 'retrying' ? 'retrying' : 'backfilling', {
+      progress: done, etaS: done > 0 ? Math.round((elapsed / done) * (1 - done)) : null, completeToMs: t,
+    });
+  };
+  report(sim.time);
   if (sim.time < end) {
     for await (const group of simulateInThread({ state: sim.saveState(), until: end, rowsPerAppend })) {
       if (signal?.aborted) break; // stops at a group boundary; what was appended stays consistent
       const batch = batchOfGroup(group, checkpointOf(sim, opts, group.time));
       await pending; // one append at a time; the next group is decoded meanwhile
       fills += batch.fills.length;
-      pending = service.append(batch, { source: SIMULATE_SOURCE }).then((r) => {
+      // a failed append (a full disk) pauses the backfill and is retried, never skipped
+      pending = appendRetrying(service, batch, { source: SIMULATE_SOURCE }, { signal }).then(async (r) => {
+        if (!r) return; // stopped while retrying: the batch is not in the journal
         duplicates += r.duplicates;
         appendedState = group.state;
+        report(group.time);
+        // the state at the group's end, beside the journal: a restart after a kill resumes here
+        // instead of simulating again from the start
+        await saveStateAsync(service.dataDir, opts, group.time, group.state);
       });
       pending.catch(() => undefined); // awaited before the next append or at the end: not unhandled
       bar.update(work(group.time) - from, `${fills.toLocaleString('en-US')} fills, simulated to ${new Date(group.time).toISOString().slice(0, 10)}`);
@@ -158,6 +181,8 @@ export async function simulateUntil(
  * continue (e.g. live).
  */
 export async function backfillSimulator(service: Service, opts: SimulateSourceOptions, until: number, signal?: AbortSignal): Promise<Simulator> {
+  service.source.setSource('simulated');
+  service.source.set('starting');
   const sim = openSimulator(service, opts);
   // the simulator builds every rollup it appends: once complete (not stopped), nothing to refresh
   const r = await backfillBuildingRollups(service, async () => {

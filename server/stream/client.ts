@@ -14,6 +14,7 @@
  * memory and never delays another socket (sends never wait). The replay itself waits for the
  * socket to drain between pages, so a large resume is paced instead of refused.
  */
+import { countDrop } from './drops.ts';
 import type { Peer } from 'crossws';
 import type { Row } from '../db/database.ts';
 import { log } from '../log.ts';
@@ -174,6 +175,7 @@ export class StreamClient {
   fail(code: StreamErrorCode, message: string): void {
     if (this.closed) return;
     log.debug(`stream: closing a socket: ${code}`);
+    countDrop(code);
     this.peer.send(errorFrame(code, message));
     this.peer.close(STREAM_ERRORS[code], code);
     this.gone();

@@ -15,7 +15,7 @@ import { getQuery, getRouterParam, type H3 } from 'h3';
 import { setWebSocketHooks } from 'crossws';
 import { jsonAnswer } from '../http/answer-headers.ts';
 import { authenticate } from '../http/auth.ts';
-import { ApiError, methodNotAllowed } from '../http/errors.ts';
+import { ApiError, isRead, methodNotAllowed } from '../http/errors.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { KeyStore } from '../keys/store.ts';
 import { admit, type Limits } from '../limits/gate.ts';
@@ -28,7 +28,7 @@ export const STREAM_PATH = '/v1/stream/:protocol/fills';
 /** Registers endpoint 22 on `app`, served by `hub`. Without `limits` the plain GET is not limited. */
 export function mountStream(app: H3, hub: StreamHub, keys: KeyStore, limits?: Limits): void {
   app.all(STREAM_PATH, async (event) => {
-    if (event.req.method !== 'GET') throw methodNotAllowed();
+    if (!isRead(event.req.method)) throw methodNotAllowed();
     const key = authenticate(event, keys);
     const protocol = getRouterParam(event, 'protocol') ?? '';
     const query = getQuery(event) as Record<string, unknown>;

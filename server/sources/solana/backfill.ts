@@ -4,6 +4,7 @@
  * through the one append path in batches, each with its checkpoint. The backfill is the first
  * pass (with progress and ETA); following the chain is the same pass repeated (follow.ts).
  */
+import { appendRetrying } from '../../ingest/append-retry.ts';
 import type { IncomingFill, IncomingPositionSnapshot } from '../../journal/rows.ts';
 import { log } from '../../log.ts';
 import { progress } from '../../progress.ts';
@@ -118,9 +119,20 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
   let checkpoint = cp;
   const result: SyncResult = { txs: 0, fills: 0, duplicates: 0, checkpoint: cp, tipSlot };
 
+  let lastTime: number | null = null;
+  let lastSlot = 0;
   const flush = async () => {
     if (pendingTxs === 0) return;
-    const r = await service.append({ fills, marketSnapshots: [], positionSnapshots: fills.map(eventSnapshot), checkpoint }, { source: SOLANA_SOURCE });
+    // a failed append (a full disk) pauses the pass and is retried with backoff, never skipped
+    const r = await appendRetrying(service, { fills, marketSnapshots: [], positionSnapshots: fills.map(eventSnapshot), checkpoint }, { source: SOLANA_SOURCE }, { signal });
+    if (!r) return; // stopped while retrying: the checkpoint stays where it was
+    if (opts.showProgress && bar) {
+      const done = Math.min(1, (lastSlot - startSlot) / Math.max(1, tipSlot - startSlot));
+      const elapsed = bar.elapsed();
+      service.source.set('backfilling', {
+        progress: done, etaS: done > 0 ? Math.round((elapsed / done) * (1 - done)) : null, completeToMs: lastTime, slotLag: Math.max(0, tipSlot - lastSlot),
+      });
+    }
     result.fills += r.fills.length;
     result.duplicates += r.duplicates;
     result.checkpoint = checkpoint;
@@ -147,6 +159,8 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
       // anything else is this transaction's own: set aside with the reason, and go on
       ctx.quarantine.add({ tx: sig.signature, slot: sig.slot, event: 'transaction', reason: `cannot decode: ${(err as Error).message}` });
     }
+    lastSlot = sig.slot;
+    lastTime = (tx.blockTime ?? sig.blockTime ?? 0) * 1000;
     checkpoint = checkpoint && checkpoint.slot === sig.slot ? { slot: sig.slot, done: [...checkpoint.done, sig.signature] } : { slot: sig.slot, done: [sig.signature] };
     pendingTxs++;
     result.txs++;

@@ -90,7 +90,6 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       // from an empty data directory, a backfill that reaches the tip leaves its rollups marked
       // refreshed: the first rollup refresh has nothing to recompute (jobs/rollup-refresh.ts)
       await backfillBuildingRollups(service, () => syncToTip(ctx, { ...sync, showProgress: true }), () => !signal.aborted);
-      if (!signal.aborted) status.set('following', { progress: null, etaS: null, completeToMs: null, reason: null });
     } catch (err) {
       // the endpoint worked a moment ago: keep going, the follow loop retries from the checkpoint
       const reason = (err as Error).message.split('\n')[0]!;
@@ -98,6 +97,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       log.error(`solana: backfill interrupted, continuing from the checkpoint: ${reason}`);
       ctx.chain = await PositionChain.load(service.db);
     }
+    if (!signal.aborted) service.source.set('following', { progress: null, etaS: null, completeToMs: null, reason: null });
     if (!signal.aborted && (opts.pollMs ?? 5_000) > 0) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
   })();
   backfilled.catch((err: unknown) => status.set('stopped', { reason: (err as Error).message }));
