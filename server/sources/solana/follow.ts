@@ -5,8 +5,7 @@
  * pause, from the checkpoint: nothing is lost or doubled.
  */
 import { log } from '../../log.ts';
-import { SOLANA_SOURCE, syncToTip, type SyncContext, type SyncOptions } from './backfill.ts';
-import { pollAlphaPositions, pollHour } from './positions.ts';
+import { syncToTip, type SyncContext, type SyncOptions } from './backfill.ts';
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -17,30 +16,13 @@ const sleep = (ms: number, signal: AbortSignal) =>
     }, { once: true });
   });
 
-/**
- * The full refresh: `poll` snapshots of the open alpha positions, once an hour at minute 59
- * (after that pass's fills, so the snapshots are not older than the fills they follow).
- */
-async function pollPositions(ctx: SyncContext, now: number): Promise<void> {
-  const time = Math.floor(now / 60_000) * 60_000;
-  const positionSnapshots = await pollAlphaPositions(ctx.rpc, ctx, time);
-  if (positionSnapshots.length) await ctx.service.append({ fills: [], marketSnapshots: [], positionSnapshots }, { source: SOLANA_SOURCE });
-  log.debug(`solana: ${positionSnapshots.length} poll snapshots`);
-}
-
-/** Runs sync passes until `signal` aborts; polls positions on the full-refresh schedule. */
+/** Runs sync passes until `signal` aborts (position polls: state/poller.ts). */
 export async function follow(ctx: SyncContext, opts: SyncOptions & { signal: AbortSignal; pollMs: number }): Promise<void> {
   let failures = 0;
-  let polled = pollHour(Date.now());
   while (!opts.signal.aborted) {
     try {
       const r = await syncToTip(ctx, { ...opts, showProgress: false });
       if (r.fills > 0) log.debug(`solana: +${r.fills} fills to slot ${r.checkpoint?.slot}`);
-      const now = Date.now();
-      if (pollHour(now) !== polled) {
-        polled = pollHour(now);
-        await pollPositions(ctx, now);
-      }
       failures = 0;
     } catch (err) {
       failures++;

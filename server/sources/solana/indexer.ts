@@ -18,6 +18,7 @@ import { AlphaMarkets } from './markets.ts';
 import { LatestPrices } from './positions.ts';
 import { SolanaRpc, type RpcOptions } from './rpc.ts';
 import type { StartPoint } from './signatures.ts';
+import { MarketStatePoller } from './state/poller.ts';
 
 /** alpha's mainnet launch: the default start of a full backfill */
 export const DEFAULT_FROM = Date.UTC(2025, 2, 12);
@@ -29,6 +30,12 @@ export interface SolanaSourceOptions extends RpcOptions {
   pollMs?: number;
   batchFills?: number;
   batchTxs?: number;
+  /** market snapshots from accounts every this many ms once following (default 60 s; 0 = none) */
+  snapshotEveryMs?: number;
+  /** position polls from accounts every this many ms (default 15 min) */
+  positionsEveryMs?: number;
+  /** epoch-ms clock of the market-state poller (tests pin it) */
+  now?: () => number;
 }
 
 /** `--from` as a start point: a slot number or an ISO date / time. */
@@ -55,6 +62,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
   const abort = new AbortController();
   const signal = abort.signal;
   let following: Promise<void> = Promise.resolve();
+  let polling: Promise<void> = Promise.resolve();
   const backfilled = (async () => {
     if (service.sourceCheckpoint('simulate') !== undefined) {
       throw new Error(`${service.dataDir} holds simulated data: index the chain into an empty data directory (--data)`);
@@ -77,6 +85,12 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       log.error('solana: backfill interrupted; continuing from the checkpoint', err);
     }
     if (!signal.aborted && (opts.pollMs ?? 5_000) > 0) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
+    // market state from accounts once the journal holds the chain's present (a Position account's
+    // state belongs to a lifecycle a backfill may not have reached yet)
+    if (!signal.aborted && (opts.snapshotEveryMs ?? 60_000) > 0) {
+      const poller = new MarketStatePoller(service, rpc, ctx.prices, { snapshotEveryMs: opts.snapshotEveryMs, positionsEveryMs: opts.positionsEveryMs, now: opts.now });
+      polling = poller.run(signal);
+    }
   })();
   return {
     backfilled,
@@ -84,6 +98,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       abort.abort();
       await backfilled.catch(() => {});
       await following;
+      await polling;
     },
   };
 }

@@ -51,6 +51,14 @@ export interface AccountInfo {
   data: Uint8Array;
 }
 
+/** An account read by address, with its owner program (checked by the account decoders). */
+export interface OwnedAccount extends AccountInfo {
+  owner: string;
+}
+
+/** getMultipleAccounts takes at most this many keys per request. */
+export const MULTIPLE_ACCOUNTS_LIMIT = 100;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Throws a clear error for a URL the client cannot use (checked before anything starts). */
@@ -186,12 +194,27 @@ export class SolanaRpc {
     }
   }
 
-  /** Accounts of `program` whose data starts with `discriminator` (base58 of the 8 bytes). */
-  async getProgramAccounts(program: string, discriminatorB58: string): Promise<AccountInfo[]> {
+  /**
+   * Accounts of `program` whose data starts with `discriminator` (base58 of the 8 bytes), and
+   * match the further `filters` (memcmp / dataSize, as the RPC method takes them).
+   */
+  async getProgramAccounts(program: string, discriminatorB58: string, filters: object[] = []): Promise<AccountInfo[]> {
     const rows = await this.call<{ pubkey: string; account: { data: [string, string] } }[]>('getProgramAccounts', [
       program,
-      { commitment: 'finalized', encoding: 'base64', filters: [{ memcmp: { offset: 0, bytes: discriminatorB58 } }] },
+      { commitment: 'finalized', encoding: 'base64', filters: [{ memcmp: { offset: 0, bytes: discriminatorB58 } }, ...filters] },
     ]);
     return rows.map((r) => ({ pubkey: r.pubkey, data: Buffer.from(r.account.data[0], 'base64') }));
+  }
+
+  /** Accounts by address, in order (null where none exists), in requests of at most 100 keys. */
+  async getMultipleAccounts(keys: readonly string[]): Promise<(OwnedAccount | null)[]> {
+    const batches: string[][] = [];
+    for (let i = 0; i < keys.length; i += MULTIPLE_ACCOUNTS_LIMIT) batches.push(keys.slice(i, i + MULTIPLE_ACCOUNTS_LIMIT));
+    const answers = await Promise.all(
+      batches.map((b) => this.call<{ value: ({ owner: string; data: [string, string] } | null)[] }>('getMultipleAccounts', [b, { commitment: 'finalized', encoding: 'base64' }])),
+    );
+    return answers.flatMap((a, i) =>
+      a.value.map((v, j) => (v ? { pubkey: batches[i]![j]!, owner: v.owner, data: Buffer.from(v.data[0], 'base64') } : null)),
+    );
   }
 }
