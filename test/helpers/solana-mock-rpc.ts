@@ -9,12 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { getBase58Decoder } from '@solana/codecs';
 import type { RpcTransaction } from '../../server/sources/solana/events.ts';
 import type { SignatureInfo } from '../../server/sources/solana/rpc.ts';
+import type { AccountBook } from './solana-mock-accounts.ts';
 
 export class MockChain {
   readonly signatures = new Map<string, SignatureInfo[]>();
   readonly txs = new Map<string, RpcTransaction>();
   /** program → accounts (pubkey, data) for getProgramAccounts */
   readonly accounts = new Map<string, { pubkey: string; data: Uint8Array }[]>();
+  /** when set, accounts with owners (solana-mock-accounts.ts) answer the account methods instead */
+  book?: AccountBook;
 
   /** Appends a transaction of `program` at the chain's tip (slots must not go backwards). */
   add(program: string, tx: RpcTransaction, err: unknown = null): void {
@@ -55,6 +58,7 @@ export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promi
   let txCalls = 0;
   const b58 = getBase58Decoder();
   const handle = (method: string, params: unknown[]): unknown => {
+    if (chain.book?.handles(method)) return chain.book.handle(method, params);
     switch (method) {
       case 'getSlot':
         return chain.tipSlot();

@@ -7,13 +7,16 @@
 import { log } from '../../log.ts';
 import { syncToTip, type SyncContext, type SyncOptions } from './backfill.ts';
 
+/** Waits `ms` or until `signal` aborts; the abort listener goes with the wait (no pile-up across polls). */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(t);
+      signal.removeEventListener('abort', done);
       resolve();
-    }, { once: true });
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /** Runs sync passes until `signal` aborts (position polls: state/poller.ts). */

@@ -72,8 +72,13 @@ export class MarketStatePoller {
       }
       const wait = this.every.snapshotEveryMs - (this.now() % this.every.snapshotEveryMs);
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, wait);
-        signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+        const done = () => {
+          clearTimeout(t);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const t = setTimeout(done, wait);
+        signal.addEventListener('abort', done, { once: true });
       });
     }
   }
