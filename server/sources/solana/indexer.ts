@@ -84,10 +84,11 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       // the endpoint worked a moment ago: keep going, the follow loop retries from the checkpoint
       log.error('solana: backfill interrupted; continuing from the checkpoint', err);
     }
-    if (!signal.aborted && (opts.pollMs ?? 5_000) > 0) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
-    // market state from accounts once the journal holds the chain's present (a Position account's
-    // state belongs to a lifecycle a backfill may not have reached yet)
-    if (!signal.aborted && (opts.snapshotEveryMs ?? 60_000) > 0) {
+    const followingChain = !signal.aborted && (opts.pollMs ?? 5_000) > 0;
+    if (followingChain) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
+    // market state from accounts while following, once the journal holds the chain's present (a
+    // Position account's state belongs to a lifecycle a backfill may not have reached yet)
+    if (followingChain && (opts.snapshotEveryMs ?? 60_000) > 0) {
       const poller = new MarketStatePoller(service, rpc, ctx.prices, { snapshotEveryMs: opts.snapshotEveryMs, positionsEveryMs: opts.positionsEveryMs, now: opts.now });
       polling = poller.run(signal);
     }
