@@ -105,7 +105,8 @@ export class MarketStatePoller {
     const custodies = new Map<string, BetaCustodyAccount>();
     for (const k of d.betaCustodies) { const c = tryDecode(decodeBetaCustody, get(k), 'beta Custody'); if (c) custodies.set(k, c); }
     const feedOf = (mint: string) => newestFeed((d.alphaFeeds.get(mint) ?? []).map(get));
-    const fills = await this.latestFillPrices();
+    let fills: Map<string, { price: number; timeMs: number }> | undefined;
+    const fillPrices = async () => (fills ??= await this.latestFillPrices()); // read only when an oracle is missing
     this.fillPriced.clear();
 
     let positions: { alpha: AlphaPositionAccount[]; beta: BetaPositionAccount[] } | undefined;
@@ -121,7 +122,7 @@ export class MarketStatePoller {
       const prices = alphaModelPrices(m, feedOf, d.alphaTokens, this.tradePrices.get(m.marketTokenMint), nowSec);
       const feed = feedOf(m.indexTokenMint);
       const decimals = d.alphaTokens.get(m.indexTokenMint)?.decimals;
-      const index = this.indexPrice('alpha', m.name, isFresh(feed, nowSec) ? feed : undefined, fills, () =>
+      const index = await this.indexPrice('alpha', m.name, isFresh(feed, nowSec) ? feed : undefined, fillPrices, () =>
         prices && decimals !== undefined ? unitToUsd((prices.index.min + prices.index.max) / 2n, decimals) : undefined);
       if (!prices || !index) {
         log.debug(`solana: alpha ${m.name}: no prices yet; no snapshot`);
@@ -139,7 +140,7 @@ export class MarketStatePoller {
       if (c.isStable || !symbol || !shortCustody) continue;
       const o = d.betaOracles.get(address);
       const oracle = o ? betaOraclePrice(get(o.ag), get(o.pyth), nowSec) : undefined;
-      const index = this.indexPrice('beta', `${symbol}-PERP`, oracle, fills, () => undefined);
+      const index = await this.indexPrice('beta', `${symbol}-PERP`, oracle, fillPrices, () => undefined);
       if (!index) continue;
       const oi = this.betaOi.get(address) ?? { longMicros: 0n, shortMicros: 0n };
       marketSnapshots.push(betaMarketRow(symbol, c, shortCustody, index, oi, time, nowSec));
@@ -154,9 +155,15 @@ export class MarketStatePoller {
   }
 
   /** The oracle's price when fresh, else the newest fill's (newer than a stale oracle), else the fallback. */
-  private indexPrice(protocol: Protocol, key: string, oracle: { usd: number; publishTime: number } | undefined, fills: Map<string, { price: number; timeMs: number }>, fallback: () => number | undefined): IndexPrice | undefined {
+  private async indexPrice(
+    protocol: Protocol,
+    key: string,
+    oracle: { usd: number; publishTime: number } | undefined,
+    fills: () => Promise<Map<string, { price: number; timeMs: number }>>,
+    fallback: () => number | undefined,
+  ): Promise<IndexPrice | undefined> {
     if (oracle) return { usd: oracle.usd, source: 'oracle', publishTime: oracle.publishTime };
-    const f = fills.get(`${protocol}:${key}`);
+    const f = (await fills()).get(`${protocol}:${key}`);
     this.fillPriced.add(`${protocol} ${key}`);
     if (f) return { usd: f.price, source: 'fill', publishTime: Math.floor(f.timeMs / 1000) };
     const usd = fallback();
