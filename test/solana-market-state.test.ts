@@ -15,6 +15,8 @@ import { alphaHourlyRates, borrowingFactorPerSecond, fundingFactorPerSecond, typ
 import { betaPositionState } from '../server/sources/solana/state/beta-position-state.ts';
 import { cumulativeInterestAt, hourlyBorrowRate, utilization } from '../server/sources/solana/state/beta-rates.ts';
 import { advanceFunding } from '../server/sources/solana/state/funding-integral.ts';
+import { applyMarketStateUpdated, decodeMarketStateUpdated } from '../server/sources/solana/history/market-state-updated.ts';
+import { cumulativeBorrowingFactor, openInterest } from '../server/sources/solana/accounts/alpha-market.ts';
 import { fromHex, key, le } from './helpers/solana-bytes.ts';
 
 const ALPHA = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
@@ -174,5 +176,48 @@ describe('beta rates and position state from the Custody and Position accounts',
     // impact ceil(2e10 × 1e4 / 1.25e15) = 1 bps; close fee 2e10 × (7 + 1) / 1e4 = $16; max loss = 2e10 × 1e4 / 5e6 ($40) + 16 + 20 = $76
     // room = 2000 − 76 = 1924 → distance 1924 × 150 / 20000 = 14.43 below entry
     expect(s.liquidationPrice).toBe(135.57);
+  });
+});
+
+describe('alpha MarketStateUpdated (history of market state)', () => {
+  /** rev 7, market token, kinds [3, 8] with their pools, one Clocks, one OtherState: laid out in Borsh order */
+  const body = (kinds = [3, 8], pools = 2) => {
+    const parts: Uint8Array[] = [
+      le(7n, 8), key(1).bytes,
+      le(kinds.length, 4), Uint8Array.from(kinds),
+      le(pools, 4),
+      // kind 3 (open interest for long): impure, long-collateral $400k, short-collateral $50k
+      Uint8Array.of(0), new Uint8Array(15), u128(400_000n * E20), u128(50_000n * E20),
+      // kind 8 (borrowing factor): long 0.07, short 0.002
+      Uint8Array.of(0), new Uint8Array(15), u128(7n * 10n ** 18n), u128(2n * 10n ** 17n),
+      le(1, 4), new Uint8Array(8), le(3n, 8), le(NOW - 10, 8), le(NOW - 20, 8), le(NOW - 30, 8), new Uint8Array(16), new Uint8Array(24),
+      le(1, 4), new Uint8Array(16), le(4n, 8), le(1234n, 8), le(1n, 8), le(2n, 8), u128(-(5n * 10n ** 11n)), new Uint8Array(256),
+    ];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) { out.set(p, at); at += p.length; }
+    return out;
+  };
+
+  it('decodes the updated pools, clocks and funding factor, and applies them to a market', () => {
+    const ev = decodeMarketStateUpdated(body());
+    expect(ev.rev).toBe(7n);
+    expect(ev.marketToken).toBe(key(1).b58);
+    expect(ev.pools.map((p) => p.kind)).toEqual([3, 8]);
+    expect(ev.clocks).toEqual({ borrowing: NOW - 20, funding: NOW - 30 });
+    expect(ev.other).toEqual({ tradeCount: 1234n, fundingFactorPerSecond: -(5n * 10n ** 11n) });
+    const before = market();
+    const after = applyMarketStateUpdated(before, ev);
+    expect(openInterest(after, true)).toBe(450_000n * E20);
+    expect(openInterest(after, false)).toBe(openInterest(before, false)); // not in the event: unchanged
+    expect([cumulativeBorrowingFactor(after, true), cumulativeBorrowingFactor(after, false)]).toEqual([7n * 10n ** 18n, 2n * 10n ** 17n]);
+    expect([after.borrowingClock, after.fundingClock, after.fundingFactorPerSecond]).toEqual([NOW - 20, NOW - 30, -(5n * 10n ** 11n)]);
+    expect(before.borrowingClock).toBe(NOW - 100); // the input is left as it was
+  });
+
+  it('refuses a body whose lengths do not fit', () => {
+    expect(() => decodeMarketStateUpdated(body([3], 2))).toThrow(/1 pool kinds but 2 pools/);
+    expect(() => decodeMarketStateUpdated(body([3, 16]))).toThrow(/out of range/);
+    expect(() => decodeMarketStateUpdated(body().subarray(0, 300))).toThrow(/runs past/);
   });
 });
