@@ -29,9 +29,10 @@ const WSOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const SOL_CUSTODY = '7xS2gz2bTp3fwCC7knJvUWTEU9Tycczu6VhJYKgi1wdz';
 const USDC_CUSTODY = 'G18jKKXQwBbrHeiK3C9MRXhkHsLHf7XgCSisykV46EZa';
-const [MARKET, MARKET_TOKEN, TOKEN_MAP, FEED_SOL, FEED_USDC, AG_SOL, AG_USDC, PYTH_SOL, PYTH_USDC, P1, P2, TRADER] = [
+const [MARKET, MARKET_TOKEN, TOKEN_MAP, FEED_SOL, FEED_USDC, AG_SOL, AG_USDC, PYTH_SOL, PYTH_USDC, P1, P2, TRADER, BROKEN_MARKET, P3] = [
   'market', 'market-token', 'token-map', 'feed-sol', 'feed-usdc', 'ag-sol', 'ag-usdc', 'pyth-sol', 'pyth-usdc', 'alpha-position', 'beta-position', 'trader',
-].map(labelKey) as [string, string, string, string, string, string, string, string, string, string, string, string];
+  'broken-market', 'unknown-position',
+].map(labelKey) as [string, string, string, string, string, string, string, string, string, string, string, string, string, string];
 
 const E20 = 10n ** 20n;
 const u128 = (v: bigint) => le(v, 16);
@@ -71,6 +72,10 @@ function book(): AccountBook {
     [184, u128(300n * 10n ** 9n)], [200, u128(50n * 10n ** 9n)], [216, u128(30_000n * E20)], [232, u128(4n * 10n ** 18n)],
     [248, u128(10n ** 15n)], [264, u128(2n * 10n ** 14n)], [280, u128(10n ** 12n)],
   ]));
+  // a Market account cut short (a layout the decoder cannot trust) is skipped with a warning
+  b.set(BROKEN_MARKET, ALPHA, b.accounts.get(MARKET)!.data.slice(0, 4000));
+  // an open position on chain that the journal does not hold open gets no snapshot
+  b.set(P3, ALPHA, b.accounts.get(P1)!.data.slice());
   b.set(JLP, BETA, laid(100, [[0, fromHex('f19a6d0411b16dbc')], [8, le(4, 4)], [12, new TextEncoder().encode('Pool')], [16, le(2, 4)], [20, k(SOL_CUSTODY)], [52, k(USDC_CUSTODY)], [84, u128(1n)]]));
   b.set(SOL_CUSTODY, BETA, laid(1060, [
     [0, fromHex('01b830515d833f91')], [8, k(JLP)], [40, k(WSOL)], [104, Uint8Array.of(9)], [106, k(PYTH_SOL)], [138, Uint8Array.of(2)],
@@ -171,7 +176,7 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
       const alpha = markets.filter((r) => r.protocol === 'alpha');
       const beta = markets.filter((r) => r.protocol === 'beta');
       const minutes = [0, 1, 2, 3, 4, 5].map((i) => C0 + i * 60_000);
-      expect(alpha.map((r) => Number(r.t))).toEqual(minutes); // one per minute: none lost, none doubled
+      expect(alpha.map((r) => Number(r.t))).toEqual(minutes); // one per minute: none lost, none doubled (and none of the broken market)
       expect(beta.map((r) => Number(r.t))).toEqual(minutes);
       alpha.forEach((r, i) => {
         const dt = 100 + 60 * i; // seconds since the market's borrowing / funding clocks
@@ -201,6 +206,7 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
       const p2 = polls.filter((r) => r.position_key === P2);
       expect(p1.map((r) => Number(r.t))).toEqual(minutes);
       expect(p2.map((r) => Number(r.t))).toEqual(minutes);
+      expect(polls.filter((r) => r.position_key === P3)).toEqual([]);
       p1.forEach((r, i) => {
         const dt = 100 + 60 * i;
         const borrowing = 30_000 * (0.01 + 1e-8 * dt);

@@ -47,8 +47,8 @@ export class MarketStatePoller {
   private readonly funding = new Map<string, FundingPoint>();
   private fundingSeeded = false;
   private betaOi = new Map<string, { longMicros: bigint; shortMicros: bigint }>();
-  /** index prices taken from fills (no fresh oracle) in the last snapshot: markets named, for /health and logs */
-  readonly fillPriced = new Set<string>();
+  /** where each market's index price came from at the last snapshot (a change is logged) */
+  readonly priceSource = new Map<string, IndexPrice['source']>();
   private readonly every: Required<Omit<PollerOptions, 'now'>>;
   private readonly now: () => number;
 
@@ -107,7 +107,6 @@ export class MarketStatePoller {
     const feedOf = (mint: string) => newestFeed((d.alphaFeeds.get(mint) ?? []).map(get));
     let fills: Map<string, { price: number; timeMs: number }> | undefined;
     const fillPrices = async () => (fills ??= await this.latestFillPrices()); // read only when an oracle is missing
-    this.fillPriced.clear();
 
     let positions: { alpha: AlphaPositionAccount[]; beta: BetaPositionAccount[] } | undefined;
     if (nowMs - this.positionsAt >= this.every.positionsEveryMs) {
@@ -150,7 +149,6 @@ export class MarketStatePoller {
     if (marketSnapshots.length || positionSnapshots.length) {
       await this.service.append({ fills: [], marketSnapshots, positionSnapshots }, { source: SOURCE });
     }
-    if (this.fillPriced.size) log.debug(`solana: index price from the latest fill (no fresh oracle) for ${[...this.fillPriced].join(', ')}`);
     return { marketSnapshots, positionSnapshots };
   }
 
@@ -162,9 +160,25 @@ export class MarketStatePoller {
     fills: () => Promise<Map<string, { price: number; timeMs: number }>>,
     fallback: () => number | undefined,
   ): Promise<IndexPrice | undefined> {
+    const price = await this.pickIndexPrice(protocol, key, oracle, fills, fallback);
+    const name = `${protocol} ${key}`;
+    if (price && this.priceSource.get(name) !== price.source) {
+      if (price.source === 'fill') log.warn(`solana: ${name}: no fresh oracle account; index price from the latest fill`);
+      else if (this.priceSource.has(name)) log.info(`solana: ${name}: index price from its oracle account again`);
+      this.priceSource.set(name, price.source);
+    }
+    return price;
+  }
+
+  private async pickIndexPrice(
+    protocol: Protocol,
+    key: string,
+    oracle: { usd: number; publishTime: number } | undefined,
+    fills: () => Promise<Map<string, { price: number; timeMs: number }>>,
+    fallback: () => number | undefined,
+  ): Promise<IndexPrice | undefined> {
     if (oracle) return { usd: oracle.usd, source: 'oracle', publishTime: oracle.publishTime };
     const f = (await fills()).get(`${protocol}:${key}`);
-    this.fillPriced.add(`${protocol} ${key}`);
     if (f) return { usd: f.price, source: 'fill', publishTime: Math.floor(f.timeMs / 1000) };
     const usd = fallback();
     return usd === undefined ? undefined : { usd, source: 'fill', publishTime: 0 };
