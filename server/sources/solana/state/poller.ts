@@ -223,7 +223,11 @@ export class MarketStatePoller {
     for (const p of positions.alpha) {
       const m = byToken.get(p.marketToken);
       const r = alphaRows.get(p.marketToken);
-      if (p.sizeInUsd === 0n || !open.has(`alpha:${p.address}`) || !m || !r || r.decimals === undefined) continue;
+      if (p.sizeInUsd === 0n || !open.has(`alpha:${p.address}`) || !m || !r) continue;
+      if (r.decimals === undefined) {
+        log.warn(`solana: alpha position ${p.address}: the token map gives no decimals for ${m.name}'s index token; not polled`);
+        continue;
+      }
       const s = alphaPositionState(p, m, r.prices, r.row.rates, nowSec, r.decimals);
       out.push(snapshot('alpha', p.address, time, s.sizeMicros, s.collateralMicros, s.borrowingMicros, s.fundingMicros, s.claimableMicros, r.row.row.index_price, s.liquidationPrice));
     }
