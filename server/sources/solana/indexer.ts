@@ -18,6 +18,7 @@ import { AlphaMarkets } from './markets.ts';
 import { LatestPrices } from './positions.ts';
 import { SolanaRpc, type RpcOptions } from './rpc.ts';
 import type { StartPoint } from './signatures.ts';
+import { AlphaMarketHistory } from './history/alpha-history.ts';
 import { MarketStatePoller } from './state/poller.ts';
 
 /** alpha's mainnet launch: the default start of a full backfill */
@@ -72,6 +73,11 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
     const markets = new AlphaMarkets(rpc);
     await markets.load();
     const ctx: SyncContext = { service, rpc, markets, chain: await CollateralChain.load(service.db), prices: new LatestPrices(), newest: new Map() };
+    // alpha's market state before polling, from the backfill's MarketStateUpdated events
+    ctx.history = await AlphaMarketHistory.load(rpc).catch((err: unknown) => {
+      log.warn(`solana: no market-state history (${(err as Error).message})`);
+      return undefined;
+    });
     const from = opts.from ?? { time: DEFAULT_FROM };
     const cp = service.sourceCheckpoint('solana') as { slot: number } | undefined;
     log.info(cp ? `solana: resuming at slot ${cp.slot.toLocaleString('en-US')}` : `solana: backfill from ${from.slot !== undefined ? `slot ${from.slot}` : new Date(from.time!).toISOString()}`);
@@ -84,6 +90,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       // the endpoint worked a moment ago: keep going, the follow loop retries from the checkpoint
       log.error('solana: backfill interrupted; continuing from the checkpoint', err);
     }
+    ctx.history = undefined; // following: the account poller writes the snapshots
     const followingChain = !signal.aborted && (opts.pollMs ?? 5_000) > 0;
     if (followingChain) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
     // market state from accounts while following, once the journal holds the chain's present (a

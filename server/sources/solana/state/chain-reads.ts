@@ -5,7 +5,7 @@
  */
 import { log } from '../../../log.ts';
 import { bytesToBase58 } from '../base58.ts';
-import { ALPHA_MARKET_DISCRIMINATOR, ALPHA_PROGRAM_ID, decodeAlphaMarket } from '../accounts/alpha-market.ts';
+import { ALPHA_MARKET_DISCRIMINATOR, ALPHA_PROGRAM_ID, decodeAlphaMarket, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import { decodeAlphaPosition, POSITION_DISCRIMINATOR, type AlphaPositionAccount } from '../accounts/alpha-position.ts';
 import { decodeStoreTokenMap, decodeTokenMap, type AlphaTokenConfig } from '../accounts/alpha-token-map.ts';
 import { BETA_PROGRAM_ID, decodeBetaCustody } from '../accounts/beta-custody.ts';
@@ -31,6 +31,14 @@ export function tryDecode<T>(decode: (a: RawAccount) => T, a: RawAccount | null,
   }
 }
 
+/** Every alpha Market account of the store, decoded (1 getProgramAccounts). */
+export async function discoverAlphaMarkets(rpc: SolanaRpc): Promise<AlphaMarketAccount[]> {
+  const markets = await rpc.getProgramAccounts(ALPHA_PROGRAM_ID, b58OfHex(ALPHA_MARKET_DISCRIMINATOR), [{ memcmp: { offset: 216, bytes: ALPHA_STORE } }]);
+  return markets
+    .map((a) => tryDecode(decodeAlphaMarket, { ...a, owner: ALPHA_PROGRAM_ID }, 'alpha Market'))
+    .filter((m): m is AlphaMarketAccount => m !== undefined && m.store === ALPHA_STORE);
+}
+
 /** What discovery found: the addresses read at every snapshot, and the token configs. */
 export interface Discovered {
   alphaMarkets: string[];
@@ -44,11 +52,7 @@ export interface Discovered {
 
 /** Reads the slow-changing addresses (hourly): 4 getProgramAccounts / getMultipleAccounts calls, plus 2 for the token map. */
 export async function discover(rpc: SolanaRpc): Promise<Discovered> {
-  const markets = await rpc.getProgramAccounts(ALPHA_PROGRAM_ID, b58OfHex(ALPHA_MARKET_DISCRIMINATOR), [{ memcmp: { offset: 216, bytes: ALPHA_STORE } }]);
-  const alphaMarkets = markets
-    .map((a) => tryDecode(decodeAlphaMarket, { ...a, owner: ALPHA_PROGRAM_ID }, 'alpha Market'))
-    .filter((m) => m !== undefined && m.store === ALPHA_STORE)
-    .map((m) => m!.address);
+  const alphaMarkets = (await discoverAlphaMarkets(rpc)).map((m) => m.address);
   const feeds = await rpc.getProgramAccounts(ALPHA_PROGRAM_ID, b58OfHex(GMSOL_PRICE_FEED_DISCRIMINATOR), [
     { dataSize: GMSOL_PRICE_FEED_SIZE },
     { memcmp: { offset: 24, bytes: ALPHA_STORE } },
