@@ -4,7 +4,7 @@
  * through the one append path in batches, each with its checkpoint. The backfill is the first
  * pass (with progress and ETA); following the chain is the same pass repeated (follow.ts).
  */
-import type { IncomingFill, IncomingPositionSnapshot } from '../../journal/rows.ts';
+import type { IncomingFill, IncomingPositionSnapshot, MarketSnapshot } from '../../journal/rows.ts';
 import { log } from '../../log.ts';
 import { progress } from '../../progress.ts';
 import type { Service } from '../../service.ts';
@@ -14,9 +14,10 @@ import { eventsOf } from './events.ts';
 import { fillsOfTx, marketTokensOf } from './fills-of-tx.ts';
 import { ALPHA_PROGRAM, BETA_PROGRAM } from './layout.ts';
 import type { AlphaMarkets } from './markets.ts';
-import type { LatestPrices } from './positions.ts';
+import type { LatestPrices } from './latest-prices.ts';
 import { RpcError, type SolanaRpc } from './rpc.ts';
 import type { TokenDecimals } from './tokens.ts';
+import type { AlphaMarketHistory } from './history/alpha-history.ts';
 import { mergeBySlot, planWalk, walkSignatures, type StartPoint } from './signatures.ts';
 
 /** The checkpoint slot of this source in the journal. */
@@ -42,6 +43,8 @@ export interface SyncContext {
   prices: LatestPrices;
   /** per program, the newest signature a completed pass has appended (walks stop there) */
   newest: Map<string, string>;
+  /** during the backfill: alpha market snapshots rebuilt from MarketStateUpdated events */
+  history?: AlphaMarketHistory;
 }
 
 export interface SyncOptions {
@@ -114,17 +117,19 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
   let bar: ReturnType<typeof progress> | undefined;
   let startSlot = 0;
   let fills: IncomingFill[] = [];
+  let marketSnapshots: MarketSnapshot[] = [];
   let pendingTxs = 0;
   let checkpoint = cp;
   const result: SyncResult = { txs: 0, fills: 0, duplicates: 0, checkpoint: cp, tipSlot };
 
   const flush = async () => {
     if (pendingTxs === 0) return;
-    const r = await service.append({ fills, marketSnapshots: [], positionSnapshots: fills.map(eventSnapshot), checkpoint }, { source: SOLANA_SOURCE });
+    const r = await service.append({ fills, marketSnapshots, positionSnapshots: fills.map(eventSnapshot), checkpoint }, { source: SOLANA_SOURCE });
     result.fills += r.fills.length;
     result.duplicates += r.duplicates;
     result.checkpoint = checkpoint;
     fills = [];
+    marketSnapshots = [];
     pendingTxs = 0;
   };
 
@@ -141,6 +146,7 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
       const out = fillsOfTx(events, { signature: sig.signature, slot: sig.slot, time, marketOf: (t) => markets.get(t), decimalsOf: (m) => ctx.tokens.get(m), chain: ctx.chain });
       for (const r of out.rejected) ctx.quarantine.add(r);
       fills.push(...out.fills);
+      if (ctx.history) marketSnapshots.push(...ctx.history.record(tx, time, (t) => ctx.prices.get(t)));
     } catch (err) {
       // the endpoint failing: stop here, the pass is retried from the checkpoint
       if (err instanceof RpcError) throw new Error(`solana: transaction ${sig.signature} (slot ${sig.slot}): ${err.message}`, { cause: err });

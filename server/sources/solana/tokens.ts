@@ -8,7 +8,7 @@
 import { log } from '../../log.ts';
 import { bytesToBase58 } from './base58.ts';
 import { ALPHA_PROGRAM, ALPHA_STORE, ALPHA_STORE_ACCOUNT, ALPHA_TOKEN_MAP, SPL_MINT, TOKEN_PROGRAMS } from './layout.ts';
-import type { RawAccount, SolanaRpc } from './rpc.ts';
+import type { OwnedAccount, SolanaRpc } from './rpc.ts';
 import { bytesToHex } from './units.ts';
 
 /** The token map reload happens at most this often (a token listed later is picked up). */
@@ -39,7 +39,7 @@ export function tokenMapAddress(store: Uint8Array): string | undefined {
 }
 
 /** Decimals of an SPL (or Token-2022) mint account; undefined if the account is not an initialized mint. */
-export function mintDecimals(account: RawAccount): number | undefined {
+export function mintDecimals(account: Pick<OwnedAccount, 'owner' | 'data'>): number | undefined {
   const d = account.data;
   if (!TOKEN_PROGRAMS.has(account.owner) || d.length < SPL_MINT.length || d[SPL_MINT.initialized] !== 1) return undefined;
   return d[SPL_MINT.decimals];

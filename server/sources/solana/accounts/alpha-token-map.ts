@@ -1,0 +1,62 @@
+/**
+ * alpha (GMX-Solana) `Store` → `TokenMap`: per token mint, its decimals (also for synthetic index
+ * tokens, which have no SPL mint), the oracle provider the program expects and the feed ids.
+ * Layout: shared/design/solana/oracle-prices.md §2c (TokenConfig is not in the IDL; its offsets
+ * were summed from crates/utils/src/token_config.rs).
+ */
+import { ALPHA_PROGRAM_ID } from './alpha-market.ts';
+import { AccountError, checkAccount, hex, Reader, type RawAccount } from './bytes.ts';
+
+export const STORE_DISCRIMINATOR = '8230f7f4b6bf1e1a';
+export const TOKEN_MAP_DISCRIMINATOR = '6b2b1b18f53e917e';
+const STORE_TOKEN_MAP_AT = 4568;
+const ENTRIES_AT = 48;
+const ENTRY_SIZE = 33;
+const MAX_ENTRIES = 256;
+const COUNT_AT = 8496;
+const CONFIGS_AT = 8564;
+const CONFIG_SIZE = 328;
+
+/** The store's TokenMap account address. */
+export function decodeStoreTokenMap(a: RawAccount): string {
+  checkAccount(a, 'alpha Store', { owner: ALPHA_PROGRAM_ID, disc: STORE_DISCRIMINATOR, minLength: STORE_TOKEN_MAP_AT + 32 });
+  return new Reader(a.data).pubkey(STORE_TOKEN_MAP_AT);
+}
+
+export interface AlphaTokenConfig {
+  mint: string;
+  name: string;
+  /** the decimals of the token's unit prices */
+  decimals: number;
+  /** PriceProviderKind: 0 Chainlink Data Streams, 1 Pyth, 2 Chainlink (deprecated), 3 Switchboard */
+  expectedProvider: number;
+  /** feeds[k].feed (hex of 32 bytes) by provider kind; all zero = unset */
+  feeds: string[];
+  /** max price age in seconds */
+  heartbeat: number;
+}
+
+/** Every token of a TokenMap, keyed by mint. */
+export function decodeTokenMap(a: RawAccount): Map<string, AlphaTokenConfig> {
+  checkAccount(a, 'alpha TokenMap', { owner: ALPHA_PROGRAM_ID, disc: TOKEN_MAP_DISCRIMINATOR, minLength: CONFIGS_AT });
+  const r = new Reader(a.data);
+  const count = r.u32(COUNT_AT);
+  if (count > MAX_ENTRIES) throw new AccountError(`alpha TokenMap ${a.pubkey}: ${count} entries`);
+  const out = new Map<string, AlphaTokenConfig>();
+  for (let i = 0; i < count; i++) {
+    const at = ENTRIES_AT + ENTRY_SIZE * i;
+    const mint = r.pubkey(at);
+    const index = r.u8(at + 32);
+    const c = CONFIGS_AT + CONFIG_SIZE * index;
+    if (c + CONFIG_SIZE > a.data.length) throw new AccountError(`alpha TokenMap ${a.pubkey}: config ${index} of ${mint} lies past the end`);
+    out.set(mint, {
+      mint,
+      name: r.fixedString(c, 32),
+      decimals: r.u8(c + 33),
+      expectedProvider: r.u8(c + 35),
+      feeds: [0, 1, 2, 3].map((k) => hex(a.data.subarray(c + 36 + 64 * k, c + 68 + 64 * k))),
+      heartbeat: r.u32(c + 292),
+    });
+  }
+  return out;
+}
