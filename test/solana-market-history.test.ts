@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeAlphaMarket } from '../server/sources/solana/accounts/alpha-market.ts';
 import { AlphaMarketHistory } from '../server/sources/solana/history/alpha-history.ts';
-import type { AlphaPrices } from '../server/sources/solana/state/alpha-rates.ts';
 import { concat, fromHex, key, le } from './helpers/solana-bytes.ts';
 import { txOf } from './helpers/solana-golden.ts';
 import { laid } from './helpers/solana-mock-accounts.ts';
+import type { AlphaPrices } from '../server/sources/solana/alpha-events.ts';
 
 const ALPHA = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
 const E20 = 10n ** 20n;

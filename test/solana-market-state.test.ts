@@ -11,13 +11,14 @@ import { decodeAlphaPosition } from '../server/sources/solana/accounts/alpha-pos
 import { decodeBetaCustody } from '../server/sources/solana/accounts/beta-custody.ts';
 import { decodeBetaPosition } from '../server/sources/solana/accounts/beta-position.ts';
 import { alphaPositionState } from '../server/sources/solana/state/alpha-position-state.ts';
-import { alphaHourlyRates, borrowingFactorPerSecond, fundingFactorPerSecond, type AlphaPrices } from '../server/sources/solana/state/alpha-rates.ts';
+import { alphaHourlyRates, borrowingFactorPerSecond, fundingFactorPerSecond } from '../server/sources/solana/state/alpha-rates.ts';
 import { betaPositionState } from '../server/sources/solana/state/beta-position-state.ts';
 import { cumulativeInterestAt, hourlyBorrowRate, utilization } from '../server/sources/solana/state/beta-rates.ts';
 import { advanceFunding } from '../server/sources/solana/state/funding-integral.ts';
 import { applyMarketStateUpdated, decodeMarketStateUpdated } from '../server/sources/solana/history/market-state-updated.ts';
 import { cumulativeBorrowingFactor, openInterest } from '../server/sources/solana/accounts/alpha-market.ts';
 import { fromHex, key, le } from './helpers/solana-bytes.ts';
+import type { AlphaPrices } from '../server/sources/solana/alpha-events.ts';
 
 const ALPHA = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
 const BETA = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';

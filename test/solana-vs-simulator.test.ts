@@ -12,7 +12,6 @@ import { decodeAlphaPosition } from '../server/sources/solana/accounts/alpha-pos
 import { decodeBetaCustody } from '../server/sources/solana/accounts/beta-custody.ts';
 import { decodeBetaPosition } from '../server/sources/solana/accounts/beta-position.ts';
 import { alphaPositionState } from '../server/sources/solana/state/alpha-position-state.ts';
-import type { AlphaPrices } from '../server/sources/solana/state/alpha-rates.ts';
 import { betaPositionState } from '../server/sources/solana/state/beta-position-state.ts';
 import { alphaMarketRow, betaMarketRow } from '../server/sources/solana/state/market-rows.ts';
 import { alphaUpdateRates, borrowYearly } from '../server/sources/simulate/alpha-mechanics.ts';
@@ -24,6 +23,7 @@ import type { SimulatorState } from '../server/sources/simulate/state.ts';
 import type { Position, VariantRuntime } from '../server/sources/simulate/types.ts';
 import { fromHex, key, le } from './helpers/solana-bytes.ts';
 import { laid } from './helpers/solana-mock-accounts.ts';
+import type { AlphaPrices } from '../server/sources/solana/alpha-events.ts';
 
 const ALPHA_ID = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
 const BETA_ID = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';

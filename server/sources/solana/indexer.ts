@@ -91,7 +91,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       newest: new Map(),
     };
     // alpha's market state before polling, from the backfill's MarketStateUpdated events
-    ctx.history = await AlphaMarketHistory.load(rpc).catch((err: unknown) => {
+    ctx.history = await AlphaMarketHistory.load(rpc, tokens).catch((err: unknown) => {
       log.warn(`solana: no market-state history (${(err as Error).message})`);
       return undefined;
     });

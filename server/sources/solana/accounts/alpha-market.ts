@@ -4,9 +4,8 @@
  * Rust source). USD values and factors carry 20 decimals.
  */
 import { checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { ALPHA_MARKET, ALPHA_PROGRAM } from '../layout.ts';
 
-export const ALPHA_PROGRAM_ID = 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo';
-export const ALPHA_MARKET_DISCRIMINATOR = 'dbbed53700e3c69a';
 /** Allocated size of every release from v0.5.0 on (informative: the check is a minimum length). */
 export const ALPHA_MARKET_SIZE = 9176;
 /** The last byte this decoder reads: the end of `state.other.funding_factor_per_second`. */
@@ -96,7 +95,7 @@ export interface AlphaMarketAccount {
 
 /** Decodes a Market account after checking owner, discriminator and length (throws AccountError). */
 export function decodeAlphaMarket(a: RawAccount): AlphaMarketAccount {
-  checkAccount(a, 'alpha Market', { owner: ALPHA_PROGRAM_ID, disc: ALPHA_MARKET_DISCRIMINATOR, minLength: MIN_LENGTH });
+  checkAccount(a, 'alpha Market', { owner: ALPHA_PROGRAM, disc: ALPHA_MARKET.disc, minLength: MIN_LENGTH });
   const r = new Reader(a.data);
   const config = {} as AlphaMarketConfig;
   for (const [k, at] of Object.entries(CONFIG_OFFSETS)) config[k as keyof AlphaMarketConfig] = r.u128(at);

@@ -2,8 +2,8 @@
  * alpha (GMX-Solana) `Position` account (zero-copy, 680 bytes): shared/design/solana/accounts.md §2.
  * Its discriminator is the same as beta's Position: the owner check tells them apart.
  */
-import { ALPHA_PROGRAM_ID } from './alpha-market.ts';
 import { AccountError, checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { ALPHA_PROGRAM } from '../layout.ts';
 
 export const POSITION_DISCRIMINATOR = 'aabc8fe47a40f7d0';
 /** The end of `state` (152 + 272): every field read lies before it. */
@@ -31,7 +31,7 @@ export interface AlphaPositionAccount {
 }
 
 export function decodeAlphaPosition(a: RawAccount): AlphaPositionAccount {
-  checkAccount(a, 'alpha Position', { owner: ALPHA_PROGRAM_ID, disc: POSITION_DISCRIMINATOR, minLength: MIN_LENGTH });
+  checkAccount(a, 'alpha Position', { owner: ALPHA_PROGRAM, disc: POSITION_DISCRIMINATOR, minLength: MIN_LENGTH });
   const r = new Reader(a.data);
   const kind = r.u8(42); // PositionKind: 0 uninitialized, 1 long, 2 short
   if (kind !== 1 && kind !== 2) throw new AccountError(`alpha Position ${a.pubkey}: kind ${kind} is neither long (1) nor short (2)`);

@@ -4,22 +4,16 @@
  * Layout: shared/design/solana/oracle-prices.md §2c (TokenConfig is not in the IDL; its offsets
  * were summed from crates/utils/src/token_config.rs).
  */
-import { ALPHA_PROGRAM_ID } from './alpha-market.ts';
-import { AccountError, checkAccount, hex, Reader, type RawAccount } from './bytes.ts';
+import { AccountError, checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { bytesToHex } from '../units.ts';
+import { ALPHA_PROGRAM, ALPHA_STORE_ACCOUNT, ALPHA_TOKEN_MAP } from '../layout.ts';
 
-export const STORE_DISCRIMINATOR = '8230f7f4b6bf1e1a';
-export const TOKEN_MAP_DISCRIMINATOR = '6b2b1b18f53e917e';
-const STORE_TOKEN_MAP_AT = 4568;
-const ENTRIES_AT = 48;
-const ENTRY_SIZE = 33;
-const MAX_ENTRIES = 256;
-const COUNT_AT = 8496;
-const CONFIGS_AT = 8564;
-const CONFIG_SIZE = 328;
+const STORE_TOKEN_MAP_AT = ALPHA_STORE_ACCOUNT.tokenMap;
+const { entries: ENTRIES_AT, entrySize: ENTRY_SIZE, maxEntries: MAX_ENTRIES, count: COUNT_AT, configs: CONFIGS_AT, configSize: CONFIG_SIZE } = ALPHA_TOKEN_MAP;
 
 /** The store's TokenMap account address. */
 export function decodeStoreTokenMap(a: RawAccount): string {
-  checkAccount(a, 'alpha Store', { owner: ALPHA_PROGRAM_ID, disc: STORE_DISCRIMINATOR, minLength: STORE_TOKEN_MAP_AT + 32 });
+  checkAccount(a, 'alpha Store', { owner: ALPHA_PROGRAM, disc: ALPHA_STORE_ACCOUNT.disc, minLength: STORE_TOKEN_MAP_AT + 32 });
   return new Reader(a.data).pubkey(STORE_TOKEN_MAP_AT);
 }
 
@@ -38,7 +32,7 @@ export interface AlphaTokenConfig {
 
 /** Every token of a TokenMap, keyed by mint. */
 export function decodeTokenMap(a: RawAccount): Map<string, AlphaTokenConfig> {
-  checkAccount(a, 'alpha TokenMap', { owner: ALPHA_PROGRAM_ID, disc: TOKEN_MAP_DISCRIMINATOR, minLength: CONFIGS_AT });
+  checkAccount(a, 'alpha TokenMap', { owner: ALPHA_PROGRAM, disc: ALPHA_TOKEN_MAP.disc, minLength: CONFIGS_AT });
   const r = new Reader(a.data);
   const count = r.u32(COUNT_AT);
   if (count > MAX_ENTRIES) throw new AccountError(`alpha TokenMap ${a.pubkey}: ${count} entries`);
@@ -52,9 +46,9 @@ export function decodeTokenMap(a: RawAccount): Map<string, AlphaTokenConfig> {
     out.set(mint, {
       mint,
       name: r.fixedString(c, 32),
-      decimals: r.u8(c + 33),
+      decimals: r.u8(c + ALPHA_TOKEN_MAP.configDecimals),
       expectedProvider: r.u8(c + 35),
-      feeds: [0, 1, 2, 3].map((k) => hex(a.data.subarray(c + 36 + 64 * k, c + 68 + 64 * k))),
+      feeds: [0, 1, 2, 3].map((k) => bytesToHex(a.data.subarray(c + 36 + 64 * k, c + 68 + 64 * k))),
       heartbeat: r.u32(c + 292),
     });
   }

@@ -4,8 +4,8 @@
  * decimals, rates RATE_POWER = 1e9, basis points 1e4.
  */
 import { checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { BETA_PROGRAM } from '../layout.ts';
 
-export const BETA_PROGRAM_ID = 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu';
 export const CUSTODY_DISCRIMINATOR = '01b830515d833f91';
 /**
  * UNCONFIRMED: the live account length. The IDLs end at 1060 (2025-08) and 1117 (2026-03); a
@@ -50,7 +50,7 @@ export interface BetaCustodyAccount {
 }
 
 export function decodeBetaCustody(a: RawAccount): BetaCustodyAccount {
-  checkAccount(a, 'beta Custody', { owner: BETA_PROGRAM_ID, disc: CUSTODY_DISCRIMINATOR, minLength: MIN_LENGTH });
+  checkAccount(a, 'beta Custody', { owner: BETA_PROGRAM, disc: CUSTODY_DISCRIMINATOR, minLength: MIN_LENGTH });
   const r = new Reader(a.data);
   return {
     address: a.pubkey,

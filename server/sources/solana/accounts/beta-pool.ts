@@ -3,8 +3,8 @@
  * first, so every later offset depends on their lengths, which are parsed, never assumed
  * (shared/design/solana/accounts.md §5; the live name and custody count are UNCONFIRMED).
  */
-import { BETA_PROGRAM_ID } from './beta-custody.ts';
 import { AccountError, checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { BETA_PROGRAM } from '../layout.ts';
 
 export const POOL_DISCRIMINATOR = 'f19a6d0411b16dbc';
 /** The JLP pool (accounts.md §5). */
@@ -22,7 +22,7 @@ export interface BetaPoolAccount {
 }
 
 export function decodeBetaPool(a: RawAccount): BetaPoolAccount {
-  checkAccount(a, 'beta Pool', { owner: BETA_PROGRAM_ID, disc: POOL_DISCRIMINATOR, minLength: 16 });
+  checkAccount(a, 'beta Pool', { owner: BETA_PROGRAM, disc: POOL_DISCRIMINATOR, minLength: 16 });
   const r = new Reader(a.data);
   const nameLen = r.u32(8);
   if (nameLen > MAX_NAME || 12 + nameLen + 4 > a.data.length) throw new AccountError(`beta Pool ${a.pubkey}: name length ${nameLen} does not fit`);

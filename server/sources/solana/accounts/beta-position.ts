@@ -3,9 +3,9 @@
  * shared/design/solana/accounts.md §4. Same discriminator as alpha's Position: the owner check
  * tells them apart. USD values and prices carry 6 decimals.
  */
-import { BETA_PROGRAM_ID } from './beta-custody.ts';
 import { AccountError, checkAccount, Reader, type RawAccount } from './bytes.ts';
 import { POSITION_DISCRIMINATOR } from './alpha-position.ts';
+import { BETA_PROGRAM } from '../layout.ts';
 
 /** UNCONFIRMED: live accounts may be longer (216 per one third-party source); only a minimum is checked. */
 const MIN_LENGTH = 210;
@@ -30,7 +30,7 @@ export interface BetaPositionAccount {
 }
 
 export function decodeBetaPosition(a: RawAccount): BetaPositionAccount {
-  checkAccount(a, 'beta Position', { owner: BETA_PROGRAM_ID, disc: POSITION_DISCRIMINATOR, minLength: MIN_LENGTH });
+  checkAccount(a, 'beta Position', { owner: BETA_PROGRAM, disc: POSITION_DISCRIMINATOR, minLength: MIN_LENGTH });
   const r = new Reader(a.data);
   const side = r.u8(152); // 0 None, 1 Long, 2 Short
   if (side !== 1 && side !== 2) throw new AccountError(`beta Position ${a.pubkey}: side ${side} is neither long (1) nor short (2)`);

@@ -4,7 +4,9 @@
  * exact size: programs append fields). Kept here rather than shared with the event decoders so
  * the account side does not depend on their layout module.
  */
+import { log } from '../../../log.ts';
 import { bytesToBase58 } from '../base58.ts';
+import { bytesToHex } from '../units.ts';
 
 /** An account that is not what the caller expected: wrong owner, discriminator or too short. */
 export class AccountError extends Error {}
@@ -17,22 +19,28 @@ export interface RawAccount {
   data: Uint8Array;
 }
 
-export function hex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
-}
-
 /**
  * Checks owner, discriminator (hex of the first 8 bytes) and that the data reaches `minLength`.
  * `what` names the account kind in the error.
  */
 export function checkAccount(a: RawAccount, what: string, expect: { owner: string; disc: string; minLength: number }): void {
   if (a.owner !== undefined && a.owner !== expect.owner) throw new AccountError(`${what} ${a.pubkey}: owner ${a.owner}, expected ${expect.owner}`);
-  if (a.data.length < 8 || hex(a.data.subarray(0, 8)) !== expect.disc) {
-    throw new AccountError(`${what} ${a.pubkey}: discriminator ${hex(a.data.subarray(0, 8))}, expected ${expect.disc}`);
+  if (a.data.length < 8 || bytesToHex(a.data.subarray(0, 8)) !== expect.disc) {
+    throw new AccountError(`${what} ${a.pubkey}: discriminator ${bytesToHex(a.data.subarray(0, 8))}, expected ${expect.disc}`);
   }
   if (a.data.length < expect.minLength) throw new AccountError(`${what} ${a.pubkey}: ${a.data.length} bytes, at least ${expect.minLength} needed`);
+}
+
+/** Decodes, or logs why not and returns undefined: one odd account never stops a snapshot. */
+export function tryDecode<T>(decode: (a: RawAccount) => T, a: RawAccount | null, what: string): T | undefined {
+  if (!a) return undefined;
+  try {
+    return decode(a);
+  } catch (err) {
+    if (err instanceof AccountError) log.warn(`solana: ${what}: ${err.message}`);
+    else throw err;
+    return undefined;
+  }
 }
 
 /** Reads fixed-offset little-endian fields of one buffer (offsets count the discriminator). */

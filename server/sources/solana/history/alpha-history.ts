@@ -9,17 +9,18 @@
  */
 import type { MarketSnapshot } from '../../../journal/rows.ts';
 import { log } from '../../../log.ts';
-import { ALPHA_PROGRAM_ID, POOL, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
-import { decodeStoreTokenMap, decodeTokenMap } from '../accounts/alpha-token-map.ts';
-import { hex } from '../accounts/bytes.ts';
+import { POOL, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
+import { alphaPrice, bytesToHex } from '../units.ts';
 import { eventInstructions, type RpcTransaction } from '../events.ts';
 import type { SolanaRpc } from '../rpc.ts';
-import type { AlphaPrices } from '../state/alpha-rates.ts';
-import { ALPHA_STORE, discoverAlphaMarkets, tryDecode } from '../state/chain-reads.ts';
-import { unitToUsd } from '../state/fixed.ts';
+import { discoverAlphaMarkets } from '../state/chain-reads.ts';
 import type { FundingPoint } from '../state/funding-integral.ts';
 import { alphaMarketRow } from '../state/market-rows.ts';
 import { applyMarketStateUpdated, decodeMarketStateUpdated, MARKET_STATE_UPDATED_DISCRIMINATOR, type MarketStateUpdated } from './market-state-updated.ts';
+import { ALPHA_PROGRAM } from '../layout.ts';
+import type { TokenDecimals } from '../tokens.ts';
+import type { AlphaPrices } from '../alpha-events.ts';
+
 
 /** The pools a snapshot reads: both sides' open interest (USD and tokens) and the borrowing factors. */
 const NEEDED = [POOL.openInterestForLong, POOL.openInterestForShort, POOL.openInterestInTokensForLong, POOL.borrowingFactor];
@@ -38,21 +39,17 @@ export class AlphaMarketHistory {
 
   /**
    * @param accounts the markets as their accounts hold them now (config, token mints), by market token
-   * @param decimals index-token decimals by mint (the token map)
+   * @param decimals index-token decimals by mint (the source's TokenDecimals, or a Map in tests)
    */
   constructor(
     private readonly accounts: Map<string, AlphaMarketAccount>,
-    private readonly decimals: Map<string, number>,
+    private readonly decimals: Pick<TokenDecimals, 'get'>,
   ) {}
 
-  /** Reads the store's markets and token map (1 getProgramAccounts, 2 getMultipleAccounts). */
-  static async load(rpc: SolanaRpc): Promise<AlphaMarketHistory> {
+  /** Reads the store's markets (1 getProgramAccounts); index-token decimals come from `tokens`. */
+  static async load(rpc: SolanaRpc, tokens: TokenDecimals): Promise<AlphaMarketHistory> {
     const markets = await discoverAlphaMarkets(rpc);
-    const [store] = await rpc.getMultipleAccounts([ALPHA_STORE]);
-    const tokenMap = tryDecode(decodeStoreTokenMap, store ?? null, 'alpha Store');
-    const [map] = tokenMap ? await rpc.getMultipleAccounts([tokenMap]) : [null];
-    const tokens = tryDecode(decodeTokenMap, map ?? null, 'alpha TokenMap') ?? new Map();
-    return new AlphaMarketHistory(new Map(markets.map((m) => [m.marketTokenMint, m])), new Map([...tokens].map(([mint, t]) => [mint, t.decimals])));
+    return new AlphaMarketHistory(new Map(markets.map((m) => [m.marketTokenMint, m])), tokens);
   }
 
   /**
@@ -64,7 +61,7 @@ export class AlphaMarketHistory {
     const rows: MarketSnapshot[] = [];
     const minute = Math.floor(timeMs / MINUTE) * MINUTE;
     for (const { program, data } of eventInstructions(tx)) {
-      if (program !== ALPHA_PROGRAM_ID || hex(data.subarray(0, 8)) !== MARKET_STATE_UPDATED_DISCRIMINATOR) continue;
+      if (program !== ALPHA_PROGRAM || bytesToHex(data.subarray(0, 8)) !== MARKET_STATE_UPDATED_DISCRIMINATOR) continue;
       let ev: MarketStateUpdated;
       try {
         ev = decodeMarketStateUpdated(data.subarray(8));
@@ -96,7 +93,7 @@ export class AlphaMarketHistory {
     const decimals = this.decimals.get(t.market.indexTokenMint);
     if (!p || decimals === undefined || !NEEDED.every((k) => t.seen.has(k))) return undefined;
     const stamp = t.minute + MINUTE;
-    const index = { usd: unitToUsd((p.index.min + p.index.max) / 2n, decimals), source: 'fill' as const, publishTime: stamp / 1000 };
+    const index = { usd: alphaPrice((p.index.min + p.index.max) / 2n, decimals), source: 'fill' as const, publishTime: stamp / 1000 };
     const r = alphaMarketRow(t.market, p, index, stamp, stamp / 1000, t.funding);
     if (!r) return undefined;
     t.funding = r.funding;

@@ -3,9 +3,9 @@
  * the keeper): shared/design/solana/oracle-prices.md §2b. The price is USD per whole token with
  * its own `decimals`, independent of the token's decimals.
  */
-import { ALPHA_PROGRAM_ID } from '../accounts/alpha-market.ts';
 import { AccountError, checkAccount, Reader, type RawAccount } from '../accounts/bytes.ts';
 import { scaled, type OraclePrice } from './price.ts';
+import { ALPHA_PROGRAM } from '../layout.ts';
 
 /** Same value as the Doves PriceFeed: the owner check tells them apart. */
 export const GMSOL_PRICE_FEED_DISCRIMINATOR = 'bd67fc179823f39c';
@@ -23,7 +23,7 @@ export interface GmsolPriceFeed extends OraclePrice {
 }
 
 export function decodeGmsolPriceFeed(a: RawAccount): GmsolPriceFeed {
-  checkAccount(a, 'alpha PriceFeed', { owner: ALPHA_PROGRAM_ID, disc: GMSOL_PRICE_FEED_DISCRIMINATOR, minLength: 232 });
+  checkAccount(a, 'alpha PriceFeed', { owner: ALPHA_PROGRAM, disc: GMSOL_PRICE_FEED_DISCRIMINATOR, minLength: 232 });
   const r = new Reader(a.data);
   const decimals = r.u8(168);
   if (decimals > 30) throw new AccountError(`alpha PriceFeed ${a.pubkey}: ${decimals} decimals`);

@@ -3,7 +3,8 @@
  * account still owned by the legacy Pyth program, its v2 price account:
  * shared/design/solana/oracle-prices.md §3a and §3d.
  */
-import { AccountError, checkAccount, hex, Reader, type RawAccount } from '../accounts/bytes.ts';
+import { AccountError, checkAccount, Reader, type RawAccount } from '../accounts/bytes.ts';
+import { bytesToHex } from '../units.ts';
 import { scaled, type OraclePrice } from './price.ts';
 
 export const PYTH_RECEIVER_ID = 'rec5EKMGg6MxZYaMdyBfgwp4d5rB9T1VQH5pJv5LtFJ';
@@ -29,7 +30,7 @@ export function decodePythPriceUpdate(a: RawAccount): PythPrice {
   const expo = r.i32(89 + s);
   return {
     usd: scaled(raw, expo), raw, expo, publishTime: r.seconds(93 + s), kind: 'pyth',
-    feedId: hex(a.data.subarray(41 + s, 73 + s)), full: tag === 1, conf: r.u64(81 + s),
+    feedId: bytesToHex(a.data.subarray(41 + s, 73 + s)), full: tag === 1, conf: r.u64(81 + s),
   };
 }
 

@@ -4,16 +4,13 @@
  * §1f), plus what accrued since the market's last borrowing / funding update at the rates in
  * force, and the liquidation price from protocols.md's condition.
  */
-import {
-  claimableFundingAmountPerSize,
-  cumulativeBorrowingFactor,
-  fundingAmountPerSize,
-  openInterest,
-  type AlphaMarketAccount,
-} from '../accounts/alpha-market.ts';
+import { claimableFundingAmountPerSize, cumulativeBorrowingFactor, fundingAmountPerSize, openInterest, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import type { AlphaPositionAccount } from '../accounts/alpha-position.ts';
-import type { AlphaHourlyRates, AlphaPrices } from './alpha-rates.ts';
-import { applyFactor, mid, tokenMicros, UNIT, usd20ToMicros } from './fixed.ts';
+import type { AlphaHourlyRates } from './alpha-rates.ts';
+import { ALPHA_USD_DECIMALS } from '../layout.ts';
+import { usdMicros, tokenValueMicros } from '../units.ts';
+import { applyFactor, mid, UNIT } from './fixed.ts';
+import type { AlphaPrices } from '../alpha-events.ts';
 
 /** FUNDING_AMOUNT_PER_SIZE_ADJUSTMENT (10^10) × MARKET_USD_UNIT (10^20): unpacks a funding amount per size. */
 const FUNDING_UNPACK = 10n ** 10n * UNIT;
@@ -71,13 +68,13 @@ export function alphaPositionState(
   const pendingPaid20 = pays ? applyFactor(size, f * sinceFunding) : 0n;
   const pendingEarned20 = receives && receiverOi > 0n ? (applyFactor(size, f * sinceFunding) * payerOi) / receiverOi : 0n;
 
-  const fundingMicros = tokenMicros(owedTokens, collPrice) + usd20ToMicros(pendingPaid20);
-  const claimableMicros = tokenMicros(claimLong, mid(prices.long)) + tokenMicros(claimShort, mid(prices.short)) + usd20ToMicros(pendingEarned20);
-  const borrowingMicros = usd20ToMicros(borrowing20);
-  const collateralMicros = tokenMicros(p.collateralAmount, collPrice);
+  const fundingMicros = tokenValueMicros(owedTokens, collPrice) + usdMicros(pendingPaid20, ALPHA_USD_DECIMALS);
+  const claimableMicros = tokenValueMicros(claimLong, mid(prices.long)) + tokenValueMicros(claimShort, mid(prices.short)) + usdMicros(pendingEarned20, ALPHA_USD_DECIMALS);
+  const borrowingMicros = usdMicros(borrowing20, ALPHA_USD_DECIMALS);
+  const collateralMicros = tokenValueMicros(p.collateralAmount, collPrice);
 
   return {
-    sizeMicros: usd20ToMicros(size),
+    sizeMicros: usdMicros(size, ALPHA_USD_DECIMALS),
     collateralMicros,
     borrowingMicros,
     fundingMicros,

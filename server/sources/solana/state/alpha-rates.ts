@@ -4,22 +4,10 @@
  * params/fee.rs kink model, market/utils.rs usage factor, market/base.rs reserved and pool
  * values, action/update_funding_state.rs). All factors ×1e20 per second.
  */
-import {
-  configFlag,
-  openInterest,
-  openInterestInTokens,
-  poolSide,
-  POOL,
-  type AlphaMarketAccount,
-} from '../accounts/alpha-market.ts';
-import { applyExponent, applyFactor, divToFactor, UNIT, type MinMax } from './fixed.ts';
-
-/** The three prices the model takes (unit prices, ×1e20 per smallest token unit). */
-export interface AlphaPrices {
-  index: MinMax;
-  long: MinMax;
-  short: MinMax;
-}
+import { configFlag, openInterest, openInterestInTokens, poolSide, POOL, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
+import type { AlphaPrices } from '../alpha-events.ts';
+import { applyExponent, applyFactor, divToFactor, UNIT } from './fixed.ts';
+import type { MinMax } from '../alpha-events.ts';
 
 const side = <T>(isLong: boolean, long: T, short: T): T => (isLong ? long : short);
 

@@ -5,37 +5,25 @@
  */
 import { log } from '../../../log.ts';
 import { bytesToBase58 } from '../base58.ts';
-import { ALPHA_MARKET_DISCRIMINATOR, ALPHA_PROGRAM_ID, decodeAlphaMarket, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
+import { decodeAlphaMarket, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import { decodeAlphaPosition, POSITION_DISCRIMINATOR, type AlphaPositionAccount } from '../accounts/alpha-position.ts';
 import { decodeStoreTokenMap, decodeTokenMap, type AlphaTokenConfig } from '../accounts/alpha-token-map.ts';
-import { BETA_PROGRAM_ID, decodeBetaCustody } from '../accounts/beta-custody.ts';
+import { decodeBetaCustody } from '../accounts/beta-custody.ts';
 import { decodeBetaPool, JLP_POOL } from '../accounts/beta-pool.ts';
 import { decodeBetaPosition, type BetaPositionAccount } from '../accounts/beta-position.ts';
-import { AccountError, type RawAccount } from '../accounts/bytes.ts';
+import { tryDecode } from '../accounts/bytes.ts';
 import { decodeGmsolPriceFeed, GMSOL_PRICE_FEED_DISCRIMINATOR, GMSOL_PRICE_FEED_SIZE } from '../oracles/gmsol-price-feed.ts';
 import type { SolanaRpc } from '../rpc.ts';
+import { ALPHA_MARKET, ALPHA_PROGRAM, ALPHA_STORE, BETA_PROGRAM } from '../layout.ts';
 
-export const ALPHA_STORE = 'CTDLvGGXnoxvqLyTpGzdGLg9pD6JexKxKXSV8tqqo8bN';
 
 const b58OfHex = (h: string): string => bytesToBase58(Uint8Array.from(Buffer.from(h, 'hex')));
 
-/** Decodes, or logs why not and returns undefined: one odd account never stops a snapshot. */
-export function tryDecode<T>(decode: (a: RawAccount) => T, a: RawAccount | null, what: string): T | undefined {
-  if (!a) return undefined;
-  try {
-    return decode(a);
-  } catch (err) {
-    if (err instanceof AccountError) log.warn(`solana: ${what}: ${err.message}`);
-    else throw err;
-    return undefined;
-  }
-}
-
 /** Every alpha Market account of the store, decoded (1 getProgramAccounts). */
 export async function discoverAlphaMarkets(rpc: SolanaRpc): Promise<AlphaMarketAccount[]> {
-  const markets = await rpc.getProgramAccounts(ALPHA_PROGRAM_ID, b58OfHex(ALPHA_MARKET_DISCRIMINATOR), [{ memcmp: { offset: 216, bytes: ALPHA_STORE } }]);
+  const markets = await rpc.getProgramAccounts(ALPHA_PROGRAM, b58OfHex(ALPHA_MARKET.disc), [{ memcmp: { offset: 216, bytes: ALPHA_STORE } }]);
   return markets
-    .map((a) => tryDecode(decodeAlphaMarket, { ...a, owner: ALPHA_PROGRAM_ID }, 'alpha Market'))
+    .map((a) => tryDecode(decodeAlphaMarket, { ...a, owner: ALPHA_PROGRAM }, 'alpha Market'))
     .filter((m): m is AlphaMarketAccount => m !== undefined && m.store === ALPHA_STORE);
 }
 
@@ -53,13 +41,13 @@ export interface Discovered {
 /** Reads the slow-changing addresses (hourly): 4 getProgramAccounts / getMultipleAccounts calls, plus 2 for the token map. */
 export async function discover(rpc: SolanaRpc): Promise<Discovered> {
   const alphaMarkets = (await discoverAlphaMarkets(rpc)).map((m) => m.address);
-  const feeds = await rpc.getProgramAccounts(ALPHA_PROGRAM_ID, b58OfHex(GMSOL_PRICE_FEED_DISCRIMINATOR), [
+  const feeds = await rpc.getProgramAccounts(ALPHA_PROGRAM, b58OfHex(GMSOL_PRICE_FEED_DISCRIMINATOR), [
     { dataSize: GMSOL_PRICE_FEED_SIZE },
     { memcmp: { offset: 24, bytes: ALPHA_STORE } },
   ]);
   const alphaFeeds = new Map<string, string[]>();
   for (const a of feeds) {
-    const f = tryDecode(decodeGmsolPriceFeed, { ...a, owner: ALPHA_PROGRAM_ID }, 'alpha PriceFeed');
+    const f = tryDecode(decodeGmsolPriceFeed, { ...a, owner: ALPHA_PROGRAM }, 'alpha PriceFeed');
     if (f && f.store === ALPHA_STORE) alphaFeeds.set(f.token, [...(alphaFeeds.get(f.token) ?? []), f.address]);
   }
   let alphaTokens = new Map<string, AlphaTokenConfig>();
@@ -85,11 +73,11 @@ export async function discover(rpc: SolanaRpc): Promise<Discovered> {
 export async function readPositions(rpc: SolanaRpc): Promise<{ alpha: AlphaPositionAccount[]; beta: BetaPositionAccount[] }> {
   const disc = b58OfHex(POSITION_DISCRIMINATOR);
   const [a, b] = await Promise.all([
-    rpc.getProgramAccounts(ALPHA_PROGRAM_ID, disc, [{ memcmp: { offset: 10, bytes: ALPHA_STORE } }]),
-    rpc.getProgramAccounts(BETA_PROGRAM_ID, disc),
+    rpc.getProgramAccounts(ALPHA_PROGRAM, disc, [{ memcmp: { offset: 10, bytes: ALPHA_STORE } }]),
+    rpc.getProgramAccounts(BETA_PROGRAM, disc),
   ]);
   return {
-    alpha: a.map((x) => tryDecode(decodeAlphaPosition, { ...x, owner: ALPHA_PROGRAM_ID }, 'alpha Position')).filter((p): p is AlphaPositionAccount => p !== undefined),
-    beta: b.map((x) => tryDecode(decodeBetaPosition, { ...x, owner: BETA_PROGRAM_ID }, 'beta Position')).filter((p): p is BetaPositionAccount => p !== undefined),
+    alpha: a.map((x) => tryDecode(decodeAlphaPosition, { ...x, owner: ALPHA_PROGRAM }, 'alpha Position')).filter((p): p is AlphaPositionAccount => p !== undefined),
+    beta: b.map((x) => tryDecode(decodeBetaPosition, { ...x, owner: BETA_PROGRAM }, 'beta Position')).filter((p): p is BetaPositionAccount => p !== undefined),
   };
 }

@@ -6,11 +6,13 @@
 import type { MarketSnapshot } from '../../../journal/rows.ts';
 import { cumulativeBorrowingFactor, openInterest, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import type { BetaCustodyAccount } from '../accounts/beta-custody.ts';
-import { alphaHourlyRates, type AlphaHourlyRates, type AlphaPrices } from './alpha-rates.ts';
-import { alphaMarketSymbol } from './beta-markets.ts';
+import { parseMarketName } from '../decode-alpha.ts';
+import { alphaHourlyRates, type AlphaHourlyRates } from './alpha-rates.ts';
 import { cumulativeInterestAt, hourlyBorrowRate } from './beta-rates.ts';
-import { microsToUsd, usd20ToMicros } from './fixed.ts';
+import { ALPHA_USD_DECIMALS } from '../layout.ts';
+import { usdMicros, microsToUsd } from '../units.ts';
 import { advanceFunding, type FundingPoint } from './funding-integral.ts';
+import type { AlphaPrices } from '../alpha-events.ts';
 
 /** Where a row's index price came from: an oracle account, or the latest fill (no oracle readable). */
 export interface IndexPrice {
@@ -28,7 +30,8 @@ export interface AlphaRow {
 
 /** The snapshot of one alpha market at `timeMs` (the model evaluated at `nowSec`). */
 export function alphaMarketRow(m: AlphaMarketAccount, prices: AlphaPrices, index: IndexPrice, timeMs: number, nowSec: number, prev?: FundingPoint): AlphaRow | null {
-  const market = alphaMarketSymbol(m.name);
+  const symbols = parseMarketName(m.name);
+  const market = symbols ? `${symbols.index}-PERP` : null;
   if (!market) return null;
   const rates = alphaHourlyRates(m, prices, nowSec);
   const funding = advanceFunding(prev, timeMs, rates.fundingLong, rates.fundingShort);
@@ -44,8 +47,8 @@ export function alphaMarketRow(m: AlphaMarketAccount, prices: AlphaPrices, index
       market,
       market_variant: m.name,
       index_price: index.usd,
-      oi_long_usd: microsToUsd(usd20ToMicros(openInterest(m, true))),
-      oi_short_usd: microsToUsd(usd20ToMicros(openInterest(m, false))),
+      oi_long_usd: microsToUsd(usdMicros(openInterest(m, true), ALPHA_USD_DECIMALS)),
+      oi_short_usd: microsToUsd(usdMicros(openInterest(m, false), ALPHA_USD_DECIMALS)),
       funding_rate_long: rates.fundingLong - rates.borrowingLong,
       funding_rate_short: rates.fundingShort - rates.borrowingShort,
       borrowing_rate_long: rates.borrowingLong,

@@ -13,16 +13,18 @@ import { decodeAlphaMarket, type AlphaMarketAccount } from '../accounts/alpha-ma
 import type { AlphaPositionAccount } from '../accounts/alpha-position.ts';
 import { decodeBetaCustody, type BetaCustodyAccount } from '../accounts/beta-custody.ts';
 import type { BetaPositionAccount } from '../accounts/beta-position.ts';
+import { SOLANA_SOURCE } from '../backfill.ts';
+import { BETA_CUSTODIES, BETA_SHORT_CUSTODY } from '../layout.ts';
 import type { OwnedAccount, SolanaRpc } from '../rpc.ts';
 import { alphaPositionState } from './alpha-position-state.ts';
-import type { AlphaPrices } from './alpha-rates.ts';
-import { BETA_CUSTODY_SYMBOLS, BETA_SHORT_CUSTODY } from './beta-markets.ts';
 import { betaPositionState } from './beta-position-state.ts';
-import { discover, readPositions, tryDecode, type Discovered } from './chain-reads.ts';
-import { microsToUsd, unitToUsd } from './fixed.ts';
+import { tryDecode } from '../accounts/bytes.ts';
+import { discover, readPositions, type Discovered } from './chain-reads.ts';
 import type { FundingPoint } from './funding-integral.ts';
 import { alphaMarketRow, betaMarketRow, type AlphaRow, type IndexPrice } from './market-rows.ts';
 import { alphaModelPrices, betaOraclePrice, isFresh, newestFeed } from './prices.ts';
+import type { AlphaPrices } from '../alpha-events.ts';
+import { alphaPrice, microsToUsd } from '../units.ts';
 
 export interface PollerOptions {
   snapshotEveryMs?: number;
@@ -32,8 +34,6 @@ export interface PollerOptions {
   now?: () => number;
 }
 
-/** The checkpoint slot the solana source appends under (backfill.ts). */
-const SOURCE = 'solana';
 
 /** Latest TradeEvent prices of an alpha market token (latest-prices.ts). */
 export interface TradePrices {
@@ -122,7 +122,7 @@ export class MarketStatePoller {
       const feed = feedOf(m.indexTokenMint);
       const decimals = d.alphaTokens.get(m.indexTokenMint)?.decimals;
       const index = await this.indexPrice('alpha', m.name, isFresh(feed, nowSec) ? feed : undefined, fillPrices, () =>
-        prices && decimals !== undefined ? unitToUsd((prices.index.min + prices.index.max) / 2n, decimals) : undefined);
+        prices && decimals !== undefined ? alphaPrice((prices.index.min + prices.index.max) / 2n, decimals) : undefined);
       if (!prices || !index) {
         log.debug(`solana: alpha ${m.name}: no prices yet; no snapshot`);
         continue;
@@ -135,7 +135,7 @@ export class MarketStatePoller {
     }
     const shortCustody = custodies.get(BETA_SHORT_CUSTODY);
     for (const [address, c] of custodies) {
-      const symbol = BETA_CUSTODY_SYMBOLS[address];
+      const symbol = BETA_CUSTODIES[address];
       if (c.isStable || !symbol || !shortCustody) continue;
       const o = d.betaOracles.get(address);
       const oracle = o ? betaOraclePrice(get(o.ag), get(o.pyth), nowSec) : undefined;
@@ -147,7 +147,7 @@ export class MarketStatePoller {
 
     const positionSnapshots = positions ? await this.positionRows(positions, markets, alphaRows, custodies, marketSnapshots, time, nowSec) : [];
     if (marketSnapshots.length || positionSnapshots.length) {
-      await this.service.append({ fills: [], marketSnapshots, positionSnapshots }, { source: SOURCE });
+      await this.service.append({ fills: [], marketSnapshots, positionSnapshots }, { source: SOLANA_SOURCE });
     }
     return { marketSnapshots, positionSnapshots };
   }
@@ -235,7 +235,7 @@ export class MarketStatePoller {
     for (const p of positions.beta) {
       const c = custodies.get(p.custody);
       const cc = custodies.get(p.collateralCustody);
-      const mark = betaIndex.get(`${BETA_CUSTODY_SYMBOLS[p.custody]}-PERP`);
+      const mark = betaIndex.get(`${BETA_CUSTODIES[p.custody]}-PERP`);
       if (p.sizeUsd === 0n || !open.has(`beta:${p.address}`) || !c || !cc || mark === undefined) continue;
       const s = betaPositionState(p, c, cc, nowSec);
       out.push(snapshot('beta', p.address, time, s.sizeMicros, s.collateralMicros, s.borrowingMicros, 0n, 0n, mark, s.liquidationPrice));

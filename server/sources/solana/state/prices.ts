@@ -11,9 +11,8 @@ import { decodeDovesAgPrice } from '../oracles/doves-ag-price.ts';
 import { decodeGmsolPriceFeed, type GmsolPriceFeed } from '../oracles/gmsol-price-feed.ts';
 import type { OraclePrice } from '../oracles/price.ts';
 import { decodePythLegacy, decodePythPriceUpdate, PYTH_LEGACY_ID, PYTH_RECEIVER_ID } from '../oracles/pyth-price-update.ts';
-import type { AlphaPrices } from './alpha-rates.ts';
-import { tryDecode } from './chain-reads.ts';
-import type { MinMax } from './fixed.ts';
+import { tryDecode } from '../accounts/bytes.ts';
+import type { AlphaPrices, MinMax } from '../alpha-events.ts';
 
 /** An oracle price older than this (seconds) is stale (oracle-prices.md §1e suggests 120 s). */
 export const STALE_AFTER_S = 120;
