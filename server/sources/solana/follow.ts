@@ -9,7 +9,7 @@ import { PositionChain } from './chain.ts';
 import { syncToTip, type SyncContext, type SyncOptions } from './backfill.ts';
 
 /** Waits `ms` or until `signal` aborts; the abort listener goes with the wait (no pile-up across polls). */
-const sleep = (ms: number, signal: AbortSignal) =>
+export const waitOrAbort = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(t);
@@ -39,6 +39,6 @@ export async function follow(ctx: SyncContext, opts: SyncOptions & { signal: Abo
       // fills decoded after the last committed batch left the chain ahead of the journal
       ctx.chain = await PositionChain.load(ctx.service.db).catch(() => ctx.chain);
     }
-    await sleep(opts.pollMs * Math.min(60, 2 ** failures), opts.signal);
+    await waitOrAbort(opts.pollMs * Math.min(60, 2 ** failures), opts.signal);
   }
 }

@@ -3,8 +3,9 @@
  * position polls read. Offsets: shared/design/solana/accounts.md §1 (from the program's IDL and
  * Rust source). USD values and factors carry 20 decimals.
  */
-import { checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { checkAccount, type RawAccount } from './bytes.ts';
 import { ALPHA_MARKET, ALPHA_PROGRAM } from '../layout.ts';
+import { ByteReader } from '../reader.ts';
 
 /** Allocated size of every release from v0.5.0 on (informative: the check is a minimum length). */
 export const ALPHA_MARKET_SIZE = 9176;
@@ -96,27 +97,27 @@ export interface AlphaMarketAccount {
 /** Decodes a Market account after checking owner, discriminator and length (throws AccountError). */
 export function decodeAlphaMarket(a: RawAccount): AlphaMarketAccount {
   checkAccount(a, 'alpha Market', { owner: ALPHA_PROGRAM, disc: ALPHA_MARKET.disc, minLength: MIN_LENGTH });
-  const r = new Reader(a.data);
+  const r = new ByteReader(a.data, `alpha Market ${a.pubkey}`);
   const config = {} as AlphaMarketConfig;
-  for (const [k, at] of Object.entries(CONFIG_OFFSETS)) config[k as keyof AlphaMarketConfig] = r.u128(at);
+  for (const [k, at] of Object.entries(CONFIG_OFFSETS)) config[k as keyof AlphaMarketConfig] = r.at(at).u128(`config.${k}`);
   const pools: PoolAmounts[] = [];
   for (let i = 0; i < 16; i++) {
     const at = POOLS_AT + 64 * i;
-    pools.push({ isPure: r.u8(at + 16) !== 0, long: r.u128(at + 32), short: r.u128(at + 48) });
+    pools.push({ isPure: r.at(at + 16).u8('isPure') !== 0, long: r.at(at + 32).u128('long'), short: r.at(at + 48).u128('short') });
   }
   return {
     address: a.pubkey,
-    name: r.fixedString(24, 64),
-    marketTokenMint: r.pubkey(88),
-    indexTokenMint: r.pubkey(120),
-    longTokenMint: r.pubkey(152),
-    shortTokenMint: r.pubkey(184),
-    store: r.pubkey(216),
+    name: r.at(24).fixedString('name', 64),
+    marketTokenMint: r.at(88).pubkey('marketTokenMint'),
+    indexTokenMint: r.at(120).pubkey('indexTokenMint'),
+    longTokenMint: r.at(152).pubkey('longTokenMint'),
+    shortTokenMint: r.at(184).pubkey('shortTokenMint'),
+    store: r.at(216).pubkey('store'),
     config,
     pools,
-    borrowingClock: r.seconds(4032),
-    fundingClock: r.seconds(4040),
-    fundingFactorPerSecond: r.i128(4136),
+    borrowingClock: Number(r.at(4032).i64('borrowingClock')),
+    fundingClock: Number(r.at(4040).i64('fundingClock')),
+    fundingFactorPerSecond: r.at(4136).i128('fundingFactorPerSecond'),
   };
 }
 

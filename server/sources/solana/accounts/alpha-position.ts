@@ -2,8 +2,9 @@
  * alpha (GMX-Solana) `Position` account (zero-copy, 680 bytes): shared/design/solana/accounts.md §2.
  * Its discriminator is the same as beta's Position: the owner check tells them apart.
  */
-import { AccountError, checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { AccountError, checkAccount, type RawAccount } from './bytes.ts';
 import { ALPHA_PROGRAM } from '../layout.ts';
+import { ByteReader } from '../reader.ts';
 
 export const POSITION_DISCRIMINATOR = 'aabc8fe47a40f7d0';
 /** The end of `state` (152 + 272): every field read lies before it. */
@@ -32,26 +33,26 @@ export interface AlphaPositionAccount {
 
 export function decodeAlphaPosition(a: RawAccount): AlphaPositionAccount {
   checkAccount(a, 'alpha Position', { owner: ALPHA_PROGRAM, disc: POSITION_DISCRIMINATOR, minLength: MIN_LENGTH });
-  const r = new Reader(a.data);
-  const kind = r.u8(42); // PositionKind: 0 uninitialized, 1 long, 2 short
+  const r = new ByteReader(a.data, `alpha Position ${a.pubkey}`);
+  const kind = r.at(42).u8('kind'); // PositionKind: 0 uninitialized, 1 long, 2 short
   if (kind !== 1 && kind !== 2) throw new AccountError(`alpha Position ${a.pubkey}: kind ${kind} is neither long (1) nor short (2)`);
   return {
     address: a.pubkey,
-    store: r.pubkey(10),
+    store: r.at(10).pubkey('store'),
     isLong: kind === 1,
-    createdAt: r.seconds(48),
-    owner: r.pubkey(56),
-    marketToken: r.pubkey(88),
-    collateralToken: r.pubkey(120),
-    tradeId: r.u64(152),
-    increasedAt: r.seconds(160),
-    decreasedAt: r.seconds(176),
-    sizeInTokens: r.u128(184),
-    collateralAmount: r.u128(200),
-    sizeInUsd: r.u128(216),
-    borrowingFactor: r.u128(232),
-    fundingFeeAmountPerSize: r.u128(248),
-    longTokenClaimableFundingAmountPerSize: r.u128(264),
-    shortTokenClaimableFundingAmountPerSize: r.u128(280),
+    createdAt: Number(r.at(48).i64('createdAt')),
+    owner: r.at(56).pubkey('owner'),
+    marketToken: r.at(88).pubkey('marketToken'),
+    collateralToken: r.at(120).pubkey('collateralToken'),
+    tradeId: r.at(152).u64('tradeId'),
+    increasedAt: Number(r.at(160).i64('increasedAt')),
+    decreasedAt: Number(r.at(176).i64('decreasedAt')),
+    sizeInTokens: r.at(184).u128('sizeInTokens'),
+    collateralAmount: r.at(200).u128('collateralAmount'),
+    sizeInUsd: r.at(216).u128('sizeInUsd'),
+    borrowingFactor: r.at(232).u128('borrowingFactor'),
+    fundingFeeAmountPerSize: r.at(248).u128('fundingFeeAmountPerSize'),
+    longTokenClaimableFundingAmountPerSize: r.at(264).u128('longTokenClaimableFundingAmountPerSize'),
+    shortTokenClaimableFundingAmountPerSize: r.at(280).u128('shortTokenClaimableFundingAmountPerSize'),
   };
 }

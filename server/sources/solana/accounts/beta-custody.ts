@@ -3,8 +3,9 @@
  * fixed): shared/design/solana/accounts.md §3, from the published IDLs. USD values carry 6
  * decimals, rates RATE_POWER = 1e9, basis points 1e4.
  */
-import { checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { checkAccount, type RawAccount } from './bytes.ts';
 import { BETA_PROGRAM } from '../layout.ts';
+import { ByteReader } from '../reader.ts';
 
 export const CUSTODY_DISCRIMINATOR = '01b830515d833f91';
 /**
@@ -51,31 +52,31 @@ export interface BetaCustodyAccount {
 
 export function decodeBetaCustody(a: RawAccount): BetaCustodyAccount {
   checkAccount(a, 'beta Custody', { owner: BETA_PROGRAM, disc: CUSTODY_DISCRIMINATOR, minLength: MIN_LENGTH });
-  const r = new Reader(a.data);
+  const r = new ByteReader(a.data, `beta Custody ${a.pubkey}`);
   return {
     address: a.pubkey,
-    pool: r.pubkey(8),
-    mint: r.pubkey(40),
-    decimals: r.u8(104),
-    isStable: r.bool(105),
-    oracleAccount: r.pubkey(106),
-    oracleType: r.u8(138),
-    tradeImpactFeeScalar: r.u64(151),
-    maxLeverageBps: r.u64(175),
-    owned: r.u64(222),
-    locked: r.u64(230),
-    guaranteedUsd: r.u64(238),
-    globalShortSizes: r.u64(246),
-    globalShortAveragePrice: r.u64(254),
-    cumulativeInterestRate: r.u128(262),
-    lastUpdate: r.seconds(278),
-    hourlyFundingDbps: r.u64(286),
-    increasePositionBps: r.u64(296),
-    decreasePositionBps: r.u64(304),
-    dovesOracle: r.pubkey(320),
-    jumpRate: { minRateBps: r.u64(352), maxRateBps: r.u64(360), targetRateBps: r.u64(368), targetUtilizationRate: r.u64(376) },
-    dovesAgOracle: r.pubkey(384),
-    debt: r.u128(1004),
-    borrowLendInterestsAccrued: r.u128(1020),
+    pool: r.at(8).pubkey('pool'),
+    mint: r.at(40).pubkey('mint'),
+    decimals: r.at(104).u8('decimals'),
+    isStable: r.at(105).u8('isStable') !== 0,
+    oracleAccount: r.at(106).pubkey('oracleAccount'),
+    oracleType: r.at(138).u8('oracleType'),
+    tradeImpactFeeScalar: r.at(151).u64('tradeImpactFeeScalar'),
+    maxLeverageBps: r.at(175).u64('maxLeverageBps'),
+    owned: r.at(222).u64('owned'),
+    locked: r.at(230).u64('locked'),
+    guaranteedUsd: r.at(238).u64('guaranteedUsd'),
+    globalShortSizes: r.at(246).u64('globalShortSizes'),
+    globalShortAveragePrice: r.at(254).u64('globalShortAveragePrice'),
+    cumulativeInterestRate: r.at(262).u128('cumulativeInterestRate'),
+    lastUpdate: Number(r.at(278).i64('lastUpdate')),
+    hourlyFundingDbps: r.at(286).u64('hourlyFundingDbps'),
+    increasePositionBps: r.at(296).u64('increasePositionBps'),
+    decreasePositionBps: r.at(304).u64('decreasePositionBps'),
+    dovesOracle: r.at(320).pubkey('dovesOracle'),
+    jumpRate: { minRateBps: r.at(352).u64('minRateBps'), maxRateBps: r.at(360).u64('maxRateBps'), targetRateBps: r.at(368).u64('targetRateBps'), targetUtilizationRate: r.at(376).u64('targetUtilizationRate') },
+    dovesAgOracle: r.at(384).pubkey('dovesAgOracle'),
+    debt: r.at(1004).u128('debt'),
+    borrowLendInterestsAccrued: r.at(1020).u128('borrowLendInterestsAccrued'),
   };
 }

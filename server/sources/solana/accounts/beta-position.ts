@@ -3,9 +3,10 @@
  * shared/design/solana/accounts.md §4. Same discriminator as alpha's Position: the owner check
  * tells them apart. USD values and prices carry 6 decimals.
  */
-import { AccountError, checkAccount, Reader, type RawAccount } from './bytes.ts';
+import { AccountError, checkAccount, type RawAccount } from './bytes.ts';
 import { POSITION_DISCRIMINATOR } from './alpha-position.ts';
 import { BETA_PROGRAM } from '../layout.ts';
+import { ByteReader } from '../reader.ts';
 
 /** UNCONFIRMED: live accounts may be longer (216 per one third-party source); only a minimum is checked. */
 const MIN_LENGTH = 210;
@@ -31,23 +32,23 @@ export interface BetaPositionAccount {
 
 export function decodeBetaPosition(a: RawAccount): BetaPositionAccount {
   checkAccount(a, 'beta Position', { owner: BETA_PROGRAM, disc: POSITION_DISCRIMINATOR, minLength: MIN_LENGTH });
-  const r = new Reader(a.data);
-  const side = r.u8(152); // 0 None, 1 Long, 2 Short
+  const r = new ByteReader(a.data, `beta Position ${a.pubkey}`);
+  const side = r.at(152).u8('side'); // 0 None, 1 Long, 2 Short
   if (side !== 1 && side !== 2) throw new AccountError(`beta Position ${a.pubkey}: side ${side} is neither long (1) nor short (2)`);
   return {
     address: a.pubkey,
-    owner: r.pubkey(8),
-    pool: r.pubkey(40),
-    custody: r.pubkey(72),
-    collateralCustody: r.pubkey(104),
-    openTime: r.seconds(136),
-    updateTime: r.seconds(144),
+    owner: r.at(8).pubkey('owner'),
+    pool: r.at(40).pubkey('pool'),
+    custody: r.at(72).pubkey('custody'),
+    collateralCustody: r.at(104).pubkey('collateralCustody'),
+    openTime: Number(r.at(136).i64('openTime')),
+    updateTime: Number(r.at(144).i64('updateTime')),
     isLong: side === 1,
-    price: r.u64(153),
-    sizeUsd: r.u64(161),
-    collateralUsd: r.u64(169),
-    realisedPnlUsd: r.i64(177),
-    cumulativeInterestSnapshot: r.u128(185),
-    lockedAmount: r.u64(201),
+    price: r.at(153).u64('price'),
+    sizeUsd: r.at(161).u64('sizeUsd'),
+    collateralUsd: r.at(169).u64('collateralUsd'),
+    realisedPnlUsd: r.at(177).i64('realisedPnlUsd'),
+    cumulativeInterestSnapshot: r.at(185).u128('cumulativeInterestSnapshot'),
+    lockedAmount: r.at(201).u64('lockedAmount'),
   };
 }

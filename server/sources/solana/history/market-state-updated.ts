@@ -7,8 +7,8 @@
  * token, Vec<PoolKind> (u8 each), Vec<EventPool> (48 bytes), Vec<EventClocks> (80 bytes),
  * Vec<EventOtherState> (320 bytes).
  */
-import { Reader } from '../accounts/bytes.ts';
 import type { AlphaMarketAccount, PoolAmounts } from '../accounts/alpha-market.ts';
+import { ByteReader } from '../reader.ts';
 
 /** sha256("event:MarketStateUpdated")[0..8], the scheme of the program's other events (alpha-events.md). */
 export const MARKET_STATE_UPDATED_DISCRIMINATOR = 'd5cd28f571e63a12';
@@ -32,38 +32,38 @@ export interface MarketStateUpdated {
 
 /** Decodes an event body; throws naming what does not fit. */
 export function decodeMarketStateUpdated(body: Uint8Array): MarketStateUpdated {
-  const r = new Reader(body);
+  const r = new ByteReader(body, 'MarketStateUpdated');
   const need = (end: number, what: string) => {
     if (end > body.length) throw new Error(`MarketStateUpdated: ${what} runs past the ${body.length}-byte body`);
   };
   need(44, 'header');
-  const rev = r.u64(0);
-  const marketToken = r.pubkey(8);
+  const rev = r.at(0).u64('rev');
+  const marketToken = r.at(8).pubkey('marketToken');
   let at = 40;
-  const kindsLen = r.u32(at);
+  const kindsLen = r.at(at).u32('kindsLen');
   at += 4;
   need(at + kindsLen + 4, 'pool kinds');
   const kinds = Array.from(body.subarray(at, at + kindsLen));
   if (kinds.some((k) => k >= POOL_KINDS)) throw new Error(`MarketStateUpdated: pool kind ${Math.max(...kinds)} out of range`);
   at += kindsLen;
-  const poolsLen = r.u32(at);
+  const poolsLen = r.at(at).u32('poolsLen');
   at += 4;
   if (poolsLen !== kindsLen) throw new Error(`MarketStateUpdated: ${kindsLen} pool kinds but ${poolsLen} pools`);
   need(at + POOL_SIZE * poolsLen + 4, 'pools');
   const pools = kinds.map((kind, i) => {
     const p = at + POOL_SIZE * i;
-    return { kind, pool: { isPure: r.u8(p) !== 0, long: r.u128(p + 16), short: r.u128(p + 32) } };
+    return { kind, pool: { isPure: r.at(p).u8('isPure') !== 0, long: r.at(p + 16).u128('long'), short: r.at(p + 32).u128('short') } };
   });
   at += POOL_SIZE * poolsLen;
-  const clocksLen = r.u32(at);
+  const clocksLen = r.at(at).u32('clocksLen');
   at += 4;
   need(at + CLOCKS_SIZE * clocksLen + 4, 'clocks');
-  const clocks = clocksLen > 0 ? { borrowing: r.seconds(at + 24), funding: r.seconds(at + 32) } : undefined;
+  const clocks = clocksLen > 0 ? { borrowing: Number(r.at(at + 24).i64('borrowing')), funding: Number(r.at(at + 32).i64('funding')) } : undefined;
   at += CLOCKS_SIZE * clocksLen;
-  const otherLen = r.u32(at);
+  const otherLen = r.at(at).u32('otherLen');
   at += 4;
   need(at + OTHER_SIZE * otherLen, 'other state');
-  const other = otherLen > 0 ? { tradeCount: r.u64(at + 24), fundingFactorPerSecond: r.i128(at + 48) } : undefined;
+  const other = otherLen > 0 ? { tradeCount: r.at(at + 24).u64('tradeCount'), fundingFactorPerSecond: r.at(at + 48).i128('fundingFactorPerSecond') } : undefined;
   return { rev, marketToken, pools, clocks, other };
 }
 

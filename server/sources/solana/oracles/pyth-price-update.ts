@@ -3,9 +3,10 @@
  * account still owned by the legacy Pyth program, its v2 price account:
  * shared/design/solana/oracle-prices.md §3a and §3d.
  */
-import { AccountError, checkAccount, Reader, type RawAccount } from '../accounts/bytes.ts';
+import { AccountError, checkAccount, type RawAccount } from '../accounts/bytes.ts';
 import { bytesToHex } from '../units.ts';
 import { scaled, type OraclePrice } from './price.ts';
+import { ByteReader } from '../reader.ts';
 
 export const PYTH_RECEIVER_ID = 'rec5EKMGg6MxZYaMdyBfgwp4d5rB9T1VQH5pJv5LtFJ';
 export const PRICE_UPDATE_V2_DISCRIMINATOR = '22f123639d7ef4cd';
@@ -21,16 +22,16 @@ export interface PythPrice extends OraclePrice {
 
 export function decodePythPriceUpdate(a: RawAccount): PythPrice {
   checkAccount(a, 'Pyth PriceUpdateV2', { owner: PYTH_RECEIVER_ID, disc: PRICE_UPDATE_V2_DISCRIMINATOR, minLength: 133 });
-  const r = new Reader(a.data);
-  const tag = r.u8(40); // VerificationLevel: 0 Partial { num_signatures u8 }, 1 Full
+  const r = new ByteReader(a.data, `Pyth PriceUpdateV2 ${a.pubkey}`);
+  const tag = r.at(40).u8('tag'); // VerificationLevel: 0 Partial { num_signatures u8 }, 1 Full
   if (tag !== 0 && tag !== 1) throw new AccountError(`Pyth PriceUpdateV2 ${a.pubkey}: verification level tag ${tag}`);
   const s = tag === 1 ? 0 : 1;
-  const raw = r.i64(73 + s);
+  const raw = r.at(73 + s).i64('raw');
   if (raw < 0n) throw new AccountError(`Pyth PriceUpdateV2 ${a.pubkey}: negative price`);
-  const expo = r.i32(89 + s);
+  const expo = r.at(89 + s).i32('expo');
   return {
-    usd: scaled(raw, expo), raw, expo, publishTime: r.seconds(93 + s), kind: 'pyth',
-    feedId: bytesToHex(a.data.subarray(41 + s, 73 + s)), full: tag === 1, conf: r.u64(81 + s),
+    usd: scaled(raw, expo), raw, expo, publishTime: Number(r.at(93 + s).i64('publishTime')), kind: 'pyth',
+    feedId: bytesToHex(a.data.subarray(41 + s, 73 + s)), full: tag === 1, conf: r.at(81 + s).u64('conf'),
   };
 }
 
@@ -38,10 +39,10 @@ export function decodePythPriceUpdate(a: RawAccount): PythPrice {
 export function decodePythLegacy(a: RawAccount): OraclePrice {
   if (a.owner !== undefined && a.owner !== PYTH_LEGACY_ID) throw new AccountError(`Pyth v2 price ${a.pubkey}: owner ${a.owner}`);
   if (a.data.length < 240) throw new AccountError(`Pyth v2 price ${a.pubkey}: ${a.data.length} bytes`);
-  const r = new Reader(a.data);
-  if (r.u32(0) !== 0xa1b2c3d4 || r.u32(4) !== 2 || r.u32(8) !== 3) throw new AccountError(`Pyth v2 price ${a.pubkey}: not a v2 price account`);
-  if (r.u32(224) !== 1) throw new AccountError(`Pyth v2 price ${a.pubkey}: aggregate status ${r.u32(224)} is not Trading`);
-  const raw = r.i64(208);
-  const expo = r.i32(20);
-  return { usd: scaled(raw, expo), raw, expo, publishTime: r.seconds(96), kind: 'pyth-legacy' };
+  const r = new ByteReader(a.data, `Pyth v2 price ${a.pubkey}`);
+  if (r.at(0).u32('magic') !== 0xa1b2c3d4 || r.at(4).u32('version') !== 2 || r.at(8).u32('type') !== 3) throw new AccountError(`Pyth v2 price ${a.pubkey}: not a v2 price account`);
+  if (r.at(224).u32('aggregate status') !== 1) throw new AccountError(`Pyth v2 price ${a.pubkey}: aggregate status ${r.at(224).u32('aggregate status')} is not Trading`);
+  const raw = r.at(208).i64('raw');
+  const expo = r.at(20).i32('expo');
+  return { usd: scaled(raw, expo), raw, expo, publishTime: Number(r.at(96).i64('publishTime')), kind: 'pyth-legacy' };
 }

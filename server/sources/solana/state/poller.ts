@@ -14,6 +14,7 @@ import type { AlphaPositionAccount } from '../accounts/alpha-position.ts';
 import { decodeBetaCustody, type BetaCustodyAccount } from '../accounts/beta-custody.ts';
 import type { BetaPositionAccount } from '../accounts/beta-position.ts';
 import { SOLANA_SOURCE } from '../backfill.ts';
+import { waitOrAbort } from '../follow.ts';
 import { BETA_CUSTODIES, BETA_SHORT_CUSTODY } from '../layout.ts';
 import type { OwnedAccount, SolanaRpc } from '../rpc.ts';
 import { alphaPositionState } from './alpha-position-state.ts';
@@ -68,18 +69,10 @@ export class MarketStatePoller {
       try {
         await this.pass();
       } catch (err) {
-        log.error('solana: market-state pass failed; trying again at the next one', err);
+        log.error(`solana: market-state pass failed, trying again at the next one: ${(err as Error).message.split('\n')[0]}`);
       }
       const wait = this.every.snapshotEveryMs - (this.now() % this.every.snapshotEveryMs);
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(t);
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        const t = setTimeout(done, wait);
-        signal.addEventListener('abort', done, { once: true });
-      });
+      await waitOrAbort(wait, signal);
     }
   }
 
