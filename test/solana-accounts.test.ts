@@ -129,7 +129,7 @@ describe('alpha Position', () => {
     expect(p.isLong).toBe(d.kind === 1);
     expect([p.createdAt, p.owner, p.marketToken, p.collateralToken]).toEqual([d.created_at, d.owner, d.market_token, d.collateral_token]);
     const s = d.state;
-    expect([p.tradeId, p.increasedAt, p.decreasedAt]).toEqual([BigInt(s.trade_id), s.increased_at, s.decreased_at]);
+    expect([p.tradeId, p.increasedAt, p.decreasedAt]).toEqual([BigInt(s.trade_id), BigInt(s.increased_at), BigInt(s.decreased_at)]);
     expect([p.sizeInTokens, p.collateralAmount, p.sizeInUsd, p.borrowingFactor].map(String)).toEqual([s.size_in_tokens, s.collateral_amount, s.size_in_usd, s.borrowing_factor]);
     expect([p.fundingFeeAmountPerSize, p.longTokenClaimableFundingAmountPerSize, p.shortTokenClaimableFundingAmountPerSize].map(String))
       .toEqual([s.funding_fee_amount_per_size, s.long_token_claimable_funding_amount_per_size, s.short_token_claimable_funding_amount_per_size]);

@@ -107,11 +107,11 @@ export function decodeAlphaMarket(a: RawAccount): AlphaMarketAccount {
   }
   return {
     address: a.pubkey,
-    name: r.at(24).fixedString('name', 64),
-    marketTokenMint: r.at(88).pubkey('marketTokenMint'),
-    indexTokenMint: r.at(120).pubkey('indexTokenMint'),
-    longTokenMint: r.at(152).pubkey('longTokenMint'),
-    shortTokenMint: r.at(184).pubkey('shortTokenMint'),
+    name: r.at(ALPHA_MARKET.name).fixedString('name', 64),
+    marketTokenMint: r.at(ALPHA_MARKET.marketToken).pubkey('marketTokenMint'),
+    indexTokenMint: r.at(ALPHA_MARKET.indexToken).pubkey('indexTokenMint'),
+    longTokenMint: r.at(ALPHA_MARKET.longToken).pubkey('longTokenMint'),
+    shortTokenMint: r.at(ALPHA_MARKET.shortToken).pubkey('shortTokenMint'),
     store: r.at(216).pubkey('store'),
     config,
     pools,

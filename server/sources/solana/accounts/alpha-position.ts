@@ -4,13 +4,15 @@
  */
 import { AccountError, checkAccount, type RawAccount } from './bytes.ts';
 import { ALPHA_PROGRAM } from '../layout.ts';
+import { readPositionState, type PositionState } from '../alpha-events.ts';
 import { ByteReader } from '../reader.ts';
 
 export const POSITION_DISCRIMINATOR = 'aabc8fe47a40f7d0';
 /** The end of `state` (152 + 272): every field read lies before it. */
 const MIN_LENGTH = 424;
 
-export interface AlphaPositionAccount {
+/** The account's keys and kind, and its `state` at 152: the PositionState TradeEvents carry. */
+export interface AlphaPositionAccount extends PositionState {
   address: string;
   store: string;
   isLong: boolean;
@@ -18,17 +20,6 @@ export interface AlphaPositionAccount {
   marketToken: string;
   collateralToken: string;
   createdAt: number;
-  tradeId: bigint;
-  increasedAt: number;
-  decreasedAt: number;
-  sizeInTokens: bigint;
-  collateralAmount: bigint;
-  /** USD ×1e20; 0 = empty (the account is normally closed then) */
-  sizeInUsd: bigint;
-  borrowingFactor: bigint;
-  fundingFeeAmountPerSize: bigint;
-  longTokenClaimableFundingAmountPerSize: bigint;
-  shortTokenClaimableFundingAmountPerSize: bigint;
 }
 
 export function decodeAlphaPosition(a: RawAccount): AlphaPositionAccount {
@@ -44,15 +35,6 @@ export function decodeAlphaPosition(a: RawAccount): AlphaPositionAccount {
     owner: r.at(56).pubkey('owner'),
     marketToken: r.at(88).pubkey('marketToken'),
     collateralToken: r.at(120).pubkey('collateralToken'),
-    tradeId: r.at(152).u64('tradeId'),
-    increasedAt: Number(r.at(160).i64('increasedAt')),
-    decreasedAt: Number(r.at(176).i64('decreasedAt')),
-    sizeInTokens: r.at(184).u128('sizeInTokens'),
-    collateralAmount: r.at(200).u128('collateralAmount'),
-    sizeInUsd: r.at(216).u128('sizeInUsd'),
-    borrowingFactor: r.at(232).u128('borrowingFactor'),
-    fundingFeeAmountPerSize: r.at(248).u128('fundingFeeAmountPerSize'),
-    longTokenClaimableFundingAmountPerSize: r.at(264).u128('longTokenClaimableFundingAmountPerSize'),
-    shortTokenClaimableFundingAmountPerSize: r.at(280).u128('shortTokenClaimableFundingAmountPerSize'),
+    ...readPositionState(r.at(152), 'state'),
   };
 }
