@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { Quarantine } from '../server/sources/quarantine.ts';
 import { SourceStatus } from '../server/sources/source-status.ts';
 import { SolanaRpc } from '../server/sources/solana/rpc.ts';
-import { decodeTokenMap, mintDecimals, TokenDecimals, tokenMapAddress } from '../server/sources/solana/tokens.ts';
+import { decodeStoreTokenMap, decodeTokenMap } from '../server/sources/solana/accounts/alpha-token-map.ts';
+import { AccountError } from '../server/sources/solana/accounts/bytes.ts';
+import { mintDecimals, TokenDecimals } from '../server/sources/solana/tokens.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 import { concat, fromHex, key, u64, u8, zeros } from './helpers/solana-bytes.ts';
 import { MockChain, startMockRpc } from './helpers/solana-mock-rpc.ts';
@@ -43,17 +45,20 @@ const mint = (decimals: number, initialized = 1) => concat(zeros(36), u64(1), u8
 
 describe('token decimals', () => {
   it('decodes a token map and a store', () => {
-    expect(decodeTokenMap(tokenMap([[gmx.bytes, 1], [xau.bytes, 0]], [8, 9]))).toEqual(new Map([[gmx.b58, 9], [xau.b58, 8]]));
-    expect(decodeTokenMap(concat(fromHex('0000000000000000'), zeros(9000))).size).toBe(0); // another discriminator
-    expect(tokenMapAddress(storeAccount())).toBe(mapKey.b58);
-    expect(tokenMapAddress(zeros(5000))).toBeUndefined();
+    const decimals = decodeTokenMap({ pubkey: mapKey.b58, owner: ALPHA, data: tokenMap([[gmx.bytes, 1], [xau.bytes, 0]], [8, 9]) });
+    expect(new Map([...decimals].map(([m, c]) => [m, c.decimals]))).toEqual(new Map([[gmx.b58, 9], [xau.b58, 8]]));
+    // another discriminator, another owner
+    expect(() => decodeTokenMap({ pubkey: mapKey.b58, owner: ALPHA, data: concat(fromHex('0000000000000000'), zeros(9000)) })).toThrow(AccountError);
+    expect(() => decodeTokenMap({ pubkey: mapKey.b58, owner: TOKEN_PROGRAM, data: tokenMap([[gmx.bytes, 0]], [8]) })).toThrow(AccountError);
+    expect(decodeStoreTokenMap({ pubkey: STORE, owner: ALPHA, data: storeAccount() })).toBe(mapKey.b58);
+    expect(() => decodeStoreTokenMap({ pubkey: STORE, owner: ALPHA, data: zeros(5000) })).toThrow(AccountError);
   });
 
   it('reads an SPL mint\'s decimals only from an initialized account of a token program', () => {
-    expect(mintDecimals({ owner: TOKEN_PROGRAM, executable: false, data: mint(6) })).toBe(6);
-    expect(mintDecimals({ owner: 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb', executable: false, data: concat(mint(9), zeros(100)) })).toBe(9);
-    expect(mintDecimals({ owner: ALPHA, executable: false, data: mint(6) })).toBeUndefined();
-    expect(mintDecimals({ owner: TOKEN_PROGRAM, executable: false, data: mint(6, 0) })).toBeUndefined();
+    expect(mintDecimals({ owner: TOKEN_PROGRAM, data: mint(6) })).toBe(6);
+    expect(mintDecimals({ owner: 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb', data: concat(mint(9), zeros(100)) })).toBe(9);
+    expect(mintDecimals({ owner: ALPHA, data: mint(6) })).toBeUndefined();
+    expect(mintDecimals({ owner: TOKEN_PROGRAM, data: mint(6, 0) })).toBeUndefined();
   });
 
   it('takes the token map first, mint accounts for the rest, and nothing from a wrong owner', async () => {

@@ -123,6 +123,8 @@ export const startCommand = defineCommand({
       description: 'solana: backfill start, a slot or a date (default 2025-03-12); replay: the journal to re-stream (a data directory or a copied partition set)',
     },
     'rpc-concurrency': { type: 'string', default: '8', description: 'solana: RPC requests in flight at most' },
+    'snapshot-every': { type: 'string', default: '60', description: 'solana: seconds between market snapshots from accounts (0 = none)' },
+    'positions-every': { type: 'string', default: '900', description: 'solana: seconds between position polls from accounts' },
     speed: { type: 'string', default: '1', description: 'replay: source time × N, or "max"' },
     seed: { type: 'string', default: '42', description: 'simulator seed' },
     scale: { type: 'string', default: '1', description: 'simulator scale (10 → ~10x fills)' },
@@ -146,6 +148,8 @@ export const startCommand = defineCommand({
     const simulator = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { above: 0 }) };
     const liveEveryMs = numberFlag('live-every', args['live-every'], { above: 0 }) * 1000;
     const rpcConcurrency = numberFlag('rpc-concurrency', args['rpc-concurrency'], { integer: true, min: 1 });
+    const snapshotEveryMs = numberFlag('snapshot-every', args['snapshot-every'], { min: 0 }) * 1000;
+    const positionsEveryMs = numberFlag('positions-every', args['positions-every'], { above: 0 }) * 1000;
     const dataDir = args.data ?? env.dataDir;
     const hostname = args.host ?? env.host;
     const started = performance.now();
@@ -175,7 +179,7 @@ export const startCommand = defineCommand({
       args.source === 'simulate'
         ? feedFromSimulator(service, simulator, liveEveryMs, releaseReadBuilds)
         : args.source === 'solana'
-          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: rpcConcurrency }, releaseReadBuilds, (reason) => onFatal(reason))
+          ? feedFromSolana(service, { url: rpcUrl!, from, concurrency: rpcConcurrency, snapshotEveryMs, positionsEveryMs }, releaseReadBuilds, (reason) => onFatal(reason))
           : args.source === 'replay'
             ? startReplay(service, { from: args.from!, speed })
             : undefined;

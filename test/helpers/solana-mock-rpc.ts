@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { getBase58Decoder } from '@solana/codecs';
 import type { RpcTransaction } from '../../server/sources/solana/events.ts';
 import type { SignatureInfo } from '../../server/sources/solana/rpc.ts';
+import type { AccountBook } from './solana-mock-accounts.ts';
 
 export class MockChain {
   readonly signatures = new Map<string, SignatureInfo[]>();
@@ -19,6 +20,8 @@ export class MockChain {
   /** executable program accounts getMultipleAccounts finds (the start-up check asks for them) */
   readonly programs = new Set(['Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo', 'PERPHjGBqRHArX4DySjwM6UJHiR3sWAatqfdBS2qQJu']);
   genesisHash = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
+  /** when set, accounts with owners (solana-mock-accounts.ts) answer the account methods instead of `accounts` */
+  book?: AccountBook;
 
   /** Appends a transaction of `program` at the chain's tip (slots must not go backwards). */
   add(program: string, tx: RpcTransaction, err: unknown = null): void {
@@ -61,6 +64,7 @@ export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promi
   let txCalls = 0;
   const b58 = getBase58Decoder();
   const handle = (method: string, params: unknown[]): unknown => {
+    if (chain.book?.handles(method)) return chain.book.handle(method, params);
     switch (method) {
       case 'getGenesisHash':
         return chain.genesisHash;
@@ -90,8 +94,10 @@ export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promi
       case 'getMultipleAccounts': {
         const [keys] = params as [string[]];
         const all = [...chain.accounts.entries()].flatMap(([owner, list]) => list.map((a) => ({ ...a, owner })));
-        const value = keys.map((k) => {
+        const fromBook = chain.book?.multiple(keys);
+        const value = keys.map((k, i) => {
           if (chain.programs.has(k)) return { owner: 'BPFLoaderUpgradeab1e11111111111111111111111', executable: true, data: ['', 'base64'] };
+          if (fromBook) return fromBook[i];
           const a = all.find((x) => x.pubkey === k);
           return a ? { owner: a.owner, executable: false, data: [Buffer.from(a.data).toString('base64'), 'base64'] } : null;
         });

@@ -21,9 +21,17 @@ export interface PositionState {
   shortTokenClaimableFundingAmountPerSize: bigint;
 }
 
+/** A min / max oracle price pair: a unit price, USD per smallest token unit × 1e20. */
 export interface MinMax {
   min: bigint;
   max: bigint;
+}
+
+/** The oracle prices a TradeEvent carries, and the ones the market model takes. */
+export interface AlphaPrices {
+  index: MinMax;
+  long: MinMax;
+  short: MinMax;
 }
 
 export interface TradeEvent {
@@ -41,7 +49,7 @@ export interface TradeEvent {
   before: PositionState;
   after: PositionState;
   transferOutExecuted: number;
-  prices: { index: MinMax; long: MinMax; short: MinMax };
+  prices: AlphaPrices;
   executionPrice: bigint;
   priceImpactValue: bigint;
   priceImpactDiff: bigint;

@@ -5,7 +5,7 @@
  * pass (with progress and ETA); following the chain is the same pass repeated (follow.ts).
  */
 import { appendRetrying } from '../../ingest/append-retry.ts';
-import type { IncomingFill, IncomingPositionSnapshot } from '../../journal/rows.ts';
+import type { IncomingFill, IncomingPositionSnapshot, MarketSnapshot } from '../../journal/rows.ts';
 import { log } from '../../log.ts';
 import { progress } from '../../progress.ts';
 import type { Service } from '../../service.ts';
@@ -15,9 +15,10 @@ import { eventsOf } from './events.ts';
 import { fillsOfTx, marketTokensOf } from './fills-of-tx.ts';
 import { ALPHA_PROGRAM, BETA_PROGRAM } from './layout.ts';
 import type { AlphaMarkets } from './markets.ts';
-import type { LatestPrices } from './positions.ts';
+import type { LatestPrices } from './latest-prices.ts';
 import { RpcError, type SolanaRpc } from './rpc.ts';
 import type { TokenDecimals } from './tokens.ts';
+import type { AlphaMarketHistory } from './history/alpha-history.ts';
 import { mergeBySlot, planWalk, walkSignatures, type StartPoint } from './signatures.ts';
 
 /** The checkpoint slot of this source in the journal. */
@@ -43,6 +44,8 @@ export interface SyncContext {
   prices: LatestPrices;
   /** per program, the newest signature a completed pass has appended (walks stop there) */
   newest: Map<string, string>;
+  /** during the backfill: alpha market snapshots rebuilt from MarketStateUpdated events */
+  history?: AlphaMarketHistory;
 }
 
 export interface SyncOptions {
@@ -115,6 +118,7 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
   let bar: ReturnType<typeof progress> | undefined;
   let startSlot = 0;
   let fills: IncomingFill[] = [];
+  let marketSnapshots: MarketSnapshot[] = [];
   let pendingTxs = 0;
   let checkpoint = cp;
   const result: SyncResult = { txs: 0, fills: 0, duplicates: 0, checkpoint: cp, tipSlot };
@@ -124,8 +128,9 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
   const flush = async () => {
     if (pendingTxs === 0) return;
     // a failed append (a full disk) pauses the pass and is retried with backoff, never skipped
-    const r = await appendRetrying(service, { fills, marketSnapshots: [], positionSnapshots: fills.map(eventSnapshot), checkpoint }, { source: SOLANA_SOURCE }, { signal });
+    const r = await appendRetrying(service, { fills, marketSnapshots, positionSnapshots: fills.map(eventSnapshot), checkpoint }, { source: SOLANA_SOURCE }, { signal });
     if (!r) return; // stopped while retrying: the checkpoint stays where it was
+    // the source's progress and completeness move with what is committed, not what is read
     if (opts.showProgress && bar) {
       const done = Math.min(1, (lastSlot - startSlot) / Math.max(1, tipSlot - startSlot));
       const elapsed = bar.elapsed();
@@ -137,6 +142,7 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
     result.duplicates += r.duplicates;
     result.checkpoint = checkpoint;
     fills = [];
+    marketSnapshots = [];
     pendingTxs = 0;
   };
 
@@ -153,6 +159,7 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
       const out = fillsOfTx(events, { signature: sig.signature, slot: sig.slot, time, marketOf: (t) => markets.get(t), decimalsOf: (m) => ctx.tokens.get(m), chain: ctx.chain });
       for (const r of out.rejected) ctx.quarantine.add(r);
       fills.push(...out.fills);
+      if (ctx.history) marketSnapshots.push(...ctx.history.record(tx, time, (t) => ctx.prices.get(t)));
     } catch (err) {
       // the endpoint failing: stop here, the pass is retried from the checkpoint
       if (err instanceof RpcError) throw new Error(`solana: transaction ${sig.signature} (slot ${sig.slot}): ${err.message}`, { cause: err });
@@ -170,14 +177,6 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
         bar = progress('solana: backfill', Math.max(1, tipSlot - startSlot));
       }
       bar.update(sig.slot - startSlot, `${(result.fills + fills.length).toLocaleString('en-US')} fills, slot ${sig.slot.toLocaleString('en-US')} of ${tipSlot.toLocaleString('en-US')}`);
-      const share = Math.min(1, (sig.slot - startSlot) / Math.max(1, tipSlot - startSlot));
-      service.source.set('backfilling', {
-        progress: share,
-        etaS: share > 0 ? Math.round((bar.elapsed() / share) * (1 - share)) : null,
-        completeToMs: sig.blockTime === null ? null : sig.blockTime * 1000,
-        slotLag: Math.max(0, tipSlot - sig.slot),
-        reason: null,
-      });
     }
     if (fills.length >= batchFills || pendingTxs >= batchTxs) await flush();
   }

@@ -16,11 +16,13 @@ import { Quarantine } from '../quarantine.ts';
 import { PositionChain } from './chain.ts';
 import { follow } from './follow.ts';
 import { AlphaMarkets } from './markets.ts';
-import { LatestPrices } from './positions.ts';
+import { LatestPrices } from './latest-prices.ts';
 import { SolanaRpc, type RpcOptions } from './rpc.ts';
 import type { StartPoint } from './signatures.ts';
 import { checkEndpoint } from './startup-check.ts';
 import { TokenDecimals } from './tokens.ts';
+import { AlphaMarketHistory } from './history/alpha-history.ts';
+import { MarketStatePoller } from './state/poller.ts';
 
 /** alpha's mainnet launch: the default start of a full backfill */
 export const DEFAULT_FROM = Date.UTC(2025, 2, 12);
@@ -34,6 +36,12 @@ export interface SolanaSourceOptions extends RpcOptions {
   batchTxs?: number;
   /** the chain the endpoint must serve (default mainnet-beta's genesis hash) */
   genesisHash?: string;
+  /** market snapshots from accounts every this many ms once following (default 60 s; 0 = none) */
+  snapshotEveryMs?: number;
+  /** position polls from accounts every this many ms (default 15 min) */
+  positionsEveryMs?: number;
+  /** epoch-ms clock of the market-state poller (tests pin it) */
+  now?: () => number;
 }
 
 /** `--from` as a start point: a slot number or an ISO date / time. */
@@ -60,6 +68,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
   const abort = new AbortController();
   const signal = abort.signal;
   let following: Promise<void> = Promise.resolve();
+  let polling: Promise<void> = Promise.resolve();
   const status = service.source;
   status.setSource('solana');
   status.set('starting');
@@ -81,6 +90,11 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       prices: new LatestPrices(),
       newest: new Map(),
     };
+    // alpha's market state before polling, from the backfill's MarketStateUpdated events
+    ctx.history = await AlphaMarketHistory.load(rpc, tokens).catch((err: unknown) => {
+      log.warn(`solana: no market-state history (${(err as Error).message})`);
+      return undefined;
+    });
     const from = opts.from ?? { time: DEFAULT_FROM };
     const cp = service.sourceCheckpoint('solana') as { slot: number } | undefined;
     log.info(cp ? `solana: resuming at slot ${cp.slot.toLocaleString('en-US')}` : `solana: backfill from ${from.slot !== undefined ? `slot ${from.slot}` : new Date(from.time!).toISOString()}`);
@@ -98,7 +112,15 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       ctx.chain = await PositionChain.load(service.db);
     }
     if (!signal.aborted) service.source.set('following', { progress: null, etaS: null, completeToMs: null, reason: null });
-    if (!signal.aborted && (opts.pollMs ?? 5_000) > 0) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
+    ctx.history = undefined; // following: the account poller writes the snapshots
+    const followingChain = !signal.aborted && (opts.pollMs ?? 5_000) > 0;
+    if (followingChain) following = follow(ctx, { ...sync, pollMs: opts.pollMs ?? 5_000 });
+    // market state from accounts while following, once the journal holds the chain's present (a
+    // Position account's state belongs to a lifecycle a backfill may not have reached yet)
+    if (followingChain && (opts.snapshotEveryMs ?? 60_000) > 0) {
+      const poller = new MarketStatePoller(service, rpc, ctx.prices, { snapshotEveryMs: opts.snapshotEveryMs, positionsEveryMs: opts.positionsEveryMs, now: opts.now });
+      polling = poller.run(signal);
+    }
   })();
   backfilled.catch((err: unknown) => status.set('stopped', { reason: (err as Error).message }));
   return {
@@ -107,6 +129,7 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
       abort.abort();
       await backfilled.catch(() => {});
       await following;
+      await polling;
       status.set('stopped', { reason: null });
     },
   };

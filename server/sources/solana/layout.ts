@@ -104,6 +104,9 @@ export const BETA_CUSTODIES: Record<string, string> = {
   '4vkNeXiYEUizLdrpdPS1eC2mccyM4NUPRtERrk6ZETkk': 'USDT',
 };
 
+/** The custody whose borrow rate beta's market snapshots report for shorts (USDC, as the simulator's). */
+export const BETA_SHORT_CUSTODY = 'G18jKKXQwBbrHeiK3C9MRXhkHsLHf7XgCSisykV46EZa';
+
 /**
  * beta `positionSide` in events. UNCONFIRMED for the event field (accounts.md §7): assumed to
  * follow the `Side` enum of the Position account, 1 long and 2 short. Any other value

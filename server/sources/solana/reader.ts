@@ -1,8 +1,9 @@
 /**
- * A sequential little-endian reader over one event body or account: Borsh fields read in their
- * declared order, so an `Option` (a u8 tag, then the value only when the tag is 1) moves every
- * later field as the program's serializer does. Reading past the end, or a tag that is neither 0
- * nor 1, throws a `LayoutError` naming the field: the caller skips the event, it never guesses.
+ * A little-endian reader over one event body or account: Borsh fields read in their declared
+ * order, so an `Option` (a u8 tag, then the value only when the tag is 1) moves every later field
+ * as the program's serializer does; fixed-offset layouts (zero-copy accounts) move to a field's
+ * offset first with `at`. Reading past the end, or a tag that is neither 0 nor 1, throws a
+ * `LayoutError` naming the field: the caller skips the event or account, it never guesses.
  */
 import { bytesToBase58 } from './base58.ts';
 
@@ -29,8 +30,19 @@ export class ByteReader {
     return at;
   }
 
+  /** Moves to `offset` (counted from the first byte, discriminator included) for the next read. */
+  at(offset: number): this {
+    if (offset < 0 || offset > this.bytes.length) throw new LayoutError(`${this.what}: offset ${offset} lies outside its ${this.bytes.length} bytes`);
+    this.offset = offset;
+    return this;
+  }
+
   u8(field: string): number {
     return this.view.getUint8(this.take(1, field));
+  }
+
+  i8(field: string): number {
+    return this.view.getInt8(this.take(1, field));
   }
 
   bool(field: string): boolean {
@@ -41,6 +53,10 @@ export class ByteReader {
 
   u32(field: string): number {
     return this.view.getUint32(this.take(4, field), true);
+  }
+
+  i32(field: string): number {
+    return this.view.getInt32(this.take(4, field), true);
   }
 
   u64(field: string): bigint {
@@ -76,6 +92,14 @@ export class ByteReader {
     if (tag === 0) return null;
     if (tag !== 1) throw new LayoutError(`${this.what}: ${field} has Option tag ${tag}`);
     return read(field);
+  }
+
+  /** A NUL-padded UTF-8 string of `len` bytes (a fixed-size name). */
+  fixedString(field: string, len: number): string {
+    const at = this.take(len, field);
+    const raw = this.bytes.subarray(at, at + len);
+    const end = raw.indexOf(0);
+    return new TextDecoder().decode(end < 0 ? raw : raw.subarray(0, end));
   }
 
   /** Borsh `String`: u32 length, then UTF-8. */

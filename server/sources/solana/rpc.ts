@@ -51,15 +51,17 @@ export interface AccountInfo {
   data: Uint8Array;
 }
 
-/** An account as getMultipleAccounts returns it: its owner program and its data. */
-export interface RawAccount {
+/**
+ * An account read by address (getMultipleAccounts): its owner program, which the account decoders
+ * and the start-up check verify, and whether it is an executable program.
+ */
+export interface OwnedAccount extends AccountInfo {
   owner: string;
   executable: boolean;
-  data: Uint8Array;
 }
 
 /** getMultipleAccounts takes at most this many keys per request. */
-const MULTIPLE_ACCOUNTS_MAX = 100;
+const MULTIPLE_ACCOUNTS_LIMIT = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -190,22 +192,27 @@ export class SolanaRpc {
   }
 
   /** Accounts by address, in order (null where none exists), in requests of at most 100 keys. */
-  async getMultipleAccounts(keys: readonly string[], retries?: number): Promise<(RawAccount | null)[]> {
-    const out: (RawAccount | null)[] = [];
-    for (let i = 0; i < keys.length; i += MULTIPLE_ACCOUNTS_MAX) {
-      const chunk = keys.slice(i, i + MULTIPLE_ACCOUNTS_MAX);
-      const res = await this.call<{ value: ({ owner: string; executable?: boolean; data: [string, string] } | null)[] }>(
-        'getMultipleAccounts', [chunk, { commitment: 'finalized', encoding: 'base64' }], retries);
-      for (const a of res.value) out.push(a ? { owner: a.owner, executable: a.executable ?? false, data: Buffer.from(a.data[0], 'base64') } : null);
-    }
-    return out;
+  async getMultipleAccounts(keys: readonly string[], retries?: number): Promise<(OwnedAccount | null)[]> {
+    const batches: string[][] = [];
+    for (let i = 0; i < keys.length; i += MULTIPLE_ACCOUNTS_LIMIT) batches.push(keys.slice(i, i + MULTIPLE_ACCOUNTS_LIMIT));
+    const answers = await Promise.all(
+      batches.map((b) =>
+        this.call<{ value: ({ owner: string; executable?: boolean; data: [string, string] } | null)[] }>(
+          'getMultipleAccounts', [b, { commitment: 'finalized', encoding: 'base64' }], retries)),
+    );
+    return answers.flatMap((a, i) =>
+      a.value.map((v, j) => (v ? { pubkey: batches[i]![j]!, owner: v.owner, executable: v.executable ?? false, data: Buffer.from(v.data[0], 'base64') } : null)),
+    );
   }
 
-  /** Accounts of `program` whose data starts with `discriminator` (base58 of the 8 bytes). */
-  async getProgramAccounts(program: string, discriminatorB58: string): Promise<AccountInfo[]> {
+  /**
+   * Accounts of `program` whose data starts with `discriminator` (base58 of the 8 bytes), and
+   * match the further `filters` (memcmp / dataSize, as the RPC method takes them).
+   */
+  async getProgramAccounts(program: string, discriminatorB58: string, filters: object[] = []): Promise<AccountInfo[]> {
     const rows = await this.call<{ pubkey: string; account: { data: [string, string] } }[]>('getProgramAccounts', [
       program,
-      { commitment: 'finalized', encoding: 'base64', filters: [{ memcmp: { offset: 0, bytes: discriminatorB58 } }] },
+      { commitment: 'finalized', encoding: 'base64', filters: [{ memcmp: { offset: 0, bytes: discriminatorB58 } }, ...filters] },
     ]);
     return rows.map((r) => ({ pubkey: r.pubkey, data: Buffer.from(r.account.data[0], 'base64') }));
   }

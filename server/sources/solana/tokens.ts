@@ -6,40 +6,16 @@
  * cannot be read quarantines its fills with that reason.
  */
 import { log } from '../../log.ts';
-import { bytesToBase58 } from './base58.ts';
-import { ALPHA_PROGRAM, ALPHA_STORE, ALPHA_STORE_ACCOUNT, ALPHA_TOKEN_MAP, SPL_MINT, TOKEN_PROGRAMS } from './layout.ts';
-import type { RawAccount, SolanaRpc } from './rpc.ts';
-import { bytesToHex } from './units.ts';
+import { decodeStoreTokenMap, decodeTokenMap, type AlphaTokenConfig } from './accounts/alpha-token-map.ts';
+import { tryDecode } from './accounts/bytes.ts';
+import { ALPHA_PROGRAM, ALPHA_STORE, SPL_MINT, TOKEN_PROGRAMS } from './layout.ts';
+import type { OwnedAccount, SolanaRpc } from './rpc.ts';
 
 /** The token map reload happens at most this often (a token listed later is picked up). */
 const RELOAD_EVERY_MS = 3_600_000;
 
-/** mint → decimals from a TokenMapHeader account's bytes (oracle-prices.md §2c); empty if it is not one. */
-export function decodeTokenMap(data: Uint8Array): Map<string, number> {
-  const m = ALPHA_TOKEN_MAP;
-  const out = new Map<string, number>();
-  if (data.length < m.configs || bytesToHex(data.subarray(0, 8)) !== m.disc) return out;
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const count = Math.min(view.getUint32(m.count, true), m.maxEntries);
-  for (let i = 0; i < count; i++) {
-    const at = m.entries + m.entrySize * i;
-    const index = data[at + 32]!;
-    const config = m.configs + m.configSize * index;
-    if (config + m.configSize > data.length) continue; // a config beyond the account: not trusted
-    out.set(bytesToBase58(data.subarray(at, at + 32)), data[config + m.configDecimals]!);
-  }
-  return out;
-}
-
-/** The token map's address from the Store account's bytes; undefined if it is not a Store. */
-export function tokenMapAddress(store: Uint8Array): string | undefined {
-  const at = ALPHA_STORE_ACCOUNT.tokenMap;
-  if (store.length < at + 32 || bytesToHex(store.subarray(0, 8)) !== ALPHA_STORE_ACCOUNT.disc) return undefined;
-  return bytesToBase58(store.subarray(at, at + 32));
-}
-
 /** Decimals of an SPL (or Token-2022) mint account; undefined if the account is not an initialized mint. */
-export function mintDecimals(account: RawAccount): number | undefined {
+export function mintDecimals(account: Pick<OwnedAccount, 'owner' | 'data'>): number | undefined {
   const d = account.data;
   if (!TOKEN_PROGRAMS.has(account.owner) || d.length < SPL_MINT.length || d[SPL_MINT.initialized] !== 1) return undefined;
   return d[SPL_MINT.decimals];
@@ -67,15 +43,15 @@ export class TokenDecimals {
     this.mapLoadedAt = Date.now();
     this.missing.clear();
     const [store] = await this.rpc.getMultipleAccounts([ALPHA_STORE]);
-    const mapKey = store && store.owner === ALPHA_PROGRAM ? tokenMapAddress(store.data) : undefined;
+    const mapKey = tryDecode(decodeStoreTokenMap, store ?? null, 'alpha Store');
     if (!mapKey) {
       log.warn(`solana: alpha store ${ALPHA_STORE} is not a Store account of ${ALPHA_PROGRAM}; token decimals come from mint accounts only`);
       return;
     }
     const [map] = await this.rpc.getMultipleAccounts([mapKey]);
-    const tokens = map && map.owner === ALPHA_PROGRAM ? decodeTokenMap(map.data) : new Map<string, number>();
+    const tokens = tryDecode(decodeTokenMap, map ?? null, 'alpha TokenMap') ?? new Map<string, AlphaTokenConfig>();
     if (tokens.size === 0) log.warn(`solana: alpha token map ${mapKey} could not be read; token decimals come from mint accounts only`);
-    for (const [mint, decimals] of tokens) this.known.set(mint, decimals);
+    for (const [mint, config] of tokens) this.known.set(mint, config.decimals);
     log.debug(`solana: ${tokens.size} tokens in alpha's token map`);
   }
 
