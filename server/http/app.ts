@@ -28,6 +28,7 @@ import { handleError, methodNotAllowed } from './errors.ts';
 import { HitLane, rawTargetOf } from './hit-lane.ts';
 import { mountHealth } from './health.ts';
 import { mountBrowserAccess, type CorsPolicy } from './browser-access.ts';
+import { mountExplorer } from './explorer.ts';
 import { memoizedQueryParser } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
 import { openapiRoutes } from './routes/openapi.ts';
@@ -188,6 +189,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
     || history.behind() || lifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountMcp({ app, service, keys, limits, routes });
+  mountExplorer(app);
   if (stream) mountStream(app, stream, keys, limits);
   return app;
 }

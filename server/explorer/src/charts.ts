@@ -1,0 +1,111 @@
+/**
+ * Chart helpers over TradingView's Lightweight Charts: one look for every chart (dark, UTC time
+ * axis, crosshair), ISO timestamps to the library's seconds, and a registry so a view's charts are
+ * removed when the view goes.
+ */
+import {
+  AreaSeries, CandlestickSeries, ColorType, CrosshairMode, HistogramSeries, LineSeries, LineType, createChart, createSeriesMarkers,
+  type IChartApi, type ISeriesApi, type SeriesMarker, type Time, type UTCTimestamp,
+} from 'lightweight-charts';
+
+export const COLORS = {
+  long: '#26a69a',
+  short: '#ef5350',
+  accent: '#5b9cf6',
+  amber: '#f0b429',
+  muted: '#8b93a7',
+  violet: '#b388ff',
+};
+
+const live = new Set<IChartApi>();
+
+/** Seconds since the epoch of an ISO timestamp, as the library takes time. */
+export function toTime(iso: string): UTCTimestamp {
+  return Math.floor(Date.parse(iso) / 1000) as UTCTimestamp;
+}
+
+/** A chart filling `container` (its height from CSS), with the page's look. */
+export function timeChart(container: HTMLElement, opts: { percent?: boolean } = {}): IChartApi {
+  const chart = createChart(container, {
+    autoSize: true,
+    layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#b8bfcc', fontSize: 11, attributionLogo: true },
+    grid: { vertLines: { color: 'rgba(255,255,255,0.04)' }, horzLines: { color: 'rgba(255,255,255,0.06)' } },
+    rightPriceScale: { borderColor: 'rgba(255,255,255,0.12)' },
+    leftPriceScale: { borderColor: 'rgba(255,255,255,0.12)' },
+    timeScale: { borderColor: 'rgba(255,255,255,0.12)', timeVisible: true, secondsVisible: false },
+    crosshair: { mode: CrosshairMode.Normal },
+    localization: opts.percent ? { priceFormatter: (p: number) => `${(p * 100).toFixed(4)}%` } : { priceFormatter: compactNumber },
+  });
+  live.add(chart);
+  return chart;
+}
+
+/** Removes every chart made since the last call (a view is leaving). */
+export function disposeCharts(): void {
+  for (const chart of live) chart.remove();
+  live.clear();
+}
+
+function compactNumber(value: number): string {
+  const abs = Math.abs(value);
+  if (abs >= 1e9) return `${(value / 1e9).toFixed(2)}B`;
+  if (abs >= 1e6) return `${(value / 1e6).toFixed(2)}M`;
+  if (abs >= 1e4) return `${(value / 1e3).toFixed(1)}K`;
+  if (abs >= 100) return value.toFixed(0);
+  if (abs >= 1) return value.toFixed(2);
+  return value.toPrecision(4);
+}
+
+/** Points sorted by time with at most one per second (the library needs strictly ascending times; the last value wins). */
+export function points(rows: { time: UTCTimestamp; value: number }[]): { time: Time; value: number }[] {
+  const byTime = new Map<number, number>();
+  for (const r of rows) byTime.set(r.time, r.value);
+  return [...byTime].sort((a, b) => a[0] - b[0]).map(([t, value]) => ({ time: t as UTCTimestamp, value }));
+}
+
+export function line(chart: IChartApi, color: string, title: string, data: { time: Time; value: number }[], opts: { steps?: boolean; scale?: 'left' | 'right' } = {}): ISeriesApi<'Line'> {
+  const series = chart.addSeries(LineSeries, { color, title, lineWidth: 2, priceScaleId: opts.scale ?? 'right', lineType: opts.steps ? LineType.WithSteps : LineType.Simple, priceLineVisible: false });
+  series.setData(data);
+  return series;
+}
+
+export function area(chart: IChartApi, color: string, title: string, data: { time: Time; value: number }[]): ISeriesApi<'Area'> {
+  const series = chart.addSeries(AreaSeries, { lineColor: color, topColor: `${color}55`, bottomColor: `${color}08`, title, lineWidth: 2, priceLineVisible: false });
+  series.setData(data);
+  return series;
+}
+
+export function bars(chart: IChartApi, color: string, title: string, data: { time: Time; value: number; color?: string }[], scale: 'left' | 'right' = 'right'): ISeriesApi<'Histogram'> {
+  const series = chart.addSeries(HistogramSeries, { color, title, priceScaleId: scale, priceLineVisible: false });
+  series.setData(data);
+  return series;
+}
+
+export interface Candle { time: string; open: number; high: number; low: number; close: number }
+
+export function candles(chart: IChartApi, rows: Candle[]): ISeriesApi<'Candlestick'> {
+  const series = chart.addSeries(CandlestickSeries, {
+    upColor: COLORS.long, downColor: COLORS.short, wickUpColor: COLORS.long, wickDownColor: COLORS.short, borderVisible: false,
+  });
+  series.setData(rows.map((r) => ({ time: toTime(r.time), open: r.open, high: r.high, low: r.low, close: r.close })));
+  return series;
+}
+
+/** Puts markers on a series (sorted by time, as the library needs). */
+export function markers(series: ISeriesApi<'Line' | 'Candlestick'>, list: SeriesMarker<Time>[]): void {
+  createSeriesMarkers(series, [...list].sort((a, b) => (a.time as number) - (b.time as number)));
+}
+
+/** A legend line under a chart: colored swatches with names. */
+export function legend(entries: [color: string, name: string][]): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'legend';
+  for (const [color, name] of entries) {
+    const item = document.createElement('span');
+    const swatch = document.createElement('i');
+    swatch.style.background = color;
+    item.append(swatch, name);
+    el.append(item);
+  }
+  return el;
+}
