@@ -1,7 +1,8 @@
 /**
  * Chart helpers over TradingView's Lightweight Charts: one look for every chart (dark, UTC time
  * axis, crosshair), ISO timestamps to the library's seconds, and a registry so a view's charts are
- * removed when the view goes.
+ * removed when the view goes. The library's attribution is the page footer's link to TradingView
+ * (its logo on every chart sat over the data).
  */
 import {
   AreaSeries, CandlestickSeries, ColorType, CrosshairMode, HistogramSeries, LineSeries, LineType, createChart, createSeriesMarkers,
@@ -25,16 +26,15 @@ export function toTime(iso: string): UTCTimestamp {
 }
 
 /** A chart filling `container` (its height from CSS), with the page's look. */
-export function timeChart(container: HTMLElement, opts: { percent?: boolean } = {}): IChartApi {
+export function timeChart(container: HTMLElement): IChartApi {
   const chart = createChart(container, {
     autoSize: true,
-    layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#b8bfcc', fontSize: 11, attributionLogo: true },
+    layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#b8bfcc', fontSize: 11, attributionLogo: false },
     grid: { vertLines: { color: 'rgba(255,255,255,0.04)' }, horzLines: { color: 'rgba(255,255,255,0.06)' } },
     rightPriceScale: { borderColor: 'rgba(255,255,255,0.12)' },
     leftPriceScale: { borderColor: 'rgba(255,255,255,0.12)' },
     timeScale: { borderColor: 'rgba(255,255,255,0.12)', timeVisible: true, secondsVisible: false },
     crosshair: { mode: CrosshairMode.Normal },
-    localization: opts.percent ? { priceFormatter: (p: number) => `${(p * 100).toFixed(4)}%` } : { priceFormatter: compactNumber },
   });
   live.add(chart);
   return chart;
@@ -63,20 +63,30 @@ export function points(rows: { time: UTCTimestamp; value: number }[]): { time: T
   return [...byTime].sort((a, b) => a[0] - b[0]).map(([t, value]) => ({ time: t as UTCTimestamp, value }));
 }
 
-export function line(chart: IChartApi, color: string, title: string, data: { time: Time; value: number }[], opts: { steps?: boolean; scale?: 'left' | 'right' } = {}): ISeriesApi<'Line'> {
-  const series = chart.addSeries(LineSeries, { color, title, lineWidth: 2, priceScaleId: opts.scale ?? 'right', lineType: opts.steps ? LineType.WithSteps : LineType.Simple, priceLineVisible: false });
+/** Hourly rates are ~1e-5: the scale needs a finer step than the default cent, and percent labels. */
+const PERCENT_FORMAT = { type: 'custom' as const, minMove: 1e-9, formatter: (p: number) => `${(p * 100).toFixed(4)}%` };
+/** Prices: 4 decimals (index prices run from ~1 to ~100,000). */
+const PRICE_FORMAT = { type: 'price' as const, precision: 4, minMove: 0.0001 };
+/** USD amounts: compact labels (1.23M). */
+const USD_FORMAT = { type: 'custom' as const, minMove: 0.01, formatter: compactNumber };
+
+export function line(chart: IChartApi, color: string, title: string, data: { time: Time; value: number }[], opts: { steps?: boolean; scale?: 'left' | 'right'; format?: 'usd' | 'percent' | 'price' } = {}): ISeriesApi<'Line'> {
+  const series = chart.addSeries(LineSeries, {
+    color, title, lineWidth: 2, priceScaleId: opts.scale ?? 'right', lineType: opts.steps ? LineType.WithSteps : LineType.Simple, priceLineVisible: false,
+    priceFormat: opts.format === 'percent' ? PERCENT_FORMAT : opts.format === 'price' ? PRICE_FORMAT : USD_FORMAT,
+  });
   series.setData(data);
   return series;
 }
 
 export function area(chart: IChartApi, color: string, title: string, data: { time: Time; value: number }[]): ISeriesApi<'Area'> {
-  const series = chart.addSeries(AreaSeries, { lineColor: color, topColor: `${color}55`, bottomColor: `${color}08`, title, lineWidth: 2, priceLineVisible: false });
+  const series = chart.addSeries(AreaSeries, { lineColor: color, topColor: `${color}55`, bottomColor: `${color}08`, title, lineWidth: 2, priceLineVisible: false, priceFormat: USD_FORMAT });
   series.setData(data);
   return series;
 }
 
 export function bars(chart: IChartApi, color: string, title: string, data: { time: Time; value: number; color?: string }[], scale: 'left' | 'right' = 'right'): ISeriesApi<'Histogram'> {
-  const series = chart.addSeries(HistogramSeries, { color, title, priceScaleId: scale, priceLineVisible: false });
+  const series = chart.addSeries(HistogramSeries, { color, title, priceScaleId: scale, priceLineVisible: false, priceFormat: USD_FORMAT });
   series.setData(data);
   return series;
 }
@@ -89,6 +99,18 @@ export function candles(chart: IChartApi, rows: Candle[]): ISeriesApi<'Candlesti
   });
   series.setData(rows.map((r) => ({ time: toTime(r.time), open: r.open, high: r.high, low: r.low, close: r.close })));
   return series;
+}
+
+/**
+ * `rows` with a zero row for every bucket of [from, to) that has none (volume and liquidation
+ * histories omit empty buckets; bars are placed by index, so a gap must be a bar of 0).
+ */
+export function withEmptyBuckets<T extends { time: string }>(rows: T[], from: string, to: string, stepMs: number, zero: (time: string) => T): T[] {
+  const have = new Map(rows.map((r) => [Date.parse(r.time), r]));
+  const out: T[] = [];
+  const first = Math.min(Math.floor(Date.parse(from) / stepMs) * stepMs, rows.length ? Date.parse(rows[0]!.time) : Infinity);
+  for (let t = first; t < Date.parse(to); t += stepMs) out.push(have.get(t) ?? zero(new Date(t).toISOString()));
+  return out;
 }
 
 /** Puts markers on a series (sorted by time, as the library needs). */

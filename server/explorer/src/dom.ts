@@ -68,7 +68,7 @@ export function fill(body: HTMLElement, ...children: Child[]): void {
  */
 export function showFailure(body: HTMLElement, err: unknown, what: string): void {
   if (err instanceof ApiFailure && err.notAvailable) {
-    fill(body, h('p', { class: 'note' }, `${what} is not available on this server yet.`));
+    fill(body, h('p', { class: 'note' }, `${what}: not available on this server yet.`));
     return;
   }
   if (!(err instanceof ApiFailure)) console.warn(err);
@@ -88,7 +88,8 @@ export function segmented<V extends string>(label: string, options: readonly V[]
     b.addEventListener('click', () => onPick(option));
     group.append(b);
   }
-  return h('label', { class: 'control' }, h('span', {}, label), group);
+  // a <div>, not a <label>: a label would lend its whole text to each button's accessible name
+  return h('div', { class: 'control' }, h('span', {}, label), group);
 }
 
 /** A labelled `<select>`. */

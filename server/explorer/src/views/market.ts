@@ -5,7 +5,7 @@
  */
 import type { IChartApi } from 'lightweight-charts';
 import { get, type History } from '../api.ts';
-import { area, bars, candles, COLORS, legend, line, points, timeChart, toTime, type Candle } from '../charts.ts';
+import { area, bars, candles, COLORS, legend, line, points, timeChart, toTime, withEmptyBuckets, type Candle } from '../charts.ts';
 import { base, href, type ViewContext } from '../context.ts';
 import { fill, h, panel, segmented, select, showFailure } from '../dom.ts';
 import { price, rate, usd } from '../format.ts';
@@ -83,18 +83,24 @@ export async function renderMarket(ctx: ViewContext): Promise<void> {
     return legend([[COLORS.long, 'long OI'], [COLORS.short, 'short OI']]);
   });
   ratePanel(ctx, grid, variants, { interval: coarse(chosen.interval), from });
-  chartPanel(ctx, grid, 'Volume and fees', 'Volume history', false, () => get<History<VolumeBucket>>(`${p}/volume/history`, q), (chart, data) => {
+  chartPanel(ctx, grid, 'Volume and fees', 'Volume history', false, () => get<History<VolumeBucket>>(`${p}/volume/history`, q).then(gapless((time) => ({ time, volume_usd: 0, fees_usd: 0 }))), (chart, data) => {
     bars(chart, COLORS.accent, 'volume', data.map((r) => ({ time: toTime(r.time), value: r.volume_usd })));
     line(chart, COLORS.amber, 'fees', data.map((r) => ({ time: toTime(r.time), value: r.fees_usd })), { scale: 'left' });
     chart.applyOptions({ leftPriceScale: { visible: true } });
     return legend([[COLORS.accent, 'volume (right scale)'], [COLORS.amber, 'fees (left scale)']]);
   });
   chartPanel(ctx, grid, 'Liquidations', 'Liquidation history', false,
-    () => get<History<LiquidationBucket>>(`${p}/liquidations/history`, { market, interval: coarse(chosen.interval), from }), (chart, data) => {
+    () => get<History<LiquidationBucket>>(`${p}/liquidations/history`, { market, interval: coarse(chosen.interval), from })
+      .then(gapless((time) => ({ time, count: 0, long_usd: 0, short_usd: 0, total_usd: 0 }))), (chart, data) => {
       bars(chart, COLORS.long, 'longs', data.map((r) => ({ time: toTime(r.time), value: r.long_usd })));
       bars(chart, COLORS.short, 'shorts', data.map((r) => ({ time: toTime(r.time), value: -r.short_usd })));
       return legend([[COLORS.long, 'longs liquidated (up)'], [COLORS.short, 'shorts liquidated (down)']]);
     });
+}
+
+/** A history with its omitted (empty) buckets put back as zeros, unless it has no bucket at all. */
+function gapless<T extends { time: string }>(zero: (time: string) => T): (h: History<T>) => History<T> {
+  return (h) => (h.data.length === 0 ? h : { ...h, data: withEmptyBuckets(h.data, h.from, h.to, MS[h.interval]!, zero) });
 }
 
 /**
@@ -113,7 +119,7 @@ function chartPanel<T>(ctx: ViewContext, grid: HTMLElement, title: string, what:
     }
     const holder = h('div', { class: wide ? 'chart tall' : 'chart' });
     fill(p.body, holder);
-    const chart = timeChart(holder, { percent: title === 'Rates' });
+    const chart = timeChart(holder);
     const key = draw(chart, data);
     if (key) p.body.append(key);
     chart.timeScale().fitContent();
@@ -129,11 +135,11 @@ function ratePanel(ctx: ViewContext, grid: HTMLElement, variants: MarketRow[], q
     holder.replaceChildren();
     const picker = alpha && variants.length > 1
       ? select('Pool', variants.map((v) => ({ value: v.market_variant ?? '', text: v.market_variant ?? v.market })), variant.market_variant ?? '', (v) => draw(variants.find((x) => x.market_variant === v)!))
-      : h('span', { class: 'hint' }, `now ${rate(variant.funding_rate_long)} long`);
+      : h('span', { class: 'hint' }, `now ${rate(variant.funding_rate_long)} long · ${rate(variant.funding_rate_short)} short`);
     const params = alpha ? { market_variant: variant.market_variant, ...q } : { market: variant.market, ...q };
     chartPanel(ctx, holder, 'Rates', 'Rate history', false, () => get<History<RateBucket>>(`${base(ctx.protocol)}/funding-rates/history`, params), (chart, data) => {
-      line(chart, COLORS.long, 'long', points(data.map((r) => ({ time: toTime(r.time), value: r.funding_rate_long }))));
-      line(chart, COLORS.short, 'short', points(data.map((r) => ({ time: toTime(r.time), value: r.funding_rate_short }))));
+      line(chart, COLORS.long, 'long', points(data.map((r) => ({ time: toTime(r.time), value: r.funding_rate_long }))), { format: 'percent' });
+      line(chart, COLORS.short, 'short', points(data.map((r) => ({ time: toTime(r.time), value: r.funding_rate_short }))), { format: 'percent' });
       return legend([[COLORS.long, 'long side, net hourly'], [COLORS.short, 'short side, net hourly']]);
     }, picker);
   };

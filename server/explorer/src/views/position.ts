@@ -3,7 +3,7 @@
  * the server has them, else the fills' own prices), its size and collateral after each fill, and
  * the fills themselves.
  */
-import type { SeriesMarker, Time, UTCTimestamp } from 'lightweight-charts';
+import { LineStyle, type AutoscaleInfo, type SeriesMarker, type Time, type UTCTimestamp } from 'lightweight-charts';
 import { ApiFailure, get, type History, type Paged } from '../api.ts';
 import { candles, COLORS, legend, line, markers, points, timeChart, toTime, type Candle } from '../charts.ts';
 import { base, href, type ViewContext } from '../context.ts';
@@ -15,7 +15,7 @@ import type { Fill } from './shared.ts';
 interface Detail {
   position_id: number; market: string; market_variant: string | null; address: string; side: 'long' | 'short'; status: string;
   current_size_usd: number | null; max_size_usd: number; current_collateral_usd: number | null; entry_price: number; exit_price: number | null;
-  mark_price: number | null; liquidation_price: number | null; unrealized_pnl_usd: number | null; opened_at: string; closed_at: string | null;
+  mark_price: number | null; liquidation_price: number | null; unrealized_pnl_usd: number | null; opened_at: string; closed_at: string | null; updated_at: string | null;
   max_leverage: number; realized_pnl_usd: number; net_pnl_usd: number; fees_usd: number; fill_count: number;
 }
 
@@ -63,7 +63,7 @@ export async function renderPosition(ctx: ViewContext): Promise<void> {
     ['Opened', time(detail.opened_at)],
     ['Closed', time(detail.closed_at)],
   ]));
-  if (open) figures.body.append(h('p', { class: 'subtle' }, 'Distance to liquidation: ', proximityCell(proximity(detail))));
+  if (open) figures.body.append(h('div', { class: 'inline-stat' }, h('span', { class: 'label' }, 'Distance to liquidation'), proximityCell(proximity(detail))));
 
   const grid = h('div', { class: 'grid' });
   ctx.root.append(grid);
@@ -102,20 +102,34 @@ export async function renderPosition(ctx: ViewContext): Promise<void> {
     note = 'Price candles are not available on this server yet: the line joins the fills\' own prices.';
   }
   if (!ctx.alive()) return;
-  drawPrice(priceBox.body, fills, bars && bars.length > 0 ? bars : null, step.ms, note);
+  drawPrice(priceBox.body, fills, detail, bars && bars.length > 0 ? bars : null, step.ms, note);
 }
 
-function drawPrice(body: HTMLElement, fills: Fill[], bars: Candle[] | null, stepMs: number, note: string | null): void {
+function drawPrice(body: HTMLElement, fills: Fill[], detail: Detail, bars: Candle[] | null, stepMs: number, note: string | null): void {
   const holder = h('div', { class: 'chart tall' });
   fill(body, holder);
   const chart = timeChart(holder);
   const step = stepMs / 1000;
   // on candles a marker sits on the candle of its fill's bucket; on the fills' line, on its point
   const at = (f: Fill): UTCTimestamp => (bars ? (Math.floor(toTime(f.time) / step) * step) as UTCTimestamp : toTime(f.time));
-  const series = bars ? candles(chart, bars) : line(chart, COLORS.accent, 'fill price', points(fills.map((f) => ({ time: toTime(f.time), value: f.price }))));
+  const prices = fills.map((f) => ({ time: toTime(f.time), value: f.price }));
+  // without candles an open position's line runs on to its latest mark
+  if (!bars && detail.status === 'open' && detail.mark_price !== null && detail.updated_at) prices.push({ time: toTime(detail.updated_at), value: detail.mark_price });
+  const series = bars ? candles(chart, bars) : line(chart, COLORS.accent, 'fill price', points(prices), { format: 'price' });
   markers(series, fills.map((f) => ({ time: at(f), ...SHAPES[f.type], text: f.type === 'increase' || f.type === 'decrease' ? '' : f.type })));
+  series.createPriceLine({ price: detail.entry_price, color: COLORS.muted, lineStyle: LineStyle.Dashed, lineWidth: 1, title: 'entry', axisLabelVisible: true });
+  if (detail.status === 'open' && detail.liquidation_price !== null) {
+    series.createPriceLine({ price: detail.liquidation_price, color: COLORS.short, lineStyle: LineStyle.Dashed, lineWidth: 1, title: 'liquidation', axisLabelVisible: true });
+    // the scale shows the liquidation price too, so the distance to it reads at a glance
+    series.applyOptions({ autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
+      const info = base();
+      if (!info?.priceRange) return info;
+      const { minValue, maxValue } = info.priceRange;
+      return { ...info, priceRange: { minValue: Math.min(minValue, detail.liquidation_price!), maxValue: Math.max(maxValue, detail.liquidation_price!) } };
+    } });
+  }
   chart.timeScale().fitContent();
-  body.append(legend(Object.entries(SHAPES).map(([type, s]) => [s.color, type])));
+  body.append(legend([...Object.entries(SHAPES).map(([type, s]) => [s.color, type] as [string, string]), [COLORS.muted, 'entry price'], ...(detail.status === 'open' ? [[COLORS.short, 'liquidation price'] as [string, string]] : [])]));
   if (note) body.append(h('p', { class: 'note' }, note));
 }
 

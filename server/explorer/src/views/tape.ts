@@ -3,7 +3,7 @@
  * single-use ticket (POST /v1/stream/tickets), so the key never travels in a URL; a key whose
  * plan lacks the stream gets the API's 403 message.
  */
-import { request } from '../api.ts';
+import { get, request } from '../api.ts';
 import { href, type ViewContext } from '../context.ts';
 import { fill, h, panel, select, showFailure } from '../dom.ts';
 import { price, shortAddress, signedUsd, time, usd } from '../format.ts';
@@ -45,6 +45,23 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
       h('thead', {}, h('tr', {}, ...['Time (UTC)', 'Market', 'Side', 'Type', 'Size change', 'Size after', 'Price', 'Fee', 'Account'].map((t, i) => h('th', { class: i >= 4 && i <= 7 ? 'num' : undefined }, t)))),
       body)));
 
+  // the latest fills over REST first, where this server has that endpoint, so the tape starts with context
+  const shown = new Set<number>();
+  const add = (f: Fill, live: boolean) => {
+    if (f.seq !== undefined) {
+      if (shown.has(f.seq)) return;
+      shown.add(f.seq);
+    }
+    p.body.querySelector('.waiting')?.remove();
+    const tr = row(ctx, f, live);
+    if (live) body.prepend(tr);
+    else body.append(tr);
+    while (body.children.length > KEEP) body.lastElementChild!.remove();
+  };
+  get<{ data: Fill[] }>(`/v1/${ctx.protocol}/fills`, { market: market || undefined, limit: 50 }).then(({ data }) => {
+    if (ctx.alive()) for (const f of data) add(f, false);
+  }, () => undefined);
+
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const query = market ? `?market=${encodeURIComponent(market)}` : '';
   const ws = new WebSocket(`${scheme}://${location.host}/v1/stream/${ctx.protocol}/fills${query}`, [ticket.protocol, `ticket.${ticket.ticket}`]);
@@ -59,12 +76,10 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
       return;
     }
     if (!frame.data) return;
-    p.body.querySelector('.waiting')?.remove();
     count.fills += 1;
     if (frame.data.type === 'liquidation') count.liquidations += 1;
-    body.prepend(row(ctx, frame.data));
-    while (body.children.length > KEEP) body.lastElementChild!.remove();
-    status.textContent = `Live · ${count.fills} fills, ${count.liquidations} liquidations`;
+    add(frame.data, true);
+    status.textContent = `Live · ${count.fills} fills, ${count.liquidations} liquidations since opened`;
   });
   ws.addEventListener('close', (ev) => {
     if (!ctx.alive()) return;
@@ -79,12 +94,12 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
   });
 }
 
-function row(ctx: ViewContext, f: Fill): HTMLElement {
+function row(ctx: ViewContext, f: Fill, live: boolean): HTMLElement {
   const liquidation = f.type === 'liquidation';
   const account = f.address
     ? h('a', { href: href(ctx.protocol, 'account', f.address), title: f.address }, shortAddress(f.address))
     : '–';
-  return h('tr', { class: liquidation ? 'liquidation fresh' : 'fresh' },
+  return h('tr', { class: [liquidation ? 'liquidation' : '', live ? 'fresh' : ''].join(' ').trim() || undefined },
     h('td', {}, time(f.time)),
     h('td', {}, f.market ?? '–'),
     h('td', { class: f.side === 'long' ? 'up' : 'down' }, f.side ?? '–'),
