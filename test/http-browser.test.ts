@@ -176,3 +176,24 @@ describe('browser stream auth', () => {
     expect((await fetch(`${s.base}/v1/stream/tickets`, { headers: { 'x-api-key': s.key('premium') } })).status).toBe(405);
   });
 });
+
+describe('the explorer\'s files', () => {
+  test('/ is the page, its script and style sheet come from this server, compressed, without a key', async () => {
+    const page = await raw('/', { 'accept-encoding': 'identity' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html;charset=UTF-8');
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    const html = page.bytes.toString();
+    expect(html).toContain('<script type="module" src="/explorer/app.js">');
+    expect(html).not.toMatch(/https?:\/\/(?!www\.tradingview\.com)/); // nothing loaded from elsewhere
+    const script = await raw('/explorer/app.js', { 'accept-encoding': 'br' });
+    expect(script.status).toBe(200);
+    expect(script.headers['content-encoding']).toBe('br');
+    const js = brotliDecompressSync(script.bytes).toString();
+    expect(js).toContain('x-api-key');
+    expect(js).not.toMatch(/\bimport\s*\(|from\s*["']https?:/); // one bundle: no further loads
+    const style = await raw('/explorer/style.css', {});
+    expect(style.headers['content-type']).toBe('text/css;charset=UTF-8');
+  });
+});
+

@@ -65,15 +65,18 @@ export function points(rows: { time: UTCTimestamp; value: number }[]): { time: T
 
 /** Hourly rates are ~1e-5: the scale needs a finer step than the default cent, and percent labels. */
 const PERCENT_FORMAT = { type: 'custom' as const, minMove: 1e-9, formatter: (p: number) => `${(p * 100).toFixed(4)}%` };
-/** Prices: 4 decimals (index prices run from ~1 to ~100,000). */
-const PRICE_FORMAT = { type: 'price' as const, precision: 4, minMove: 0.0001 };
+/** Prices: as many decimals as the price's size needs (index prices run from ~1 to ~100,000). */
+export function priceFormat(typical: number): { type: 'price'; precision: number; minMove: number } {
+  const precision = typical >= 1_000 ? 2 : typical >= 1 ? 4 : 6;
+  return { type: 'price', precision, minMove: 10 ** -precision };
+}
 /** USD amounts: compact labels (1.23M). */
 const USD_FORMAT = { type: 'custom' as const, minMove: 0.01, formatter: compactNumber };
 
 export function line(chart: IChartApi, color: string, title: string, data: { time: Time; value: number }[], opts: { steps?: boolean; scale?: 'left' | 'right'; format?: 'usd' | 'percent' | 'price' } = {}): ISeriesApi<'Line'> {
   const series = chart.addSeries(LineSeries, {
     color, title, lineWidth: 2, priceScaleId: opts.scale ?? 'right', lineType: opts.steps ? LineType.WithSteps : LineType.Simple, priceLineVisible: false,
-    priceFormat: opts.format === 'percent' ? PERCENT_FORMAT : opts.format === 'price' ? PRICE_FORMAT : USD_FORMAT,
+    priceFormat: opts.format === 'percent' ? PERCENT_FORMAT : opts.format === 'price' ? priceFormat(data[0]?.value ?? 1) : USD_FORMAT,
   });
   series.setData(data);
   return series;
@@ -96,6 +99,7 @@ export interface Candle { time: string; open: number; high: number; low: number;
 export function candles(chart: IChartApi, rows: Candle[]): ISeriesApi<'Candlestick'> {
   const series = chart.addSeries(CandlestickSeries, {
     upColor: COLORS.long, downColor: COLORS.short, wickUpColor: COLORS.long, wickDownColor: COLORS.short, borderVisible: false,
+    priceFormat: priceFormat(rows[0]?.close ?? 1),
   });
   series.setData(rows.map((r) => ({ time: toTime(r.time), open: r.open, high: r.high, low: r.low, close: r.close })));
   return series;

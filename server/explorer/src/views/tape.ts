@@ -79,7 +79,7 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
     count.fills += 1;
     if (frame.data.type === 'liquidation') count.liquidations += 1;
     add(frame.data, true);
-    status.textContent = `Live · ${count.fills} fills, ${count.liquidations} liquidations since opened`;
+    status.textContent = `Live · ${plural(count.fills, 'fill')}, ${plural(count.liquidations, 'liquidation')} since opened`;
   });
   ws.addEventListener('close', (ev) => {
     if (!ctx.alive()) return;
@@ -110,3 +110,5 @@ function row(ctx: ViewContext, f: Fill, live: boolean): HTMLElement {
     h('td', { class: 'num' }, usd(f.fee_total_usd ?? f.fee_usd)),
     h('td', {}, account));
 }
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
