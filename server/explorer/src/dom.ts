@@ -71,6 +71,10 @@ export function showFailure(body: HTMLElement, err: unknown, what: string): void
     fill(body, h('p', { class: 'note' }, `${what}: not available on this server yet.`));
     return;
   }
+  if (err instanceof ApiFailure && err.code === 'no_key') {
+    fill(body, h('p', { class: 'note' }, err.message));
+    return;
+  }
   if (!(err instanceof ApiFailure)) console.warn(err);
   fill(body, h('p', { class: `error status-${err instanceof ApiFailure ? err.status : 0}`, role: 'alert' }, describeFailure(err)));
 }
