@@ -88,9 +88,11 @@ export function area(chart: IChartApi, color: string, title: string, data: { tim
   return series;
 }
 
-export function bars(chart: IChartApi, color: string, title: string, data: { time: Time; value: number; color?: string }[], scale: 'left' | 'right' = 'right'): ISeriesApi<'Histogram'> {
-  const series = chart.addSeries(HistogramSeries, { color, title, priceScaleId: scale, priceLineVisible: false, priceFormat: USD_FORMAT });
-  series.setData(data);
+export function bars(chart: IChartApi, color: string, _title: string, data: { time: Time; value: number; color?: string }[], scale: 'left' | 'right' = 'right'): ISeriesApi<'Histogram'> {
+  // no axis label: the last bucket's value says little about a histogram (the legend names it)
+  const series = chart.addSeries(HistogramSeries, { color, title: '', priceScaleId: scale, priceLineVisible: false, lastValueVisible: false, priceFormat: USD_FORMAT });
+  // an empty bucket keeps its place on the axis but draws nothing
+  series.setData(data.map((d) => (d.value === 0 ? { ...d, color: 'rgba(0,0,0,0)' } : d)));
   return series;
 }
 
@@ -106,14 +108,15 @@ export function candles(chart: IChartApi, rows: Candle[]): ISeriesApi<'Candlesti
 }
 
 /**
- * `rows` with a zero row for every bucket of [from, to) that has none (volume and liquidation
- * histories omit empty buckets; bars are placed by index, so a gap must be a bar of 0).
+ * `rows` with a zero row for every bucket from the first row to `to` that has none (volume and
+ * liquidation histories omit empty buckets; bars are placed by index, so a gap must be a bar of 0).
+ * Before the first row nothing is added, so the axis starts where the data does, as open interest's.
  */
-export function withEmptyBuckets<T extends { time: string }>(rows: T[], from: string, to: string, stepMs: number, zero: (time: string) => T): T[] {
+export function withEmptyBuckets<T extends { time: string }>(rows: T[], to: string, stepMs: number, zero: (time: string) => T): T[] {
+  if (rows.length === 0) return rows;
   const have = new Map(rows.map((r) => [Date.parse(r.time), r]));
   const out: T[] = [];
-  const first = Math.min(Math.floor(Date.parse(from) / stepMs) * stepMs, rows.length ? Date.parse(rows[0]!.time) : Infinity);
-  for (let t = first; t < Date.parse(to); t += stepMs) out.push(have.get(t) ?? zero(new Date(t).toISOString()));
+  for (let t = Date.parse(rows[0]!.time); t < Date.parse(to); t += stepMs) out.push(have.get(t) ?? zero(new Date(t).toISOString()));
   return out;
 }
 

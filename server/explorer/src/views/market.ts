@@ -100,7 +100,7 @@ export async function renderMarket(ctx: ViewContext): Promise<void> {
 
 /** A history with its omitted (empty) buckets put back as zeros, unless it has no bucket at all. */
 function gapless<T extends { time: string }>(zero: (time: string) => T): (h: History<T>) => History<T> {
-  return (h) => (h.data.length === 0 ? h : { ...h, data: withEmptyBuckets(h.data, h.from, h.to, MS[h.interval]!, zero) });
+  return (h) => (h.data.length === 0 ? h : { ...h, data: withEmptyBuckets(h.data, h.to, MS[h.interval]!, zero) });
 }
 
 /**
