@@ -106,26 +106,32 @@ function preflight(event: H3Event, policy: CorsPolicy, origin: string): Response
  */
 export function mountBrowserAccess(app: H3, lane: HitLane, policy: CorsPolicy = corsPolicyFrom(process.env.PERPS_CORS_ORIGINS)): void {
   lane.cors = (origin) => corsHeaders(policy, origin);
-  app.use(async (event, next) => {
+  // not async itself: a request without Origin (nearly all) costs one header lookup, no promise
+  app.use((event, next) => {
     const origin = event.req.headers.get('origin');
     if (origin === null) return next();
     if (event.req.method === 'OPTIONS' && event.req.headers.has('access-control-request-method')) return preflight(event, policy, origin);
     const headers = corsHeaders(policy, origin);
     if (headers === null) return next();
-    let answer: unknown;
-    try {
-      answer = await next();
-    } catch (err) {
-      answer = handleError(err, event);
-    }
-    // no route matched (h3's "not found" marker): the app's own 404, dressed
-    if (answer === undefined || typeof answer === 'symbol') answer = handleError(new HTTPError({ status: 404 }), event);
-    if (answer instanceof Response || answer instanceof FastResponse) return dress(answer as Response, headers);
-    // a plain value h3 turns into an answer: it takes these headers from the event
-    for (const [name, value] of Object.entries(headers)) {
-      if (name === 'vary') event.res.headers.append(name, value);
-      else event.res.headers.set(name, value);
-    }
-    return answer;
+    return dressed(event, next, headers);
   });
+}
+
+/** The answer of the rest of the chain, errors and h3's not-found included, with `headers` added. */
+async function dressed(event: H3Event, next: () => unknown, headers: Record<string, string>): Promise<unknown> {
+  let answer: unknown;
+  try {
+    answer = await next();
+  } catch (err) {
+    answer = handleError(err, event);
+  }
+  // no route matched (h3's "not found" marker): the app's own 404, dressed
+  if (answer === undefined || typeof answer === 'symbol') answer = handleError(new HTTPError({ status: 404 }), event);
+  if (answer instanceof Response || answer instanceof FastResponse) return dress(answer as Response, headers);
+  // a plain value h3 turns into an answer: it takes these headers from the event
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'vary') event.res.headers.append(name, value);
+    else event.res.headers.set(name, value);
+  }
+  return answer;
 }
