@@ -211,11 +211,22 @@ describe('explorer', () => {
     await useKey(s.keys.premium);
   });
 
+  test('a key past its rate limit shows the 429 with the wait', async () => {
+    // a trial key allows 60 requests a minute: use them up from here
+    for (let i = 0; i < 60; i++) await fetch(`${s.base}/v1/protocols`, { headers: { 'x-api-key': s.keys.trial } });
+    await useKey(s.keys.trial);
+    await open('#/alpha/overview');
+    expect(await text('#view .error')).toMatch(/Too many requests \(429\).*(retry after|Try again in) \d+ s\.$/);
+    await shot('rate-limited');
+    await useKey(s.keys.premium);
+  });
+
   test('the page logged no console error; the only failed loads are endpoints this server lacks and the refused key', () => {
     expect(consoleErrors).toEqual([]);
     for (const { url, text: t } of failedLoads) {
       const expected = (t.includes('404') && /\/v1\/(beta\/|alpha\/prices|alpha\/fills)/.test(url))
         || (t.includes('401') && url.includes('/v1/'))
+        || (t.includes('429') && url.includes('/v1/'))
         || (t.includes('403') && url.endsWith('/v1/stream/tickets'));
       expect(expected, `${t} ${url}`).toBe(true);
     }

@@ -8,6 +8,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { corsPolicyFrom } from '../server/http/browser-access.ts';
 import { chooseEncoding } from '../server/http/compression.ts';
+import { TICKET_TTL_MS, TicketBook } from '../server/stream/tickets.ts';
 import { at, fill } from './helpers/fixtures.ts';
 import { connect, openStreamServer, type StreamServer } from './helpers/stream.ts';
 
@@ -166,6 +167,22 @@ describe('browser stream auth', () => {
     await byKey.opened;
     expect(byKey.ws.protocol).toBe('perps.v1');
     byKey.ws.close();
+  });
+
+  test('a ticket expires after 30 s and stands for its key: a revoked key voids it', () => {
+    let now = 1_000_000;
+    const book = new TicketBook(s.keys, () => now);
+    const record = s.keys.authenticate(s.key('premium', 'book'))!;
+    const late = book.issue(record);
+    now += TICKET_TTL_MS + 1;
+    expect(book.redeem(late.ticket)).toBeNull();
+    const fresh = book.issue(record);
+    now += TICKET_TTL_MS;
+    expect(book.redeem(fresh.ticket)?.id).toBe(record.id);
+    const revoked = s.keys.create({ plan: 'premium', label: 'to revoke' });
+    const voided = book.issue(revoked.record);
+    s.keys.revoke(revoked.record.id);
+    expect(book.redeem(voided.ticket)).toBeNull();
   });
 
   test('a ticket needs a valid key (401) and a plan with the stream (403), and only POST', async () => {

@@ -14,7 +14,7 @@ export interface ExplorerServer {
   service: Service;
   server: RunningServer;
   base: string;
-  keys: { premium: string; starter: string };
+  keys: { premium: string; starter: string; trial: string };
   close(): Promise<void>;
 }
 
@@ -32,6 +32,7 @@ export async function openExplorerServer(days = 3, seed = 11): Promise<ExplorerS
   const keys = {
     premium: store.create({ plan: 'premium', label: 'explorer premium' }).key,
     starter: store.create({ plan: 'starter', label: 'explorer starter' }).key,
+    trial: store.create({ plan: 'trial', label: 'explorer trial' }).key,
   };
   return {
     service,

@@ -76,7 +76,8 @@ export function describeFailure(err: unknown): string {
     case 0: return err.message;
     case 401: return err.code === 'no_key' ? err.message : `Your API key was refused (401): ${err.message}`;
     case 403: return `Your plan does not include this (403): ${err.message}`;
-    case 429: return `Too many requests (429): ${err.message}${err.retryAfter !== null ? ` Try again in ${err.retryAfter} s.` : ''}`;
+    // the wait, from Retry-After, unless the API's message says it already
+    case 429: return `Too many requests (429): ${err.message}${err.retryAfter !== null && !/retry/i.test(err.message) ? ` Try again in ${err.retryAfter} s.` : ''}`;
     default: return `${err.status}: ${err.message}`;
   }
 }
