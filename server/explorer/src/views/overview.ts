@@ -29,7 +29,7 @@ export async function renderOverview(ctx: ViewContext): Promise<void> {
           ['Open interest', usd(o.open_interest_usd)],
           ['Volume 24h', usd(o.volume_24h_usd)],
           ['Fees 24h', usd(o.fees_24h_usd)],
-          ['Liquidations 24h', usd(o.liquidations_24h_usd)],
+          ['Liq. 24h', usd(o.liquidations_24h_usd)],
           ['Markets', integer(o.markets)],
         ]) : h('p', { class: 'note' }, 'No figures.'));
     })));
