@@ -29,8 +29,9 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
+/** uncompressed (fetch would ask for gzip), so `content-length` is the body's; test/http-browser.test.ts covers compressed lane answers */
 const get = (path: string, key: string | null, init: RequestInit = {}): Promise<Response> =>
-  fetch(s.base + path, { ...init, headers: { ...(key === null ? {} : { 'x-api-key': key }), ...(init.headers as Record<string, string>) } });
+  fetch(s.base + path, { ...init, headers: { 'accept-encoding': 'identity', ...(key === null ? {} : { 'x-api-key': key }), ...(init.headers as Record<string, string>) } });
 /** the headers of an answer but those that differ between any two answers */
 const stableHeaders = (r: Response): [string, string][] => [...r.headers].filter(([n]) => n !== 'date' && n !== 'x-request-id');
 const answered = (): number => s.server.lane.stats.answered;

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import type { Body } from './json-body.ts';
+import { encodeBody } from './compression.ts';
 
 /** The interface version every REST response announces in `x-api-version`. */
 export const API_VERSION = '1.0.0-rc.1';
@@ -62,11 +63,18 @@ export function identityHeaders(stage: HeaderStage, requestId: string): Record<s
 const identityAnd = (event: H3Event): Record<string, string> => identityHeaders(event, requestIdOf(event));
 
 /** A JSON answer (200 unless `status` says otherwise) with `body` (already serialized) and every
- * header of the request (REST, the stream's scope echo, /health). */
+ * header of the request (REST, the stream's scope echo, /health); compressed when the client
+ * accepts it (server/http/compression.ts). */
 export function jsonAnswer(event: H3Event, body: Body, status = 200): Response {
+  return typedAnswer(event, body, JSON_TYPE, status);
+}
+
+/** An answer of any text type (JSON, CSV) with every header of the request, compressed when the client accepts it. */
+export function typedAnswer(event: H3Event, body: Body, contentType: string, status = 200): Response {
+  const encoded = encodeBody(body, event.req.headers.get('accept-encoding'));
   // bytes go to the socket as they are (srvx sends a Uint8Array body unchanged); the cast only
   // narrows Node's Buffer<ArrayBufferLike> to the DOM's BodyInit
-  return new FastResponse(body as string | Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
+  return new FastResponse(encoded.body as string | Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': contentType, ...encoded.headers, ...identityAnd(event) } });
 }
 
 /**

@@ -27,6 +27,8 @@ import { serializeResult, type Body } from './json-body.ts';
 import { handleError, isRead, methodNotAllowed } from './errors.ts';
 import { HitLane, rawTargetOf } from './hit-lane.ts';
 import { mountHealth } from './health.ts';
+import { mountBrowserAccess, type CorsPolicy } from './browser-access.ts';
+import { mountExplorer } from './explorer.ts';
 import { memoizedQueryParser } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
 import { openapiRoutes } from './routes/openapi.ts';
@@ -144,6 +146,8 @@ export interface AppOptions {
   cache?: ResponseCache;
   /** the read index of endpoints 15 and 18 (default: a new one over `service`, rebuilt past 20,000 closes) */
   history?: HistoryIndex;
+  /** origins whose pages may call the API (default: `PERPS_CORS_ORIGINS`, server/http/browser-access.ts) */
+  cors?: CorsPolicy;
 }
 
 /**
@@ -179,11 +183,13 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
+  mountBrowserAccess(app, lane, opts.cors);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
   const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !openPositions.warm()
     || history.behind() || lifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountMcp({ app, service, keys, limits, routes });
+  mountExplorer(app);
   if (stream) mountStream(app, stream, keys, limits);
   return app;
 }

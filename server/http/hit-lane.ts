@@ -27,6 +27,7 @@ import { identityHeaders, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderSt
 import { keyOfHeader } from './auth.ts';
 import { describeError, errorHeaders } from './errors.ts';
 import type { ResponseCache } from './cache.ts';
+import { encodeBody } from './compression.ts';
 import { admit, type Limits } from '../limits/gate.ts';
 import type { KeyStore } from '../keys/store.ts';
 import { log } from '../log.ts';
@@ -52,6 +53,8 @@ export class HitLane {
   private readonly resolved = new Map<string, Resolution>();
   /** answers given by the lane (tests, bench) */
   readonly stats = { answered: 0 };
+  /** the CORS headers for a request's `Origin` (server/http/browser-access.ts; unset: none) */
+  cors: ((origin: string | undefined) => Record<string, string> | null) | undefined;
 
   /**
    * @param limits absent: requests are neither limited nor metered (as `mountRoute` without limits)
@@ -95,17 +98,33 @@ export class HitLane {
       }
     }
     const body = this.cache.serve(cacheKey, hit, now);
-    // content-length given, as srvx gives it: writeHead without it would send the body chunked
-    res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...identityHeaders(stage, requestId) });
-    res.end(body);
+    // content-length given (encodeBody's, of the bytes sent), as srvx gives it: writeHead without
+    // it would send the body chunked
+    const encoded = encodeBody(body, req.headers['accept-encoding']);
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE, ...encoded.headers, ...identityHeaders(stage, requestId) };
+    const cors = this.corsOf(req);
+    if (cors) {
+      const vary = [headers.vary, cors.vary].filter((v) => v !== undefined).join(', ');
+      Object.assign(headers, cors);
+      if (vary !== '') headers.vary = vary;
+    }
+    res.writeHead(200, headers);
+    res.end(encoded.body);
     return true;
+  }
+
+  /** The CORS headers of an answer to `req` (server/http/browser-access.ts), if it has any. */
+  private corsOf(req: IncomingMessage): Record<string, string> | undefined {
+    const origin = req.headers.origin;
+    if (origin === undefined || this.cors === undefined) return undefined;
+    return this.cors(origin) ?? undefined;
   }
 
   /** Answers the error `admit` threw, as the app's error handler would (server/http/errors.ts). */
   private refuse(res: ServerResponse, stage: HeaderStage, requestId: string, err: unknown): void {
     const { status, body, headers } = describeError(err);
     if (status >= 500) log.error(`[${requestId}] admission failed:`, err);
-    const all = errorHeaders([Object.entries(stagedHeaders(stage) ?? {}), headers], requestId);
+    const all = errorHeaders([Object.entries(stagedHeaders(stage) ?? {}), headers, Object.entries(this.corsOf(res.req) ?? {})], requestId);
     const text = JSON.stringify(body);
     all.set('content-length', String(Buffer.byteLength(text)));
     res.writeHead(status, Object.fromEntries(all));

@@ -76,12 +76,13 @@ export interface TestSocket {
 }
 
 /**
- * Connects to `base` + `path` with `key` in `x-api-key` (none when null). `opened` rejects on a
+ * Connects to `base` + `path` with `key` in `x-api-key` (none when null), offering `protocols` as
+ * subprotocols. `opened` rejects on a
  * non-101 answer with `status <code>`.
  */
-export function connect(base: string, path: string, key: string | null, opts: WebSocket.ClientOptions = {}): TestSocket {
+export function connect(base: string, path: string, key: string | null, opts: WebSocket.ClientOptions = {}, protocols: string[] = []): TestSocket {
   const headers: Record<string, string> = key === null ? {} : { 'x-api-key': key };
-  const ws = new WebSocket(base.replace(/^http/, 'ws') + path, { ...opts, headers: { ...headers, ...(opts.headers ?? {}) } });
+  const ws = new WebSocket(base.replace(/^http/, 'ws') + path, protocols, { ...opts, headers: { ...headers, ...(opts.headers ?? {}) } });
   const frames: Frame[] = [];
   const raw: string[] = [];
   const seqs: number[] = [];
