@@ -67,8 +67,8 @@ describe('tools/list', () => {
     expect(byName.get('list_markets')!.inputSchema).toMatchObject({
       required: ['protocol'], properties: { protocol: { enum: ['alpha', 'beta'] } }, additionalProperties: false,
     });
-    expect(byName.get('position_fills')!.inputSchema.required).toEqual(['address', 'id']);
-    expect(byName.get('funding_rate_history')!.inputSchema.required).toEqual(['market_variant']);
+    expect(byName.get('position_fills')!.inputSchema.required).toEqual(['protocol', 'address', 'id']);
+    expect(byName.get('funding_rate_history')!.inputSchema.required).toEqual(['protocol']);
     expect(byName.get('search_liquidations')!.description).toMatch(/Costs 5 credits per call/);
     expect(byName.get('market_stats')!.description).toMatch(/per hour/);
   });
@@ -83,25 +83,25 @@ function cases(positionId: number): { tool: string; args: Record<string, unknown
     { tool: 'list_markets', args: { protocol: 'beta' }, rest: '/v1/beta/markets' },
     { tool: 'market_stats', args: { protocol: 'alpha' }, rest: '/v1/alpha/markets/stats' },
     { tool: 'market_stats', args: { protocol: 'beta' }, rest: '/v1/beta/markets/stats' },
-    { tool: 'open_interest', args: { market_variant: WSOL }, rest: `/v1/alpha/open-interest?market_variant=${encodeURIComponent(WSOL)}` },
-    { tool: 'open_interest_history', args: { market: 'sol-perp', interval: '1d', from: '2026-05-01' },
+    { tool: 'open_interest', args: { protocol: 'alpha', market_variant: WSOL }, rest: `/v1/alpha/open-interest?market_variant=${encodeURIComponent(WSOL)}` },
+    { tool: 'open_interest_history', args: { protocol: 'alpha', market: 'sol-perp', interval: '1d', from: '2026-05-01' },
       rest: '/v1/alpha/open-interest/history?market=sol-perp&interval=1d&from=2026-05-01' },
-    { tool: 'volume_history', args: { interval: '4h' }, rest: '/v1/alpha/volume/history?interval=4h' },
-    { tool: 'funding_rates', args: {}, rest: '/v1/alpha/funding-rates' },
-    { tool: 'funding_rate_history', args: { market_variant: WSOL, interval: '1h', to: '2026-06-02T00:00:00Z' },
+    { tool: 'volume_history', args: { protocol: 'alpha', interval: '4h' }, rest: '/v1/alpha/volume/history?interval=4h' },
+    { tool: 'funding_rates', args: { protocol: 'alpha' }, rest: '/v1/alpha/funding-rates' },
+    { tool: 'funding_rate_history', args: { protocol: 'alpha', market_variant: WSOL, interval: '1h', to: '2026-06-02T00:00:00Z' },
       rest: `/v1/alpha/funding-rates/history?market_variant=${encodeURIComponent(WSOL)}&interval=1h&to=2026-06-02T00:00:00Z` },
-    { tool: 'search_liquidations', args: { limit: 1 }, rest: '/v1/alpha/liquidations/search?limit=1' },
-    { tool: 'liquidation_history', args: { interval: '1d' }, rest: '/v1/alpha/liquidations/history?interval=1d' },
-    { tool: 'accounts_summary', args: {}, rest: '/v1/alpha/accounts/stats' },
-    { tool: 'search_accounts', args: { sort_by: 'volume', has_active_positions: true, limit: 5 },
+    { tool: 'search_liquidations', args: { protocol: 'alpha', limit: 1 }, rest: '/v1/alpha/liquidations/search?limit=1' },
+    { tool: 'liquidation_history', args: { protocol: 'alpha', interval: '1d' }, rest: '/v1/alpha/liquidations/history?interval=1d' },
+    { tool: 'accounts_summary', args: { protocol: 'alpha' }, rest: '/v1/alpha/accounts/stats' },
+    { tool: 'search_accounts', args: { protocol: 'alpha', sort_by: 'volume', has_active_positions: true, limit: 5 },
       rest: '/v1/alpha/accounts/search?sort_by=volume&has_active_positions=true&limit=5' },
-    { tool: 'get_account', args: { address: A }, rest: `/v1/alpha/accounts/${A}` },
-    { tool: 'account_position_history', args: { address: A, sort_by: 'pnl' }, rest: `/v1/alpha/accounts/${A}/history?sort_by=pnl` },
-    { tool: 'search_open_positions', args: { sort_by: 'liq_proximity', order: 'asc' },
+    { tool: 'get_account', args: { protocol: 'alpha', address: A }, rest: `/v1/alpha/accounts/${A}` },
+    { tool: 'account_position_history', args: { protocol: 'alpha', address: A, sort_by: 'pnl' }, rest: `/v1/alpha/accounts/${A}/history?sort_by=pnl` },
+    { tool: 'search_open_positions', args: { protocol: 'alpha', sort_by: 'liq_proximity', order: 'asc' },
       rest: '/v1/alpha/open-positions/search?sort_by=liq_proximity&order=asc' },
-    { tool: 'open_positions_summary', args: { market: 'SOL-PERP' }, rest: '/v1/alpha/open-positions/stats?market=SOL-PERP' },
-    { tool: 'get_position', args: { address: A, id: positionId }, rest: `/v1/alpha/positions/${A}/${positionId}` },
-    { tool: 'position_fills', args: { address: A, id: String(positionId), include_collateral_events: true, limit: 2 },
+    { tool: 'open_positions_summary', args: { protocol: 'alpha', market: 'SOL-PERP' }, rest: '/v1/alpha/open-positions/stats?market=SOL-PERP' },
+    { tool: 'get_position', args: { protocol: 'alpha', address: A, id: positionId }, rest: `/v1/alpha/positions/${A}/${positionId}` },
+    { tool: 'position_fills', args: { protocol: 'alpha', address: A, id: String(positionId), include_collateral_events: true, limit: 2 },
       rest: `/v1/alpha/positions/${A}/${positionId}/lifecycle?include_collateral_events=true&limit=2` },
   ];
 }
@@ -131,16 +131,16 @@ describe('tools/call equals REST', () => {
 
   it('says a truncated page and how to get the next one', async () => {
     const client = await connect('internal');
-    const accounts = await call(client, 'search_accounts', { limit: 1 });
+    const accounts = await call(client, 'search_accounts', { protocol: 'alpha', limit: 1 });
     const total = (accounts.structuredContent as { pagination: { total: number } }).pagination.total;
     expect(total).toBeGreaterThan(1);
     expect((accounts.content[0] as { text: string }).text).toContain(`accounts 1-1 of ${total}. Page truncated: call again with offset=1`);
-    const liqs = await call(client, 'search_liquidations', { limit: 1 });
+    const liqs = await call(client, 'search_liquidations', { protocol: 'alpha', limit: 1 });
     const cursor = (liqs.structuredContent as { next_cursor: string }).next_cursor;
     expect(cursor).toEqual(expect.any(String));
     expect((liqs.content[0] as { text: string }).text).toContain(`cursor="${cursor}"`);
     const rest = await (await t.get('/v1/alpha/liquidations/search?limit=1', 'internal')).json() as { next_cursor: string };
-    const next = await call(client, 'search_liquidations', { cursor: rest.next_cursor, limit: 1 });
+    const next = await call(client, 'search_liquidations', { protocol: 'alpha', cursor: rest.next_cursor, limit: 1 });
     expect(next.structuredContent).toEqual(
       await (await t.get(`/v1/alpha/liquidations/search?limit=1&cursor=${rest.next_cursor}`, 'internal')).json(),
     );

@@ -63,23 +63,33 @@ export interface RouteParts {
   accounts?: AccountsIndex;
   /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
   openPositions?: OpenPositionsIndex;
+  /** beta's endpoints 12-14's (and 15's account check) accounts (default: a new one, loaded on first use) */
+  betaAccounts?: AccountsIndex;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
   const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
-    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service) } = parts;
+    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+    betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
   return [
     ...openapiRoutes(service),
     ...protocolRoutes(service),
     ...alphaMarketRoutes(service),
     ...betaMarketRoutes(service),
-    ...liquidationRoutes(service, liquidations),
-    ...currentRoutes(service),
-    ...accountRoutes(service, accounts),
-    ...historyRoutes(service, mirror, funding),
-    ...openPositionRoutes(service, openPositions),
+    // alpha answers from its in-memory working sets when loaded; beta (none but its accounts) from SQL
+    ...liquidationRoutes(service, 'alpha', liquidations),
+    ...currentRoutes(service, 'alpha'),
+    ...accountRoutes(service, 'alpha', accounts),
+    ...historyRoutes(service, 'alpha', mirror, funding),
+    ...openPositionRoutes(service, 'alpha', openPositions),
     ...positionRoutes(service, { history, accounts, openPositions, lifecycles }),
+    ...liquidationRoutes(service, 'beta', null),
+    ...currentRoutes(service, 'beta'),
+    ...accountRoutes(service, 'beta', betaAccounts),
+    ...historyRoutes(service, 'beta', null, null),
+    ...openPositionRoutes(service, 'beta', null),
+    ...positionRoutes(service, { history: null, accounts: betaAccounts, openPositions: null, lifecycles: null }, 'beta'),
   ];
 }
 
@@ -163,7 +173,8 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const lifecycles = LifecycleStore.of(service);
   const accounts = new AccountsIndex(cache.service);
   const openPositions = new OpenPositionsIndex(cache.service);
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions });
+  const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
+  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions, betaAccounts });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
@@ -175,12 +186,13 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   liquidations.open();
   funding.open();
   accounts.open();
+  betaAccounts.open();
   openPositions.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded()]).then(() => undefined));
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !openPositions.warm()
+  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
     || history.behind() || lifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountMcp({ app, service, keys, limits, routes });

@@ -11,18 +11,21 @@ type Query = Record<string, unknown>;
 const DAY_MS = 86_400_000;
 
 /** Routes whose answer depends on the plan's depth, and which depth. */
-export const CLAMPED: Readonly<Record<string, HistoryKind>> = {
-  '/v1/alpha/liquidations/search': 'liquidations',
-  '/v1/alpha/liquidations/history': 'liquidations',
-  '/v1/alpha/open-interest/history': 'history',
-  '/v1/alpha/volume/history': 'history',
-  '/v1/alpha/funding-rates/history': 'funding',
-  '/v1/alpha/accounts/:address/history': 'history',
-};
+export const CLAMPED: Readonly<Record<string, HistoryKind>> = Object.fromEntries((['alpha', 'beta'] as const).flatMap((p) => [
+  [`/v1/${p}/liquidations/search`, 'liquidations'],
+  [`/v1/${p}/liquidations/history`, 'liquidations'],
+  [`/v1/${p}/open-interest/history`, 'history'],
+  [`/v1/${p}/volume/history`, 'history'],
+  [`/v1/${p}/funding-rates/history`, 'funding'],
+  [`/v1/${p}/accounts/:address/history`, 'history'],
+]));
+
+/** Whether `path` is a liquidation search route (its window comes from a cursor's filters). */
+const isLiquidationSearch = (path: string): boolean => path === '/v1/alpha/liquidations/search' || path === '/v1/beta/liquidations/search';
 
 /** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
 export function windowOf(path: string, q: Query): { from: number | null; to: number | null } {
-  if (path === '/v1/alpha/liquidations/search') {
+  if (isLiquidationSearch(path)) {
     const filters = typeof q.cursor === 'string' ? decodeCursor(q.cursor)?.filters : undefined;
     const f = filters ?? { from: (q.from as number | undefined) ?? null, to: (q.to as number | undefined) ?? null };
     return { from: f.from, to: f.to };
@@ -41,7 +44,7 @@ export function clockValidity(path: string, q: Query, plan: PlanName, now: numbe
   const kind = CLAMPED[path];
   if (kind === undefined) return null;
   const days = depthDays(plan, kind);
-  if (path === '/v1/alpha/accounts/:address/history') return days === null ? Infinity : null;
+  if (path.endsWith('/accounts/:address/history')) return days === null ? Infinity : null;
   const { from, to } = windowOf(path, q);
   if (to === null || to > now) return null;
   if (days === null) return Infinity;

@@ -55,8 +55,15 @@ export function toolInputSchema(tool: RestTool, routes: ReadonlyMap<string, Rest
   if (tool.paths.beta !== undefined) {
     const beta = routes.get(tool.paths.beta);
     if (!beta) throw new Error(`MCP tool ${tool.name}: no REST route ${tool.paths.beta}`);
-    if (JSON.stringify(convert(beta.query)) !== JSON.stringify(query)) {
-      throw new Error(`MCP tool ${tool.name}: ${tool.paths.alpha} and ${tool.paths.beta} take different query parameters`);
+    const other = convert(beta.query);
+    if (JSON.stringify(other) !== JSON.stringify(query)) {
+      // twins that select their series differently (funding history: alpha by variant, beta by
+      // market): every parameter of either, required only where both require it; the REST
+      // validation of the chosen protocol then names what is missing
+      const props = { ...(other.properties as Record<string, Json> | undefined), ...(query.properties as Record<string, Json> | undefined) };
+      const both = ((query.required ?? []) as string[]).filter((n) => ((other.required ?? []) as string[]).includes(n));
+      query.properties = props;
+      query.required = both;
     }
   }
   const properties: Record<string, Json> = {};

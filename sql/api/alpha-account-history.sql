@@ -1,3 +1,4 @@
+-- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
 -- Endpoint 15, GET /v1/alpha/accounts/{address}/history: one page of an alpha address's closed and
 -- liquidated lifecycles (Position record, History-row shape) plus the total match count.
 -- Parameters:
@@ -37,11 +38,11 @@ WITH matched AS MATERIALIZED (
   FROM (
     SELECT position_id, market, market_variant, opened_at, closed_at, max_size_usd, net_pnl_usd, max_leverage
     FROM alpha_history_index
-    WHERE address = $address::VARCHAR AND last_seq <= $mark::BIGINT
+    WHERE $protocol::VARCHAR = 'alpha' AND address = $address::VARCHAR AND last_seq <= $mark::BIGINT
     UNION ALL
     SELECT position_id, market, market_variant, opened_at, closed_at, max_size_usd, net_pnl_usd, max_leverage
     FROM lifecycles
-    WHERE protocol = 'alpha' AND address = $address::VARCHAR AND status IN ('closed', 'liquidated') AND last_seq > $mark::BIGINT
+    WHERE protocol = $protocol::VARCHAR AND address = $address::VARCHAR AND status IN ('closed', 'liquidated') AND last_seq > $mark::BIGINT
   ) r
   WHERE ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
     AND ($market_variant::VARCHAR IS NULL OR r.market_variant = $market_variant::VARCHAR)
@@ -56,5 +57,5 @@ page AS (
 SELECT (SELECT count(*) FROM matched)::BIGINT AS total,
        r.*
 FROM (SELECT 1) one
-LEFT JOIN (page p JOIN alpha_closed_records($address::VARCHAR, $mark::BIGINT) r ON r.position_id = p.position_id) ON true
+LEFT JOIN (page p JOIN closed_records_of($protocol::VARCHAR, $address::VARCHAR, $mark::BIGINT) r ON r.position_id = p.position_id) ON true
 ORDER BY p.s ASC NULLS LAST, p.position_id DESC;
