@@ -39,6 +39,7 @@ import { accountRoutes } from './routes/accounts.ts';
 import { historyRoutes } from './routes/history.ts';
 import { openPositionRoutes } from './routes/open-positions.ts';
 import { positionRoutes } from './routes/positions.ts';
+import { fillRoutes } from './routes/fills.ts';
 import { observeGcPauses } from '../gc-pauses.ts';
 import type { KeyStore } from '../keys/store.ts';
 import { mountMcp } from '../mcp/endpoint.ts';
@@ -90,6 +91,8 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...historyRoutes(service, 'beta', null, null),
     ...openPositionRoutes(service, 'beta', null),
     ...positionRoutes(service, { history: null, accounts: betaAccounts, openPositions: null, lifecycles: null }, 'beta'),
+    ...fillRoutes(service, 'alpha'),
+    ...fillRoutes(service, 'beta'),
   ];
 }
 

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
 import { decodeCursor } from './routes/liquidations.ts';
+import { decodeFillCursor } from './routes/fills.ts';
 import type { PlanName } from '../keys/plans.ts';
 
 type Query = Record<string, unknown>;
@@ -18,15 +19,20 @@ export const CLAMPED: Readonly<Record<string, HistoryKind>> = Object.fromEntries
   [`/v1/${p}/volume/history`, 'history'],
   [`/v1/${p}/funding-rates/history`, 'funding'],
   [`/v1/${p}/accounts/:address/history`, 'history'],
+  [`/v1/${p}/fills`, 'history'],
 ]));
 
 /** Whether `path` is a liquidation search route (its window comes from a cursor's filters). */
+/** Whether `path` is a fills search route (cursor-paged as the liquidation search). */
+export const isFillSearch = (path: string): boolean => path === '/v1/alpha/fills' || path === '/v1/beta/fills';
 const isLiquidationSearch = (path: string): boolean => path === '/v1/alpha/liquidations/search' || path === '/v1/beta/liquidations/search';
 
 /** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
 export function windowOf(path: string, q: Query): { from: number | null; to: number | null } {
-  if (isLiquidationSearch(path)) {
-    const filters = typeof q.cursor === 'string' ? decodeCursor(q.cursor)?.filters : undefined;
+  if (isLiquidationSearch(path) || isFillSearch(path)) {
+    const filters = typeof q.cursor !== 'string' ? undefined
+      : isFillSearch(path) ? decodeFillCursor(q.cursor)?.filters as { from: number | null; to: number | null } | undefined
+        : decodeCursor(q.cursor)?.filters;
     const f = filters ?? { from: (q.from as number | undefined) ?? null, to: (q.to as number | undefined) ?? null };
     return { from: f.from, to: f.to };
   }

@@ -57,7 +57,8 @@ const HISTORY_WINDOWS = new Set((['alpha', 'beta'] as const).flatMap((p) => [
  */
 export function windowFootprint(path: string, query: Record<string, unknown>, to: number | null): Footprint | undefined {
   if (to === null) return undefined;
-  if (path === '/v1/alpha/liquidations/search' || path === '/v1/beta/liquidations/search') return { kind: 'before', before: to + 1 };
+  if (path === '/v1/alpha/liquidations/search' || path === '/v1/beta/liquidations/search'
+    || path === '/v1/alpha/fills' || path === '/v1/beta/fills') return { kind: 'before', before: to + 1 };
   if (!HISTORY_WINDOWS.has(path)) return undefined;
   const step = INTERVAL_MS[(query.interval as HistoryInterval | undefined) ?? DEFAULT_INTERVAL];
   return { kind: 'before', before: (Math.floor(to / step) + 1) * step };

@@ -18,7 +18,7 @@ import * as v from 'valibot';
 import { assertScopeKnown } from '../scope.ts';
 import { defineRoute, type RestRoute } from './define.ts';
 import {
-  limitParam, marketParam, marketVariantParam, offsetParam, orderParam, pageOf, querySchema,
+  limitParam, marketParam, marketVariantParam, minUsdParam, offsetParam, orderParam, pageOf, querySchema,
 } from '../params.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
@@ -30,20 +30,7 @@ export const OPEN_POSITION_SORTS = ['size', 'pnl', 'collateral', 'leverage', 'op
 
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
-/** `min_size_usd`: a plain non-negative decimal number (no sign, exponent or epoch tricks). */
-const minSizeParam = v.pipe(
-  v.string('must be given once'),
-  v.description('Only positions whose current notional (USD) is at least this.'),
-  v.metadata({ type: 'number', minimum: 0 }),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const n = /^\d{1,15}(\.\d{1,12})?$/.test(dataset.value) ? Number(dataset.value) : NaN;
-    if (!(n >= 0 && Number.isFinite(n))) {
-      addIssue({ message: 'must be a number >= 0, such as 1000 or 2500.5' });
-      return NEVER;
-    }
-    return n;
-  }),
-);
+const minSizeParam = minUsdParam('Only positions whose current notional (USD) is at least this.');
 
 const searchQuery = querySchema({
   market_variant: v.optional(marketVariantParam),
