@@ -102,6 +102,7 @@ const PATHS = [
   '/v1/beta/accounts/search?sort_by=volume', `/v1/beta/accounts/${A}`, `/v1/beta/accounts/${B}/history`,
   '/v1/beta/open-positions/search', '/v1/beta/open-positions/stats?market=SOL-PERP',
   `/v1/beta/positions/${A}/BETA_ID`, `/v1/beta/positions/${A}/BETA_ID/lifecycle`,
+  `/v1/alpha/prices/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`, `/v1/beta/prices/history?market=SOL-PERP&interval=1d&${w(NOW - 30 * D, NOW)}`,
   `/v1/alpha/fills?${w(NOW - 10 * D, NOW)}`, `/v1/beta/fills?address=${A}&${w(NOW - 10 * D, NOW - H)}`,
 ];
 

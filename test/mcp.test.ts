@@ -92,6 +92,8 @@ function cases(positionId: number): { tool: string; args: Record<string, unknown
       rest: `/v1/alpha/funding-rates/history?market_variant=${encodeURIComponent(WSOL)}&interval=1h&to=2026-06-02T00:00:00Z` },
     { tool: 'search_liquidations', args: { protocol: 'alpha', limit: 1 }, rest: '/v1/alpha/liquidations/search?limit=1' },
     { tool: 'search_fills', args: { protocol: 'beta', side: 'long', limit: 2 }, rest: '/v1/beta/fills?side=long&limit=2' },
+    { tool: 'price_history', args: { protocol: 'alpha', market: 'SOL-PERP', interval: '1d', from: '2026-05-25' },
+      rest: '/v1/alpha/prices/history?market=SOL-PERP&interval=1d&from=2026-05-25' },
     { tool: 'liquidation_history', args: { protocol: 'alpha', interval: '1d' }, rest: '/v1/alpha/liquidations/history?interval=1d' },
     { tool: 'accounts_summary', args: { protocol: 'alpha' }, rest: '/v1/alpha/accounts/stats' },
     { tool: 'search_accounts', args: { protocol: 'alpha', sort_by: 'volume', has_active_positions: true, limit: 5 },

@@ -40,6 +40,7 @@ import { historyRoutes } from './routes/history.ts';
 import { openPositionRoutes } from './routes/open-positions.ts';
 import { positionRoutes } from './routes/positions.ts';
 import { fillRoutes } from './routes/fills.ts';
+import { priceRoutes } from './routes/prices.ts';
 import { observeGcPauses } from '../gc-pauses.ts';
 import type { KeyStore } from '../keys/store.ts';
 import { mountMcp } from '../mcp/endpoint.ts';
@@ -93,6 +94,8 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...positionRoutes(service, { history: null, accounts: betaAccounts, openPositions: null, lifecycles: null }, 'beta'),
     ...fillRoutes(service, 'alpha'),
     ...fillRoutes(service, 'beta'),
+    ...priceRoutes(service, 'alpha'),
+    ...priceRoutes(service, 'beta'),
   ];
 }
 

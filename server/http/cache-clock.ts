@@ -20,6 +20,7 @@ export const CLAMPED: Readonly<Record<string, HistoryKind>> = Object.fromEntries
   [`/v1/${p}/funding-rates/history`, 'funding'],
   [`/v1/${p}/accounts/:address/history`, 'history'],
   [`/v1/${p}/fills`, 'history'],
+  [`/v1/${p}/prices/history`, 'history'],
 ]));
 
 /** Whether `path` is a liquidation search route (its window comes from a cursor's filters). */

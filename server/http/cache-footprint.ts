@@ -48,6 +48,7 @@ const HISTORY_WINDOWS = new Set((['alpha', 'beta'] as const).flatMap((p) => [
   `/v1/${p}/open-interest/history`,
   `/v1/${p}/volume/history`,
   `/v1/${p}/funding-rates/history`,
+  `/v1/${p}/prices/history`,
 ]));
 
 /**

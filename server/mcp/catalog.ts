@@ -103,6 +103,11 @@ export const REST_TOOLS: readonly RestTool[] = [
     description: `${ALPHA} Raw fills (trades) of the journal, newest first, each as the live stream sends it: seq, time, position_id, address, market, market_variant, side, type (open, increase, decrease, close, liquidation), size_delta_usd (signed), position_size_usd after it, collateral delta, price, entry_price, pnl_delta_usd (before fees), fee components, tx. Filters: address, market, market_variant (alpha), type, side, min_size_usd (|size_delta_usd|), from, to. Cursor-paged: when next_cursor is not null, call again with cursor = next_cursor for older fills. The walk stops at the plan's history depth (30 days trial/starter, 90 pro, full premium). ${UNITS}`,
   },
   {
+    name: 'price_history', title: 'Price candles', shape: 'history', noun: 'candles', depth: 'history',
+    paths: { alpha: '/v1/alpha/prices/history', beta: '/v1/beta/prices/history' },
+    description: `${ALPHA} OHLC candles of one market's index (oracle) price: per bucket time, open, high, low, close (USD) and the number of observations, oldest first; buckets without an observation are omitted. \`market\` is required (e.g. SOL-PERP). From market snapshots where they exist, from the index price of fills before them. Interval 5m, 15m, 1h (default), 4h or 1d. ${WINDOW} Plan depth: 30 days (trial, starter), 90 (pro), full (premium).`,
+  },
+  {
     name: 'liquidation_history', title: 'Liquidation history', shape: 'history', noun: 'buckets', depth: 'liquidations',
     paths: { alpha: '/v1/alpha/liquidations/history', beta: '/v1/beta/liquidations/history' },
     description: `${ALPHA} Per bucket, oldest first: liquidation count, liquidated notional long_usd / short_usd / total_usd and liquidation fees_usd; buckets without liquidations are omitted. \`market\` sums its variants, omitted = protocol-wide. Interval 1h (default), 4h or 1d. ${WINDOW} Plan depth = liquidation lookback: 7 days (trial), 30 (starter), 90 (pro), full (premium). ${UNITS}`,

@@ -1,0 +1,46 @@
+/**
+ * Candles of one market's index price (GET /v1/{protocol}/prices/history): market snapshots are
+ * read from the journal's Parquet files (the derived state keeps no snapshot prices), fills' index
+ * prices from the derived `fills` before the market's first snapshot. See sql/api/prices-history.sql.
+ */
+import { join } from 'node:path';
+import { sqlFile } from '../db/sql-files.ts';
+import type { Row } from '../db/database.ts';
+import { journalDir } from '../journal/layout.ts';
+import type { Protocol } from '../journal/rows.ts';
+import type { Service } from '../service.ts';
+import type { HistoryWindow } from './history-window.ts';
+
+const DAY_MS = 86_400_000;
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** The quoted glob of a protocol's market-snapshot files. */
+function snapshotGlob(service: Service, protocol: Protocol): string {
+  return `'${join(journalDir(service.dataDir), 'market_snapshots', `protocol=${protocol}`, '*', '*.parquet').replaceAll("'", "''")}'`;
+}
+
+/** Runs a Parquet-reading SQL file with the glob spliced in; no file yet = no row. */
+async function parquetQuery(service: Service, protocol: Protocol, name: string, params: Record<string, string | number | null>): Promise<Row[]> {
+  try {
+    return await service.db.querySql(sqlFile(name).replaceAll('__GLOB__', snapshotGlob(service, protocol)), params);
+  } catch (err) {
+    if (/No files found/i.test(String(err))) return [];
+    throw err;
+  }
+}
+
+/** The market's first snapshot time (epoch ms), or null when it has none. */
+async function firstSnapshot(service: Service, protocol: Protocol, market: string): Promise<number | null> {
+  const dayMs = (await service.db.queryOne('api/prices-first-day', { protocol, market }))?.day_ms;
+  if (typeof dayMs !== 'number') return null;
+  const [row] = await parquetQuery(service, protocol, 'api/prices-first-snapshot', { market, from_day: day(dayMs), to_day: day(dayMs + DAY_MS) });
+  return typeof row?.first_ms === 'number' ? row.first_ms : null;
+}
+
+/** The candles of `market` in window `w`, oldest first. */
+export async function priceCandles(service: Service, protocol: Protocol, market: string, w: HistoryWindow): Promise<Row[]> {
+  const first = await firstSnapshot(service, protocol, market);
+  return parquetQuery(service, protocol, 'api/prices-history', {
+    protocol, market, from: w.from, to: w.to, from_day: day(w.from), to_day: day(w.to), bucket_ms: w.bucketMs, first_snapshot: first,
+  });
+}
