@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import type { Body } from './json-body.ts';
+import { CSV_TYPE, csvAnswer } from './csv.ts';
 
 /** The interface version every REST response announces in `x-api-version`. */
 export const API_VERSION = '1.0.0-rc.1';
@@ -67,6 +68,12 @@ export function jsonAnswer(event: H3Event, body: Body, status = 200): Response {
   // bytes go to the socket as they are (srvx sends a Uint8Array body unchanged); the cast only
   // narrows Node's Buffer<ArrayBufferLike> to the DOM's BodyInit
   return new FastResponse(body as string | Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': JSON_TYPE, ...identityAnd(event) } });
+}
+
+/** A CSV answer (200) of a list or history route's JSON body, its envelope as headers (server/http/csv.ts). */
+export function csvResponse(event: H3Event, columns: readonly string[], body: Body): Response {
+  const { text, headers } = csvAnswer(columns, body);
+  return new FastResponse(text, { status: 200, headers: { 'content-type': CSV_TYPE, ...headers, ...identityAnd(event) } });
 }
 
 /**

@@ -22,7 +22,8 @@ import { HistoryMirror } from './history-mirror.ts';
 import { LiquidationIndex } from './liquidation-index.ts';
 import { OpenPositionsIndex } from './open-positions-index.ts';
 import { LifecycleStore } from './lifecycle-store.ts';
-import { jsonAnswer } from './answer-headers.ts';
+import { csvResponse, jsonAnswer } from './answer-headers.ts';
+import { csvColumns, wantsCsv } from './csv.ts';
 import { serializeResult, type Body } from './json-body.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
 import { HitLane, rawTargetOf } from './hit-lane.ts';
@@ -130,8 +131,11 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
       throw err;
     }
   };
+  const columns = csvColumns(route);
   app.all(route.path, async (event) => {
     if (event.req.method !== 'GET') throw methodNotAllowed();
+    // list and history answers in CSV on request (server/http/csv.ts), made from the JSON body
+    if (columns && wantsCsv(event.req.headers.get('accept'))) return csvResponse(event, columns, await bodyOf(event));
     return jsonAnswer(event, await bodyOf(event));
   });
 }

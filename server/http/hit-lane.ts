@@ -23,6 +23,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { H3Event } from 'h3';
+import { wantsCsv } from './csv.ts';
 import { identityHeaders, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderStage } from './answer-headers.ts';
 import { keyOfHeader } from './auth.ts';
 import { describeError, errorHeaders } from './errors.ts';
@@ -73,6 +74,7 @@ export class HitLane {
   /** Answers `req` from the cache and returns true, or returns false having changed nothing. */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' || req.url === undefined) return false;
+    if (wantsCsv(req.headers.accept)) return false; // the full path converts the cached body to CSV
     const known = this.resolved.get(req.url);
     if (known === undefined) return false;
     const key = keyOfHeader(req.headers['x-api-key'] as string | undefined, this.keys);

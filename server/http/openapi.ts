@@ -28,6 +28,7 @@ import { API_VERSION } from './answer-headers.ts';
 import type { ErrorCode } from './errors.ts';
 import { addNonRestOperations } from './openapi-extra.ts';
 import { RESPONSE_DEFINITIONS, errorBodyOf } from './response-schemas.ts';
+import { csvColumns, csvMediaType } from './csv.ts';
 import type { RestRoute } from './routes/define.ts';
 import type { Service } from '../service.ts';
 
@@ -137,6 +138,8 @@ function operationOf(route: RestRoute): { path: string; operation: Json } {
 
   const ok: Json = { description: 'OK', headers: COMMON_HEADERS };
   if (route.response) ok.content = { 'application/json': { schema: convert(route.response) } };
+  const columns = csvColumns(route);
+  if (columns && ok.content) (ok.content as Json)['text/csv'] = csvMediaType(columns);
   const responses: Json = { 200: ok };
   const statuses = [
     ...(query.length > 0 ? [400] : []),
