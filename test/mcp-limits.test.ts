@@ -209,8 +209,9 @@ describe('tool errors', () => {
 describe('summaries', () => {
   it('says a clamped window, with the same effective window as REST', async () => {
     const pro = await connectWith(t.key('pro'));
-    const clamped = await call(pro, 'open_interest_history', { protocol: 'alpha', interval: '1d' });
-    const rest = await (await t.get('/v1/alpha/open-interest/history?interval=1d', 'pro')).json() as { from: string };
+    const yearAgo = new Date(NOW - 365 * 86_400_000).toISOString();
+    const clamped = await call(pro, 'open_interest_history', { protocol: 'alpha', interval: '1d', from: yearAgo });
+    const rest = await (await t.get(`/v1/alpha/open-interest/history?interval=1d&from=${yearAgo}`, 'pro')).json() as { from: string };
     expect(clamped.structuredContent).toEqual(rest);
     expect(rest.from).toBe(new Date(NOW - 90 * 86_400_000).toISOString());
     expect(summaryOf(clamped)).toContain(`Window clamped: from ${new Date(NOW - 365 * 86_400_000).toISOString()} was raised to ${rest.from}: the pro plan covers 90 days of this history.`);
@@ -222,7 +223,8 @@ describe('summaries', () => {
     const full = await call(premium, 'open_interest_history', { protocol: 'alpha', interval: '1d' });
     expect(summaryOf(full)).not.toContain('clamped');
     const inside = await call(pro, 'open_interest_history', { protocol: 'alpha', interval: '1d', from: '2026-05-01' });
-    expect(summaryOf(inside)).toBe('Open interest history: 32 buckets of 1d over [2026-05-01T00:00:00.000Z, 2026-06-02T00:00:00.000Z).');
+    expect(summaryOf(inside)).toBe('Open interest history: 32 buckets of 1d over [2026-05-01T00:00:00.000Z, 2026-06-02T00:00:00.000Z), oldest first.'
+      + ' For another window call again with from/to (at most 10,000 buckets), or a coarser interval.');
   });
 
   it('says when the plan hides older lifecycles or bounds the liquidation walk', async () => {

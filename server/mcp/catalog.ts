@@ -26,6 +26,8 @@ export interface RestTool {
   shape: BodyShape;
   /** what one row of `data` is, for the summary ("liquidation events") */
   noun: string;
+  /** rows of a page when the call gives no `limit`, where the rows are wide (default: tools.ts TOOL_PAGE_ROWS) */
+  pageRows?: number;
   /** the plan depth that may clamp this tool's window (history, funding, liquidations) */
   depth?: HistoryKind;
 }
@@ -37,11 +39,11 @@ const UNITS = 'USD amounts are plain numbers in USD; timestamps are UTC ISO 8601
 const RATES =
   'Rates are per hour and signed: positive = that side receives, negative = it pays (annualize: x 24 x 365).';
 const OFFSET_PAGING =
-  'Offset-paged: at most `limit` rows (1-500, default 500) starting at `offset`; `pagination.total` counts every match, '
+  'Offset-paged: at most `limit` rows (1-500, default 25 for a tool call) starting at `offset`; `pagination.total` counts every match, '
   + 'so call again with offset + limit while offset + limit < total.';
 const WINDOW =
-  'Window [from, to): `to` defaults to now, `from` to a span that depends on the interval (5m: 1 day, 15m: 3 days, '
-  + '1h: 7 days, 4h: 30 days, 1d: 365 days); at most 10,000 buckets. The answer echoes the effective `from`/`to`; '
+  'Window [from, to): `to` defaults to now, `from` to 48 buckets of the interval before `to` for a tool call (5m: 4 hours, '
+  + '1h: 2 days, 1d: 48 days); at most 10,000 buckets. The answer echoes the effective `from`/`to`; '
   + '`from` is raised to the plan\'s history depth when it reaches further back (the summary says so).';
 const ALPHA = 'Protocol alpha (GMX-Solana) or beta (Jupiter Perps), by `protocol`; beta has no market variants (market_variant null, one row per market).';
 
@@ -119,6 +121,7 @@ export const REST_TOOLS: readonly RestTool[] = [
   },
   {
     name: 'search_accounts', title: 'Search and rank accounts', shape: 'paged', noun: 'accounts',
+    pageRows: 15,
     paths: { alpha: '/v1/alpha/accounts/search', beta: '/v1/beta/accounts/search' },
     description: `${ALPHA} Rank trader accounts (leaderboards, whales): sort_by net_pnl (default), volume, win_rate, positions or current_notional (open notional), order desc (default) or asc; filters min_trades, has_active_positions, search (address prefix). Each row: address, trades, wins, losses, win_rate (0-1), volume_usd, net_pnl_usd (realized PnL net of fees), open_positions, open_notional_usd, fees and funding totals, leverage and size averages, markets traded. ${OFFSET_PAGING} ${UNITS}`,
   },
@@ -129,6 +132,7 @@ export const REST_TOOLS: readonly RestTool[] = [
   },
   {
     name: 'account_position_history', title: 'Account position history', shape: 'paged', noun: 'closed lifecycles', depth: 'history',
+    pageRows: 15,
     paths: { alpha: '/v1/alpha/accounts/:address/history', beta: '/v1/beta/accounts/:address/history' },
     description: `${ALPHA} Closed and liquidated position lifecycles of one address (open ones: use search_open_positions with address): market, side, status, opened_at / closed_at, max size and collateral, entry and exit price, max_leverage, realized_pnl_usd (before fees), fees, net_pnl_usd, fill_count, position_id (for get_position / position_fills). sort_by opened_at (default), closed_at, size, pnl or leverage; order desc (default). Lifecycles opened before the plan's history depth (30 days trial/starter, 90 pro) are omitted. ${OFFSET_PAGING} ${UNITS}`,
   },
