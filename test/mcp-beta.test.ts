@@ -25,6 +25,7 @@ let positionId = 0;
 beforeAll(async () => {
   const sim = new Simulator({ seed: 9, start: START, snapshotsFrom: Date.UTC(2026, 3, 22) });
   t = await openTestApp({ now: NOW, batches: sim.advance(NOW) });
+  t.service.source.setSource('simulated'); // as `start --source simulate` does
   server = serve(t.app, { port: 0, hostname: '127.0.0.1', silent: true });
   await server.ready();
   client = new Client({ name: 'mcp-beta-test', version: '1.0.0' });
@@ -45,6 +46,26 @@ afterAll(async () => {
 
 const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
 const texts = (r: CallToolResult) => (r.content as { text: string }[]).map((c) => c.text);
+
+describe('provenance', () => {
+  it('names the simulated source in describe_service, /health, the OpenAPI description and a header on every answer', async () => {
+    const described = await call('describe_service');
+    expect((described.structuredContent as { data: { data_source: unknown } }).data.data_source).toMatchObject({ source: 'simulated', simulated: true });
+    expect(texts(described)[0]).toMatch(/^Service \(SIMULATED data/);
+    const health = await t.app.request('/health');
+    expect(((await health.json()) as { data_source: string }).data_source).toBe('simulated');
+    expect(health.headers.get('x-data-source')).toBe('simulated');
+    const doc = await (await t.app.request('/v1/openapi.json')).json() as { info: { description: string } };
+    expect(doc.info.description).toMatch(/Data source of this deployment: SIMULATED/);
+    for (const [path, status] of [['/v1/beta/markets', 200], ['/v1/beta/fills?side=up', 400], ['/v1/nope', 404]] as const) {
+      const res = await t.get(path, 'premium');
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get('x-data-source'), path).toBe('simulated');
+    }
+    expect((await t.get('/v1/beta/markets', null)).headers.get('x-data-source')).toBe('simulated');
+    expect((await t.get('/v1/beta/volume/history', 'premium', { headers: { accept: 'text/csv' } })).headers.get('x-data-source')).toBe('simulated');
+  });
+});
 
 describe('MCP tools on beta', () => {
   it('every tool with a beta twin answers protocol=beta with defaults, under 20,000 characters', async () => {

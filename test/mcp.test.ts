@@ -122,7 +122,8 @@ describe('tools/call equals REST', () => {
       const result = await call(client, c.tool, c.args);
       // a paged tool called without `limit` asks for TOOL_PAGE_ROWS rows
       const paged = restRoutes(t.service).find((r) => r.path === REST_TOOLS.find((x) => x.name === c.tool)!.paths.alpha)!.query.entries.limit;
-      let url = paged && c.args.limit === undefined ? `${c.rest}${c.rest.includes('?') ? '&' : '?'}limit=${TOOL_PAGE_ROWS}` : c.rest;
+      const rows = REST_TOOLS.find((x) => x.name === c.tool)!.pageRows ?? TOOL_PAGE_ROWS;
+      let url = paged && c.args.limit === undefined ? `${c.rest}${c.rest.includes('?') ? '&' : '?'}limit=${rows}` : c.rest;
       // a history tool called without `from` asks for TOOL_HISTORY_BUCKETS buckets
       const history = REST_TOOLS.find((x) => x.name === c.tool)!.shape === 'history';
       if (history && c.args.from === undefined) {
@@ -198,6 +199,7 @@ describe('describe_service', () => {
       funding_history_days: 30, liquidation_lookback_days: 90,
     });
     expect(data.plan.tool_costs).toMatchObject({ describe_service: 0, search_accounts: 5, get_account: 1 });
-    expect((result.content[0] as { text: string }).text).toMatch(/^Service: alpha: \d+ markets, \d+ fills/);
+    expect((result.content[0] as { text: string }).text).toMatch(/^Service \(data source none\): alpha: \d+ markets, \d+ fills/);
+    expect(data.data_source).toMatchObject({ source: 'none', simulated: false });
   });
 });

@@ -16,6 +16,9 @@ import { FastResponse } from 'srvx';
 import type { Body } from './json-body.ts';
 import { CSV_TYPE, csvAnswer } from './csv.ts';
 
+/** The header naming the source that feeds the data (`simulated`, `solana`, `replay`, `none`) on every answer. */
+export const DATA_SOURCE_HEADER = 'x-data-source';
+
 /** The interface version every REST response announces in `x-api-version`. */
 export const API_VERSION = '1.0.0-rc.1';
 

@@ -22,7 +22,7 @@ import { HistoryMirror } from './history-mirror.ts';
 import { LiquidationIndex } from './liquidation-index.ts';
 import { OpenPositionsIndex } from './open-positions-index.ts';
 import { LifecycleStore } from './lifecycle-store.ts';
-import { csvResponse, jsonAnswer } from './answer-headers.ts';
+import { DATA_SOURCE_HEADER, csvResponse, jsonAnswer, stageHeader } from './answer-headers.ts';
 import { csvColumns, wantsCsv } from './csv.ts';
 import { serializeResult, type Body } from './json-body.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
@@ -175,6 +175,8 @@ export interface AppOptions {
 export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
   const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;
   const app = new H3({ silent: true, onError: handleError });
+  // provenance on every answer, errors included: which source feeds the data (simulated, solana, replay)
+  app.use((event) => void stageHeader(event, DATA_SOURCE_HEADER, service.source.dataSource()));
   observeGcPauses(); // for /health (once per process)
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const mirror = new HistoryMirror(cache.service);

@@ -31,6 +31,8 @@ export const PROBE_TIMEOUT_MS = 2_000;
 /** The answer's body (also what the README documents). */
 export interface HealthBody {
   status: 'ok' | 'failing';
+  /** which source feeds the journal: simulated (synthetic data), solana (the chain), replay (a copied journal), none */
+  data_source: 'simulated' | 'solana' | 'replay' | 'none';
   /** what is wrong, when failing */
   problems: string[];
   version: string;
@@ -101,6 +103,7 @@ export async function healthOf(service: Service, startedAt: number, cache?: Resp
   if (append.failure) problems.push('append path stopped after a failure it could not repair (see the log)');
   return {
     status: problems.length ? 'failing' : 'ok',
+    data_source: service.source.dataSource(),
     problems,
     version: API_VERSION,
     uptime_s: Math.floor((Date.now() - startedAt) / 1000),

@@ -24,7 +24,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { H3Event } from 'h3';
 import { wantsCsv } from './csv.ts';
-import { identityHeaders, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderStage } from './answer-headers.ts';
+import { DATA_SOURCE_HEADER, stageHeader, identityHeaders, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderStage } from './answer-headers.ts';
 import { keyOfHeader } from './auth.ts';
 import { describeError, errorHeaders } from './errors.ts';
 import type { ResponseCache } from './cache.ts';
@@ -84,6 +84,7 @@ export class HitLane {
     const hit = this.cache.peek(cacheKey, now);
     if (hit === undefined) return false;
     const stage: HeaderStage = { context: {} };
+    stageHeader(stage, DATA_SOURCE_HEADER, this.cache.service.source.dataSource());
     const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
     this.stats.answered += 1;
     if (this.limits) {
