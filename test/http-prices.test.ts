@@ -38,9 +38,10 @@ function expectedCandles(protocol: Protocol, market: string, from: number, to: n
   const snaps = snapshots.filter((s) => s.protocol === protocol && s.market === market);
   const first = snaps.length ? Math.min(...snaps.map((s) => s.time)) : Infinity;
   const obs = [
-    ...fills.filter((f) => f.protocol === protocol && f.market === market && f.time < first).map((f, i) => ({ t: f.time, src: 0, i, p: f.index_price })),
-    ...snaps.map((s, i) => ({ t: s.time, src: 1, i, p: s.index_price })),
-  ].filter((o) => o.t >= from && o.t < to).sort((a, b) => a.t - b.t || a.src - b.src || a.i - b.i);
+    ...fills.filter((f) => f.protocol === protocol && f.market === market && f.time < first).map((f, i) => ({ t: f.time, src: 0, i, v: '', p: f.index_price })),
+    ...snaps.map((s) => ({ t: s.time, src: 1, i: 0, v: s.market_variant ?? '', p: s.index_price })),
+  ].filter((o) => o.t >= from && o.t < to)
+    .sort((a, b) => a.t - b.t || a.src - b.src || (a.v < b.v ? -1 : a.v > b.v ? 1 : 0) || a.i - b.i);
   const out = new Map<number, { open: number; high: number; low: number; close: number; observations: number }>();
   for (const o of obs) {
     const k = Math.floor(o.t / bucket) * bucket;

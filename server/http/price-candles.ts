@@ -29,8 +29,25 @@ async function parquetQuery(service: Service, protocol: Protocol, name: string, 
   }
 }
 
+/**
+ * First snapshot times found, per service and `protocol market`: a market's first snapshot never
+ * changes once it exists (the journal is append-only and a snapshot older than the kept ones is
+ * dropped at append), so it is read once; a market without one is asked again each time.
+ */
+const firstSnapshots = new WeakMap<Service, Map<string, number>>();
+
 /** The market's first snapshot time (epoch ms), or null when it has none. */
 async function firstSnapshot(service: Service, protocol: Protocol, market: string): Promise<number | null> {
+  let known = firstSnapshots.get(service);
+  if (!known) firstSnapshots.set(service, known = new Map());
+  const cached = known.get(`${protocol} ${market}`);
+  if (cached !== undefined) return cached;
+  const found = await readFirstSnapshot(service, protocol, market);
+  if (found !== null) known.set(`${protocol} ${market}`, found);
+  return found;
+}
+
+async function readFirstSnapshot(service: Service, protocol: Protocol, market: string): Promise<number | null> {
   const dayMs = (await service.db.queryOne('api/prices-first-day', { protocol, market }))?.day_ms;
   if (typeof dayMs !== 'number') return null;
   const [row] = await parquetQuery(service, protocol, 'api/prices-first-snapshot', { market, from_day: day(dayMs), to_day: day(dayMs + DAY_MS) });

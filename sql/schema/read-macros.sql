@@ -38,7 +38,7 @@ CREATE OR REPLACE MACRO activity_24h(now_ms) AS TABLE
   FROM pieces
   GROUP BY ALL;
 
--- The live state of every open alpha lifecycle, shared by endpoints 16 and 17 (whose figures
+-- The live state of every open lifecycle of protocol `proto`, shared by endpoints 16 and 17 (whose figures
 -- must agree; a test checks it): the latest position snapshot when it is at least as new as the
 -- lifecycle's last fill ("fresh"); otherwise (no snapshot yet, or a fill newer than it) the state
 -- after the last fill: size and collateral of the lifecycle, unsettled amounts 0 (fees settle on
@@ -126,13 +126,13 @@ CREATE OR REPLACE MACRO open_position_rows_of(proto) AS TABLE
 -- open_position_rows_of(proto) of alpha. No arguments.
 CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE SELECT * FROM open_position_rows_of('alpha');
 
--- Alpha accounts in the API's Account shape (below), followed by the exact parts of their volume
+-- Accounts of protocol `proto` in the API's Account shape (below), followed by the exact parts of their volume
 -- and net PnL that the served doubles cannot give back past 2^53 micro-dollars (a whale's volume
 -- is): `_volume_whole` = floor(volume_usd) and `_volume_micros` = its remaining micro-dollars
 -- (0-999,999), the same for `_net_pnl_*` (floor, so the micros are never negative). Endpoint 12's
 -- in-memory totals add these up exactly (server/http/accounts-summary.ts); the `_` columns are
 -- held by endpoint 13's snapshot and never served (server/http/account-table.ts).
--- Argument: source, as alpha_account_shape's.
+-- Arguments: source, as alpha_account_shape's; proto, the protocol.
 CREATE OR REPLACE MACRO account_held_of(source, proto) AS TABLE
   SELECT a.address,
        a.trades,
@@ -262,8 +262,9 @@ CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
   FROM fills f
   WHERE f.protocol = 'alpha' AND f.seq > after_seq AND f.seq <= upto_seq;
 
--- An alpha address's closed and liquidated lifecycles in the History-row shape (endpoint 15).
--- Arguments: of_address, mark. Without a scan of `lifecycles`: the history read index
+-- An address's closed and liquidated lifecycles of protocol `proto` in the History-row shape
+-- (endpoint 15); the history read index holds alpha's only, so beta passes mark 0.
+-- Arguments: proto, of_address, mark. Without a scan of `lifecycles`: the history read index
 -- (sql/schema/read-index.sql, sorted by address) up to `mark`, and `lifecycles` after it (its last
 -- rows: zone maps on last_seq skip the rest). Both arguments are bound parameters in every use,
 -- so they reach the scans as table filters.
@@ -281,7 +282,7 @@ CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE SELECT *
 DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;
 DROP MACRO TABLE IF EXISTS alpha_records;
 
--- Alpha liquidation events exactly as endpoint 5 serves them (fields: contract §5; size_usd =
+-- Liquidation events of protocol `proto` exactly as endpoint 5 serves them (fields: contract §5; size_usd =
 -- −size_delta_usd, collateral_usd = −collateral_delta_usd, pnl_usd = the fill's realized PnL before
 -- fees, liquidation_fee_usd 0 when absent; USD rounded to 6 decimals, prices not), then time_ms and
 -- seq (the cursor; the route strips them) and time_us (epoch µs, the in-memory index's sort key).
