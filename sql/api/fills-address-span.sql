@@ -1,6 +1,6 @@
--- GET /v1/{protocol}/fills with `address`: the journal seq range that holds every fill of the
--- address (its lifecycles' first and last fills), so the search reads that range of `fills` only.
--- Parameters: $protocol VARCHAR, $address VARCHAR. NULLs when the address has no lifecycle.
-SELECT min(first_seq) AS seq_lo, max(last_seq) AS seq_hi
-FROM lifecycles
+-- GET /v1/{protocol}/fills with `address`: the times of the address's first and last fills (its
+-- account's), so the search reads that range of `fills` only (zone maps on `time`).
+-- Parameters: $protocol VARCHAR, $address VARCHAR. No row when the address has no account.
+SELECT epoch_ms(first_trade_at) AS first_ms, epoch_ms(last_trade_at) AS last_ms
+FROM accounts
 WHERE protocol = $protocol::VARCHAR AND address = $address::VARCHAR;

@@ -3,10 +3,11 @@
 -- fill's time in epoch µs, the cursor's key; the route strips it).
 -- Parameters: $protocol VARCHAR; filters, each NULL = any: $address VARCHAR, $market VARCHAR,
 -- $market_variant VARCHAR, $type VARCHAR, $side VARCHAR, $min_size_usd DOUBLE (|size_delta_usd| at
--- least this); the window as BIGINT epoch ms or NULL: $from (inclusive), $to (exclusive); $seq_lo,
--- $seq_hi BIGINT or NULL: a seq range known to hold every match (an address's lifecycles' span, so
--- zone maps on seq skip the rest of the journal); the cursor, NULL on a first page: $after_us
--- BIGINT (µs) and $after_seq BIGINT (rows strictly after it in the order); $fetch BIGINT rows.
+-- least this); the window, BIGINT epoch ms, never NULL: $from (inclusive), $to (exclusive); the
+-- cursor, never NULL: $after_us BIGINT (µs) and $after_seq BIGINT, rows strictly after (after_us,
+-- after_seq) in the order (a first page passes to × 1000 and the largest seq).
+-- Plan: the bounds are plain ranges on `time` (no "IS NULL OR"), so DuckDB folds them into table
+-- filters and zone maps skip the rest of the journal (the route narrows the window first).
 SELECT f.seq,
        f.protocol,
        f.position_id,
@@ -31,12 +32,10 @@ SELECT f.seq,
        epoch_us(f.time) AS time_us
 FROM fills f
 WHERE f.protocol = $protocol::VARCHAR
-  AND ($seq_lo::BIGINT IS NULL OR f.seq >= $seq_lo::BIGINT)
-  AND ($seq_hi::BIGINT IS NULL OR f.seq <= $seq_hi::BIGINT)
-  AND ($from::BIGINT IS NULL OR f.time >= epoch_ms($from::BIGINT))
-  AND ($to::BIGINT IS NULL OR f.time < epoch_ms($to::BIGINT))
-  AND ($after_us::BIGINT IS NULL OR f.time <= make_timestamp($after_us::BIGINT))
-  AND ($after_us::BIGINT IS NULL OR f.time < make_timestamp($after_us::BIGINT) OR f.seq < $after_seq::BIGINT)
+  AND f.time >= epoch_ms($from::BIGINT)
+  AND f.time < epoch_ms($to::BIGINT)
+  AND f.time <= make_timestamp($after_us::BIGINT)
+  AND (f.time < make_timestamp($after_us::BIGINT) OR f.seq < $after_seq::BIGINT)
   AND ($address::VARCHAR IS NULL OR f.address = $address::VARCHAR)
   AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
   AND ($market_variant::VARCHAR IS NULL OR f.market_variant = $market_variant::VARCHAR)

@@ -266,17 +266,20 @@ CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
 -- (endpoint 15); the history read index holds alpha's only, so beta passes mark 0.
 -- Arguments: proto, of_address, mark. Without a scan of `lifecycles`: the history read index
 -- (sql/schema/read-index.sql, sorted by address) up to `mark`, and `lifecycles` after it (its last
--- rows: zone maps on last_seq skip the rest). Both arguments are bound parameters in every use,
--- so they reach the scans as table filters.
-CREATE OR REPLACE MACRO closed_records_of(proto, of_address, mark) AS TABLE
+-- rows: zone maps on last_seq skip the rest), of those closed in [lo_ms, hi_ms) (epoch ms: the
+-- account's first and last fill bound every one of its lifecycles, and zone maps on closed_at skip
+-- the rest: beta, without the index, reads `lifecycles` alone). The arguments are
+-- bound parameters in every use, so they reach the scans as table filters.
+CREATE OR REPLACE MACRO closed_records_of(proto, of_address, mark, lo_ms, hi_ms) AS TABLE
   SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('alpha_history_index')
   WHERE proto = 'alpha' AND address = of_address AND last_seq <= mark
   UNION ALL
   SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('lifecycles')
-  WHERE protocol = proto AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark;
+  WHERE protocol = proto AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark
+    AND closed_at >= epoch_ms(lo_ms) AND closed_at < epoch_ms(hi_ms);
 
 -- closed_records_of of alpha. Arguments: of_address, mark.
-CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE SELECT * FROM closed_records_of('alpha', of_address, mark);
+CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE SELECT * FROM closed_records_of('alpha', of_address, mark, 0, 253402300800000);
 
 -- Macros these replaced; dropped so an old definition cannot linger in a state file.
 DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;

@@ -10,7 +10,7 @@
  *
  * Plan: newest first over every fill is a top-N over the whole journal, so a search first tries
  * windows that end at its upper bound and reach back {@link SPANS_MS}; when one fills the page no
- * older row can belong on it. An `address` narrows the read to the seq range of its lifecycles.
+ * older row can belong on it. An `address` narrows the window to its account's first and last fill.
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
@@ -148,23 +148,27 @@ export function fillRoutes(service: Service, protocol: Protocol): RestRoute[] {
         const to = (filters.to as number | null) ?? now;
         if (from !== null && from >= to) throw new ApiError(400, 'invalid_parameter', "Parameter 'to' lies before the plan's history depth.", 'to');
         const limit = q.limit ?? MAX_LIMIT;
-        let span: Row | undefined;
-        if (filters.address !== null) span = await service.db.queryOne('api/fills-address-span', { protocol, address: filters.address });
+        // a wallet's fills lie between its first and last fill (its account's): no account, no fill
+        let lo = from ?? 0;
+        let hi = to;
+        if (filters.address !== null) {
+          const span = await service.db.queryOne('api/fills-address-span', { protocol, address: filters.address });
+          if (!span) return { data: [], next_cursor: null };
+          lo = Math.max(lo, span.first_ms as number);
+          hi = Math.min(hi, (span.last_ms as number) + 1);
+        }
         const params = {
-          protocol, ...filters, from, to,
-          seq_lo: (span?.seq_lo as number | null | undefined) ?? null,
-          seq_hi: (span?.seq_hi as number | null | undefined) ?? null,
-          after_us: after?.time ?? null,
-          after_seq: after?.seq ?? null,
+          protocol, ...filters, from: lo, to: hi,
+          after_us: after?.time ?? hi * 1000,
+          after_seq: after?.seq ?? Number.MAX_SAFE_INTEGER,
           fetch: limit + 1,
         };
-        let rows: Row[] | null = null;
-        if (filters.address !== null && span?.seq_lo == null) rows = []; // no lifecycle: no fill
+        let rows: Row[] | null = lo >= hi ? [] : null;
         // every match is older than `top` (exclusive, epoch ms)
-        const top = Math.min(to, after ? Math.floor(after.time / 1000) + 1 : Infinity);
-        for (const reach of rows === null && filters.address === null ? SPANS_MS : []) {
+        const top = Math.min(hi, after ? Math.floor(after.time / 1000) + 1 : Infinity);
+        for (const reach of rows === null ? SPANS_MS : []) {
           const lower = top - reach;
-          if (from !== null && lower <= from) break;
+          if (lower <= lo) break;
           rows = await service.db.query('api/fills-search', { ...params, from: lower });
           if (rows.length === params.fetch) break;
           rows = null;

@@ -189,6 +189,9 @@ export interface PositionParts {
   closedTail?: ClosedTail;
 }
 
+/** Bounds that hold every lifecycle's last fill (epoch ms): the year 1970 to 10000. */
+const EVER = { lo_ms: 0, hi_ms: 253_402_300_800_000 };
+
 /** GET /v1/{protocol}/accounts/:address/history, /v1/{protocol}/positions/:address/:id(/lifecycle). */
 export function positionRoutes(service: Service, parts: PositionParts = {}, protocol: Protocol = 'alpha'): RestRoute[] {
   const alpha = protocol === 'alpha';
@@ -197,6 +200,13 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
     openPositions = alpha ? new OpenPositionsIndex(service) : null, lifecycles = alpha ? LifecycleStore.of(service) : null,
     closedTail = new ClosedTail(service),
   } = parts;
+  /** [first fill, last fill] of the address's account, epoch ms ([0, 0) without one): from the accounts index when it holds the account. */
+  const fillWindow = async (address: string): Promise<{ lo_ms: number; hi_ms: number }> => {
+    const held = accounts.peek(address);
+    if (held) return { lo_ms: Date.parse(held.first_trade_at as string), hi_ms: Date.parse(held.last_trade_at as string) + 1 };
+    const span = await service.db.queryOne('api/fills-address-span', { protocol, address });
+    return span ? { lo_ms: span.first_ms as number, hi_ms: (span.last_ms as number) + 1 } : { lo_ms: 0, hi_ms: 0 };
+  };
   return [
     defineRoute({
       path: `/v1/${protocol}/accounts/:address/history`,
@@ -231,8 +241,11 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
           if (!quick.held && !(await exists())) throw accountNotFound(protocol);
           return { data: quick.data, pagination: { limit, offset, total: quick.total } };
         }
-        // beta has no history read index: every lifecycle comes from `lifecycles` (mark 0)
-        const page = async () => service.db.query('api/alpha-account-history', { protocol, address, mark: index ? await index.mark() : 0, ...filters });
+        // beta has no history read index: every lifecycle comes from `lifecycles` (mark 0), read
+        // within the account's first and last fill
+        const page = async () => service.db.query('api/alpha-account-history', {
+          protocol, address, mark: index ? await index.mark() : 0, ...(index ? EVER : await fillWindow(address)), ...filters,
+        });
         const [known, rows] = await Promise.all([exists(), page()]);
         if (!known) throw accountNotFound(protocol);
         const total = (rows[0]?.total as number | undefined) ?? 0;
