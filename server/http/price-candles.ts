@@ -19,13 +19,19 @@ function snapshotGlob(service: Service, protocol: Protocol): string {
   return `'${join(journalDir(service.dataDir), 'market_snapshots', `protocol=${protocol}`, '*', '*.parquet').replaceAll("'", "''")}'`;
 }
 
-/** Runs a Parquet-reading SQL file with the glob spliced in; no file yet = no row. */
+/**
+ * Runs a Parquet-reading SQL file with the glob spliced in; no file yet = no row. A file the
+ * compaction job replaced between the glob and the read is read again once, from the new list.
+ */
 async function parquetQuery(service: Service, protocol: Protocol, name: string, params: Record<string, string | number | null>): Promise<Row[]> {
-  try {
-    return await service.db.querySql(sqlFile(name).replaceAll('__GLOB__', snapshotGlob(service, protocol)), params);
-  } catch (err) {
-    if (/No files found/i.test(String(err))) return [];
-    throw err;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await service.db.querySql(sqlFile(name).replaceAll('__GLOB__', snapshotGlob(service, protocol)), params);
+    } catch (err) {
+      if (/No files found/i.test(String(err))) return [];
+      if (attempt === 0 && /No such file|cannot open file/i.test(String(err))) continue;
+      throw err;
+    }
   }
 }
 
