@@ -52,6 +52,7 @@ describe('provenance', () => {
     const described = await call('describe_service');
     expect((described.structuredContent as { data: { data_source: unknown } }).data.data_source).toMatchObject({ source: 'simulated', simulated: true });
     expect(texts(described)[0]).toMatch(/^Service \(SIMULATED data/);
+    expect(texts(described)).toHaveLength(1); // a summary, not the JSON again
     const health = await t.app.request('/health');
     expect(((await health.json()) as { data_source: string }).data_source).toBe('simulated');
     expect(health.headers.get('x-data-source')).toBe('simulated');

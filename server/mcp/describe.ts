@@ -103,11 +103,9 @@ export function describeSummary(payload: Record<string, unknown>): string {
 /** describe_service as a tool result. */
 export async function describeServiceResult(service: Service, ctx: DescribeContext): Promise<CallToolResult> {
   const payload = await describeService(service, ctx);
+  // the summary only: the payload itself is structuredContent, not repeated as text
   return {
-    content: [
-      { type: 'text', text: describeSummary(payload) },
-      { type: 'text', text: JSON.stringify(payload) },
-    ],
+    content: [{ type: 'text', text: describeSummary(payload) }],
     structuredContent: payload,
   };
 }
