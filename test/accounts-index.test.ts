@@ -26,7 +26,7 @@ type Account = Record<string, unknown> & { address: string; volume_usd: number; 
 
 /** Every alpha account from DuckDB now, as served: the snapshot's rows without their held `_` columns. */
 async function servedAccounts(): Promise<Account[]> {
-  const rows = await t.service.db.query('api/alpha-accounts-all');
+  const rows = await t.service.db.query('api/alpha-accounts-all', { protocol: 'alpha' });
   return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_'))) as Account);
 }
 
@@ -51,7 +51,7 @@ describe('13 / 14 from the in-memory accounts', () => {
       // endpoint 14 reads the loaded snapshot: the same row as the SQL
       const top = want.data[0]!;
       const one = (await (await t.get(`/v1/alpha/accounts/${top.address}`, 'internal')).json()) as { data: Account };
-      const [sql] = await t.service.db.query('api/alpha-account', { address: top.address });
+      const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha',  address: top.address });
       expect(one.data).toEqual(sql);
       // a second sorted order, patched alongside the first after each append
       const byPositions = (await (await t.get('/v1/alpha/accounts/search?sort_by=positions&order=asc&limit=100', 'internal')).json()) as { data: Account[]; pagination: { total: number } };
@@ -147,7 +147,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     expect(index.peek(address), 'beta fills and snapshots do not touch alpha accounts').toEqual(rows[0]);
     await t.service.append({ fills: [fill({ time: at, tx: 'idx-alpha-1', position_key: 'IDXA', address })], marketSnapshots: [], positionSnapshots: [] });
     expect(index.peek(address), 'an alpha fill makes it wait for the patch').toBeUndefined();
-    const [sql] = await t.service.db.query('api/alpha-account', { address });
+    const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha',  address });
     const again = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: address, offset: 0, limit: 1 });
     expect(again.rows[0]).toEqual(sql);
     // the fill opened a new position of that address
@@ -217,7 +217,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     const query = db.query.bind(db);
     let totalsQueries = 0;
     db.query = (name, params) => (name === 'api/alpha-accounts-totals' && totalsQueries++, query(name, params));
-    const fromSql = async () => totalsFromSql((await query('api/alpha-accounts-totals'))[0]!);
+    const fromSql = async () => totalsFromSql((await query('api/alpha-accounts-totals', { protocol: 'alpha' }))[0]!);
     // the totals exactly, and the summary made of them
     const same = async (what: string) => {
       const [got, want] = [await index.totals(), await fromSql()];
@@ -284,7 +284,7 @@ describe('13 / 14 from the in-memory accounts', () => {
       expect(loads, 'the quiet time restarts with each bulk append').toBe(0);
       for (let i = 0; i < 250 && index.peek(newcomer) === undefined; i++) await new Promise((r) => setTimeout(r, 20));
       expect(loads).toBe(1);
-      const [sql] = await t.service.db.query('api/alpha-account', { address: newcomer });
+      const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha',  address: newcomer });
       expect(index.peek(newcomer)).toEqual(sql);
     } finally {
       db.queryChunks = chunks;

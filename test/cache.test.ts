@@ -44,21 +44,40 @@ beforeAll(async () => {
       fill({ time: NOW - D, position_key: 'P2', address: B, side: 'short', type: 'liquidation', size_delta_usd: -1000,
         position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, liquidation_fee_usd: 4 }),
       fill({ time: NOW - 3 * H, position_key: 'P3', address: A, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', price: 60_000 }),
+      // beta: a closed lifecycle of A, a liquidated one of B
+      fill({ time: NOW - 6 * D, protocol: 'beta', position_key: 'Q1', address: A, market_variant: null }),
+      fill({ time: NOW - 6 * D + H, protocol: 'beta', position_key: 'Q1', address: A, market_variant: null, type: 'close',
+        size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, pnl_delta_usd: 7 }),
+      fill({ time: NOW - 3 * D, protocol: 'beta', position_key: 'Q2', address: B, market_variant: null, side: 'short' }),
+      fill({ time: NOW - 2 * D, protocol: 'beta', position_key: 'Q2', address: B, market_variant: null, side: 'short', type: 'liquidation',
+        size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, liquidation_fee_usd: 3 }),
     ],
     marketSnapshots: [
       marketSnapshot({ time: NOW - 20 * D, funding_rate_long: 0.0001 }),
       marketSnapshot({ time: NOW - 2 * H, oi_long_usd: 1000, oi_short_usd: 0, funding_rate_long: 0.0002 }),
+      marketSnapshot({ time: NOW - 2 * H, protocol: 'beta', market_variant: null, oi_long_usd: 0, oi_short_usd: 0,
+        funding_rate_long: -0.00001, funding_rate_short: -0.00002 }),
     ],
     positionSnapshots: [positionSnapshot({ time: NOW - H, position_key: 'P1', mark_price: 101, liquidation_price: 91 })],
   });
   ({ service, pair } = fixture);
   ({ keys, cache, cached, plain } = pair);
+  const [row] = await service.db.querySql("SELECT position_id FROM lifecycles WHERE protocol = 'beta' AND address = $a", { a: A });
+  betaId = String(row!.position_id);
+  const [p1] = await service.db.querySql("SELECT position_id FROM lifecycles WHERE protocol = 'alpha' AND position_key = 'P1'");
+  alphaId = String(p1!.position_id);
 });
+/** position_id of A's alpha lifecycle P1 */
+let alphaId = '';
+/** position_id of A's beta lifecycle */
+let betaId = '';
 afterAll(() => fixture?.close());
 
 const key = (plan: PlanName): string => pair.key(plan);
 
-async function get(app: H3, path: string, plan: PlanName = 'internal'): Promise<{ status: number; body: string; headers: Headers }> {
+async function get(app: H3, raw: string, plan: PlanName = 'internal'): Promise<{ status: number; body: string; headers: Headers }> {
+  // the fixture's position ids (assigned at ingest, in time order across protocols)
+  const path = raw.replaceAll('BETA_ID', betaId).replaceAll('ALPHA_ID', alphaId);
   const res = await app.request(path, { headers: { 'x-api-key': key(plan) } });
   return { status: res.status, body: await res.text(), headers: res.headers };
 }
@@ -74,7 +93,17 @@ const PATHS = [
   `/v1/alpha/funding-rates/history?market_variant=${V1}&${w(NOW - 25 * D, NOW)}`, '/v1/alpha/accounts/stats',
   '/v1/alpha/accounts/search?sort_by=volume', `/v1/alpha/accounts/${A}`, `/v1/alpha/accounts/${B}/history`,
   '/v1/alpha/open-positions/search?sort_by=liq_proximity&order=asc', '/v1/alpha/open-positions/stats?market=SOL-PERP',
-  `/v1/alpha/positions/${A}/2`, `/v1/alpha/positions/${A}/2/lifecycle`, '/v1/beta/markets', '/v1/beta/markets/stats',
+  `/v1/alpha/positions/${A}/ALPHA_ID`, `/v1/alpha/positions/${A}/ALPHA_ID/lifecycle`, '/v1/beta/markets', '/v1/beta/markets/stats',
+  `/v1/beta/liquidations/search?${w(NOW - 10 * D, NOW)}`, '/v1/beta/liquidations/search?market=sol-perp',
+  `/v1/beta/liquidations/history?interval=1d&${w(NOW - 10 * D, NOW)}`, '/v1/beta/open-interest',
+  `/v1/beta/open-interest/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`, '/v1/beta/open-interest/history',
+  `/v1/beta/volume/history?interval=4h&${w(NOW - 50 * D, NOW)}`, '/v1/beta/funding-rates',
+  `/v1/beta/funding-rates/history?market=SOL-PERP&${w(NOW - 25 * D, NOW)}`, '/v1/beta/accounts/stats',
+  '/v1/beta/accounts/search?sort_by=volume', `/v1/beta/accounts/${A}`, `/v1/beta/accounts/${B}/history`,
+  '/v1/beta/open-positions/search', '/v1/beta/open-positions/stats?market=SOL-PERP',
+  `/v1/beta/positions/${A}/BETA_ID`, `/v1/beta/positions/${A}/BETA_ID/lifecycle`,
+  `/v1/alpha/prices/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`, `/v1/beta/prices/history?market=SOL-PERP&interval=1d&${w(NOW - 30 * D, NOW)}`,
+  `/v1/alpha/fills?${w(NOW - 10 * D, NOW)}`, `/v1/beta/fills?address=${A}&${w(NOW - 10 * D, NOW - H)}`,
 ];
 
 describe('response cache', () => {

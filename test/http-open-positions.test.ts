@@ -89,7 +89,7 @@ beforeAll(async () => {
   for (const r of await t.service.db.querySql("SELECT position_key, position_id FROM lifecycles WHERE protocol = 'alpha'")) {
     id[r.position_key as string] = r.position_id as number;
   }
-  schemas = openPositionRoutes(t.service).map((r) => r.response as v.GenericSchema);
+  schemas = openPositionRoutes(t.service, 'alpha', null).map((r) => r.response as v.GenericSchema);
 });
 afterAll(async () => {
   await t?.close();

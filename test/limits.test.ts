@@ -202,8 +202,12 @@ describe('the gate over HTTP', () => {
     expect(costs['/v1/alpha/positions/:address/:id']).toBe(1);
     expect(costs['/v1/alpha/liquidations/search']).toBe(5);
     expect(costs['/v1/alpha/positions/:address/:id/lifecycle']).toBe(5);
-    expect(Object.values(costs).filter((c) => c === 5)).toHaveLength(9);
-    expect(Object.values(costs).filter((c) => c === 1)).toHaveLength(12);
+    // alpha's 9 and 12, beta's twins of them (9 and 6), fills and price candles of both protocols (5 each)
+    expect(Object.values(costs).filter((c) => c === 5)).toHaveLength(9 + 9 + 2 + 2);
+    expect(Object.values(costs).filter((c) => c === 1)).toHaveLength(12 + 6);
+    expect(costs['/v1/beta/fills']).toBe(5);
+    expect(costs['/v1/beta/prices/history']).toBe(5);
+    expect(costs['/v1/beta/open-interest']).toBe(1);
   });
 
   it('headers on 200 and 400; credits 1 vs 5; a 400 or 404 costs nothing', async () => {

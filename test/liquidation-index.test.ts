@@ -34,7 +34,7 @@ async function chain(index: LiquidationIndex, first: LiquidationSearch): Promise
   let q = first;
   let seen = 0;
   for (let page = 0; page < 6; page++) {
-    const sql = await t.service.db.query('api/alpha-liquidations-search', { ...q });
+    const sql = await t.service.db.query('api/alpha-liquidations-search', { protocol: 'alpha',  ...q });
     const found = (await index.search(q))!;
     expect(found, JSON.stringify(q)).toEqual(sql.map(servedOf));
     // the page's bytes copied from the rows' own are JSON.stringify of the answer object
@@ -86,6 +86,6 @@ describe('endpoint 5 from the liquidation events in memory', () => {
     for (const batch of sim.advance(NOW + 5 * DAY)) await t.service.append(batch);
     const after = await index.search(all);
     expect(after!.length).toBeGreaterThan(before);
-    expect(after).toEqual((await t.service.db.query('api/alpha-liquidations-search', { ...all })).map(servedOf));
+    expect(after).toEqual((await t.service.db.query('api/alpha-liquidations-search', { protocol: 'alpha',  ...all })).map(servedOf));
   }, 60_000);
 });

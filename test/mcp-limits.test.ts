@@ -124,15 +124,15 @@ describe('metering like REST', () => {
     const start = k.credits()!;
     expect(start).toBe(2_000_000);
 
-    await call(client, 'search_accounts', {});
+    await call(client, 'search_accounts', { protocol: 'alpha' });
     expect(k.credits()).toBe(start - 5);
     await t.app.request('/v1/alpha/accounts/search', { headers: { 'x-api-key': k.key } });
     expect(k.credits()).toBe(start - 10);
-    await call(client, 'get_account', { address: A });
+    await call(client, 'get_account', { protocol: 'alpha', address: A });
     expect(k.credits()).toBe(start - 11);
 
-    expect((await call(client, 'search_accounts', { limit: 0 })).isError).toBe(true);
-    expect((await call(client, 'get_account', { address: 'Zzzz1111111111111111111111111111111' })).isError).toBe(true);
+    expect((await call(client, 'search_accounts', { protocol: 'alpha', limit: 0 })).isError).toBe(true);
+    expect((await call(client, 'get_account', { protocol: 'alpha', address: 'Zzzz1111111111111111111111111111111' })).isError).toBe(true);
     const requestsBefore = t.limits.credits.used(k.record.account).requests;
     const described = await call(client, 'describe_service');
     expect(described.isError).toBeFalsy();
@@ -162,10 +162,10 @@ describe('metering like REST', () => {
     const k = freshKey('pro');
     const client = await connectWith(k.key);
     t.limits.credits.charge(k.record.account, 2_000_000 - 3, 0);
-    const search = await call(client, 'search_accounts');
+    const search = await call(client, 'search_accounts', { protocol: 'alpha' });
     expect(search.isError).toBe(true);
     expect(errorOf(search).code).toBe('credits_exhausted');
-    const one = await call(client, 'get_account', { address: A });
+    const one = await call(client, 'get_account', { protocol: 'alpha', address: A });
     expect(one.isError).toBeFalsy();
     expect(k.credits()).toBe(2);
   });
@@ -175,20 +175,20 @@ describe('tool errors', () => {
   it('names the argument at fault, never failing the transport', async () => {
     const client = await connectWith(t.key('internal'));
     const cases: [string, Record<string, unknown>, string, string | undefined][] = [
-      ['search_accounts', { limit: 501 }, 'invalid_parameter', 'limit'],
-      ['search_accounts', { limit: 2.5 }, 'invalid_parameter', 'limit'],
-      ['search_accounts', { sort_by: 'size' }, 'invalid_parameter', 'sort_by'],
-      ['search_accounts', { limt: 5 }, 'unknown_parameter', 'limt'],
-      ['search_accounts', { limit: [1, 2] }, 'invalid_parameter', 'limit'],
-      ['volume_history', { from: 1_780_000_000 }, 'invalid_parameter', 'from'],
-      ['volume_history', { interval: '2h' }, 'invalid_parameter', 'interval'],
-      ['funding_rate_history', {}, 'invalid_parameter', 'market_variant'],
-      ['open_interest', { market_variant: 'DOGE/USD[USDC]' }, 'invalid_parameter', 'market_variant'],
+      ['search_accounts', { protocol: 'alpha', limit: 501 }, 'invalid_parameter', 'limit'],
+      ['search_accounts', { protocol: 'alpha', limit: 2.5 }, 'invalid_parameter', 'limit'],
+      ['search_accounts', { protocol: 'alpha', sort_by: 'size' }, 'invalid_parameter', 'sort_by'],
+      ['search_accounts', { protocol: 'alpha', limt: 5 }, 'unknown_parameter', 'limt'],
+      ['search_accounts', { protocol: 'alpha', limit: [1, 2] }, 'invalid_parameter', 'limit'],
+      ['volume_history', { protocol: 'alpha', from: 1_780_000_000 }, 'invalid_parameter', 'from'],
+      ['volume_history', { protocol: 'alpha', interval: '2h' }, 'invalid_parameter', 'interval'],
+      ['funding_rate_history', { protocol: 'alpha' }, 'invalid_parameter', 'market_variant'],
+      ['open_interest', { protocol: 'alpha', market_variant: 'DOGE/USD[USDC]' }, 'invalid_parameter', 'market_variant'],
       ['list_markets', {}, 'invalid_parameter', 'protocol'],
       ['market_stats', { protocol: 'gamma' }, 'invalid_parameter', 'protocol'],
-      ['get_position', { address: A }, 'invalid_parameter', 'id'],
-      ['get_account', { address: '../../protocols' }, 'invalid_parameter', 'address'],
-      ['get_account', { address: 'Zzzz1111111111111111111111111111111' }, 'not_found', undefined],
+      ['get_position', { protocol: 'alpha', address: A }, 'invalid_parameter', 'id'],
+      ['get_account', { protocol: 'alpha', address: '../../protocols' }, 'invalid_parameter', 'address'],
+      ['get_account', { protocol: 'alpha', address: 'Zzzz1111111111111111111111111111111' }, 'not_found', undefined],
       ['describe_service', { verbose: true }, 'unknown_parameter', 'verbose'],
       ['no_such_tool', {}, 'not_found', undefined],
     ];
@@ -202,38 +202,40 @@ describe('tool errors', () => {
     }
     // the same bad value through REST gives the same error body
     const rest = await t.get('/v1/alpha/accounts/search?limit=501', 'internal');
-    expect(errorOf(await call(client, 'search_accounts', { limit: 501 }))).toEqual((await rest.json() as { error: unknown }).error);
+    expect(errorOf(await call(client, 'search_accounts', { protocol: 'alpha', limit: 501 }))).toEqual((await rest.json() as { error: unknown }).error);
   });
 });
 
 describe('summaries', () => {
   it('says a clamped window, with the same effective window as REST', async () => {
     const pro = await connectWith(t.key('pro'));
-    const clamped = await call(pro, 'open_interest_history', { interval: '1d' });
-    const rest = await (await t.get('/v1/alpha/open-interest/history?interval=1d', 'pro')).json() as { from: string };
+    const yearAgo = new Date(NOW - 365 * 86_400_000).toISOString();
+    const clamped = await call(pro, 'open_interest_history', { protocol: 'alpha', interval: '1d', from: yearAgo });
+    const rest = await (await t.get(`/v1/alpha/open-interest/history?interval=1d&from=${yearAgo}`, 'pro')).json() as { from: string };
     expect(clamped.structuredContent).toEqual(rest);
     expect(rest.from).toBe(new Date(NOW - 90 * 86_400_000).toISOString());
     expect(summaryOf(clamped)).toContain(`Window clamped: from ${new Date(NOW - 365 * 86_400_000).toISOString()} was raised to ${rest.from}: the pro plan covers 90 days of this history.`);
 
-    const funding = await call(pro, 'funding_rate_history', { market_variant: WSOL, from: '2026-04-01' });
+    const funding = await call(pro, 'funding_rate_history', { protocol: 'alpha', market_variant: WSOL, from: '2026-04-01' });
     expect(summaryOf(funding)).toContain('Window clamped: from 2026-04-01T00:00:00.000Z was raised to 2026-05-03T00:00:00.000Z: the pro plan covers 30 days');
 
     const premium = await connectWith(t.key('premium'));
-    const full = await call(premium, 'open_interest_history', { interval: '1d' });
+    const full = await call(premium, 'open_interest_history', { protocol: 'alpha', interval: '1d' });
     expect(summaryOf(full)).not.toContain('clamped');
-    const inside = await call(pro, 'open_interest_history', { interval: '1d', from: '2026-05-01' });
-    expect(summaryOf(inside)).toBe('Open interest history: 32 buckets of 1d over [2026-05-01T00:00:00.000Z, 2026-06-02T00:00:00.000Z).');
+    const inside = await call(pro, 'open_interest_history', { protocol: 'alpha', interval: '1d', from: '2026-05-01' });
+    expect(summaryOf(inside)).toBe('Open interest history: 32 buckets of 1d over [2026-05-01T00:00:00.000Z, 2026-06-02T00:00:00.000Z), oldest first.'
+      + ' For another window call again with from/to (at most 10,000 buckets), or a coarser interval.');
   });
 
   it('says when the plan hides older lifecycles or bounds the liquidation walk', async () => {
     const pro = await connectWith(t.key('pro'));
-    const history = await call(pro, 'account_position_history', { address: A });
+    const history = await call(pro, 'account_position_history', { protocol: 'alpha', address: A });
     expect((history.structuredContent as { pagination: { total: number } }).pagination.total).toBe(1);
     expect(summaryOf(history)).toContain('Lifecycles opened before 2026-03-04T00:00:00.000Z are omitted (the pro plan keeps 90 days).');
     const premium = await connectWith(t.key('premium'));
-    const all = await call(premium, 'account_position_history', { address: A });
+    const all = await call(premium, 'account_position_history', { protocol: 'alpha', address: A });
     expect((all.structuredContent as { pagination: { total: number } }).pagination.total).toBe(2);
     expect(summaryOf(all)).not.toContain('omitted');
-    expect(summaryOf(await call(pro, 'search_liquidations'))).toContain('The search reaches back to 2026-03-04T00:00:00.000Z at most');
+    expect(summaryOf(await call(pro, 'search_liquidations', { protocol: 'alpha' }))).toContain('The search reaches back to 2026-03-04T00:00:00.000Z at most');
   });
 });

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../server/http/app.ts';
 import type { PlanName } from '../server/keys/plans.ts';
 import { REST_TOOLS, UNWRAPPED_PATHS } from '../server/mcp/catalog.ts';
+import { TOOL_PAGE_ROWS } from '../server/mcp/tools.ts';
+import { defaultHistoryFrom } from '../server/mcp/call-rest.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { A, DAY, MCP_FIXTURE, NOW, WSOL } from './helpers/mcp-fixture.ts';
 
@@ -67,8 +69,8 @@ describe('tools/list', () => {
     expect(byName.get('list_markets')!.inputSchema).toMatchObject({
       required: ['protocol'], properties: { protocol: { enum: ['alpha', 'beta'] } }, additionalProperties: false,
     });
-    expect(byName.get('position_fills')!.inputSchema.required).toEqual(['address', 'id']);
-    expect(byName.get('funding_rate_history')!.inputSchema.required).toEqual(['market_variant']);
+    expect(byName.get('position_fills')!.inputSchema.required).toEqual(['protocol', 'address', 'id']);
+    expect(byName.get('funding_rate_history')!.inputSchema.required).toEqual(['protocol']);
     expect(byName.get('search_liquidations')!.description).toMatch(/Costs 5 credits per call/);
     expect(byName.get('market_stats')!.description).toMatch(/per hour/);
   });
@@ -83,25 +85,28 @@ function cases(positionId: number): { tool: string; args: Record<string, unknown
     { tool: 'list_markets', args: { protocol: 'beta' }, rest: '/v1/beta/markets' },
     { tool: 'market_stats', args: { protocol: 'alpha' }, rest: '/v1/alpha/markets/stats' },
     { tool: 'market_stats', args: { protocol: 'beta' }, rest: '/v1/beta/markets/stats' },
-    { tool: 'open_interest', args: { market_variant: WSOL }, rest: `/v1/alpha/open-interest?market_variant=${encodeURIComponent(WSOL)}` },
-    { tool: 'open_interest_history', args: { market: 'sol-perp', interval: '1d', from: '2026-05-01' },
+    { tool: 'open_interest', args: { protocol: 'alpha', market_variant: WSOL }, rest: `/v1/alpha/open-interest?market_variant=${encodeURIComponent(WSOL)}` },
+    { tool: 'open_interest_history', args: { protocol: 'alpha', market: 'sol-perp', interval: '1d', from: '2026-05-01' },
       rest: '/v1/alpha/open-interest/history?market=sol-perp&interval=1d&from=2026-05-01' },
-    { tool: 'volume_history', args: { interval: '4h' }, rest: '/v1/alpha/volume/history?interval=4h' },
-    { tool: 'funding_rates', args: {}, rest: '/v1/alpha/funding-rates' },
-    { tool: 'funding_rate_history', args: { market_variant: WSOL, interval: '1h', to: '2026-06-02T00:00:00Z' },
+    { tool: 'volume_history', args: { protocol: 'alpha', interval: '4h' }, rest: '/v1/alpha/volume/history?interval=4h' },
+    { tool: 'funding_rates', args: { protocol: 'alpha' }, rest: '/v1/alpha/funding-rates' },
+    { tool: 'funding_rate_history', args: { protocol: 'alpha', market_variant: WSOL, interval: '1h', to: '2026-06-02T00:00:00Z' },
       rest: `/v1/alpha/funding-rates/history?market_variant=${encodeURIComponent(WSOL)}&interval=1h&to=2026-06-02T00:00:00Z` },
-    { tool: 'search_liquidations', args: { limit: 1 }, rest: '/v1/alpha/liquidations/search?limit=1' },
-    { tool: 'liquidation_history', args: { interval: '1d' }, rest: '/v1/alpha/liquidations/history?interval=1d' },
-    { tool: 'accounts_summary', args: {}, rest: '/v1/alpha/accounts/stats' },
-    { tool: 'search_accounts', args: { sort_by: 'volume', has_active_positions: true, limit: 5 },
+    { tool: 'search_liquidations', args: { protocol: 'alpha', limit: 1 }, rest: '/v1/alpha/liquidations/search?limit=1' },
+    { tool: 'search_fills', args: { protocol: 'beta', side: 'long', limit: 2 }, rest: '/v1/beta/fills?side=long&limit=2' },
+    { tool: 'price_history', args: { protocol: 'alpha', market: 'SOL-PERP', interval: '1d', from: '2026-05-25' },
+      rest: '/v1/alpha/prices/history?market=SOL-PERP&interval=1d&from=2026-05-25' },
+    { tool: 'liquidation_history', args: { protocol: 'alpha', interval: '1d' }, rest: '/v1/alpha/liquidations/history?interval=1d' },
+    { tool: 'accounts_summary', args: { protocol: 'alpha' }, rest: '/v1/alpha/accounts/stats' },
+    { tool: 'search_accounts', args: { protocol: 'alpha', sort_by: 'volume', has_active_positions: true, limit: 5 },
       rest: '/v1/alpha/accounts/search?sort_by=volume&has_active_positions=true&limit=5' },
-    { tool: 'get_account', args: { address: A }, rest: `/v1/alpha/accounts/${A}` },
-    { tool: 'account_position_history', args: { address: A, sort_by: 'pnl' }, rest: `/v1/alpha/accounts/${A}/history?sort_by=pnl` },
-    { tool: 'search_open_positions', args: { sort_by: 'liq_proximity', order: 'asc' },
+    { tool: 'get_account', args: { protocol: 'alpha', address: A }, rest: `/v1/alpha/accounts/${A}` },
+    { tool: 'account_position_history', args: { protocol: 'alpha', address: A, sort_by: 'pnl' }, rest: `/v1/alpha/accounts/${A}/history?sort_by=pnl` },
+    { tool: 'search_open_positions', args: { protocol: 'alpha', sort_by: 'liq_proximity', order: 'asc' },
       rest: '/v1/alpha/open-positions/search?sort_by=liq_proximity&order=asc' },
-    { tool: 'open_positions_summary', args: { market: 'SOL-PERP' }, rest: '/v1/alpha/open-positions/stats?market=SOL-PERP' },
-    { tool: 'get_position', args: { address: A, id: positionId }, rest: `/v1/alpha/positions/${A}/${positionId}` },
-    { tool: 'position_fills', args: { address: A, id: String(positionId), include_collateral_events: true, limit: 2 },
+    { tool: 'open_positions_summary', args: { protocol: 'alpha', market: 'SOL-PERP' }, rest: '/v1/alpha/open-positions/stats?market=SOL-PERP' },
+    { tool: 'get_position', args: { protocol: 'alpha', address: A, id: positionId }, rest: `/v1/alpha/positions/${A}/${positionId}` },
+    { tool: 'position_fills', args: { protocol: 'alpha', address: A, id: String(positionId), include_collateral_events: true, limit: 2 },
       rest: `/v1/alpha/positions/${A}/${positionId}/lifecycle?include_collateral_events=true&limit=2` },
   ];
 }
@@ -115,15 +120,27 @@ describe('tools/call equals REST', () => {
     expect(new Set(table.map((c) => c.tool))).toEqual(new Set(REST_TOOLS.map((tool) => tool.name)));
     for (const c of table) {
       const result = await call(client, c.tool, c.args);
-      const rest = await t.get(c.rest, 'premium');
+      // a paged tool called without `limit` asks for TOOL_PAGE_ROWS rows
+      const paged = restRoutes(t.service).find((r) => r.path === REST_TOOLS.find((x) => x.name === c.tool)!.paths.alpha)!.query.entries.limit;
+      const rows = REST_TOOLS.find((x) => x.name === c.tool)!.pageRows ?? TOOL_PAGE_ROWS;
+      let url = paged && c.args.limit === undefined ? `${c.rest}${c.rest.includes('?') ? '&' : '?'}limit=${rows}` : c.rest;
+      // a history tool called without `from` asks for TOOL_HISTORY_BUCKETS buckets
+      const history = REST_TOOLS.find((x) => x.name === c.tool)!.shape === 'history';
+      if (history && c.args.from === undefined) {
+        const from = defaultHistoryFrom(Object.fromEntries(Object.entries(c.args).map(([k, v]) => [k, String(v)])), NOW);
+        url += `${url.includes('?') ? '&' : '?'}from=${from}`;
+      }
+      const rest = await t.get(url, 'premium');
       expect(rest.status, c.rest).toBe(200);
       const body = await rest.json() as Record<string, unknown>;
       expect(result.isError, c.tool).toBeFalsy();
       expect(result.structuredContent, c.tool).toEqual(body);
-      const [summary, json] = result.content as { type: string; text: string }[];
+      const [summary, preview] = result.content as { type: string; text: string }[];
       expect(summary!.type).toBe('text');
       expect(summary!.text).not.toContain('\n');
-      expect(JSON.parse(json!.text)).toEqual(body);
+      // the text previews the data; it is not the JSON again
+      expect(preview!.text).not.toContain(JSON.stringify(body).slice(0, 40));
+      expect(preview!.text.length).toBeLessThan(3000);
       if (Array.isArray(body.data) && body.data.length === 0) continue;
       expect(body.data, `${c.tool} should have data in the fixture`).toBeTruthy();
     }
@@ -131,16 +148,16 @@ describe('tools/call equals REST', () => {
 
   it('says a truncated page and how to get the next one', async () => {
     const client = await connect('internal');
-    const accounts = await call(client, 'search_accounts', { limit: 1 });
+    const accounts = await call(client, 'search_accounts', { protocol: 'alpha', limit: 1 });
     const total = (accounts.structuredContent as { pagination: { total: number } }).pagination.total;
     expect(total).toBeGreaterThan(1);
     expect((accounts.content[0] as { text: string }).text).toContain(`accounts 1-1 of ${total}. Page truncated: call again with offset=1`);
-    const liqs = await call(client, 'search_liquidations', { limit: 1 });
+    const liqs = await call(client, 'search_liquidations', { protocol: 'alpha', limit: 1 });
     const cursor = (liqs.structuredContent as { next_cursor: string }).next_cursor;
     expect(cursor).toEqual(expect.any(String));
     expect((liqs.content[0] as { text: string }).text).toContain(`cursor="${cursor}"`);
     const rest = await (await t.get('/v1/alpha/liquidations/search?limit=1', 'internal')).json() as { next_cursor: string };
-    const next = await call(client, 'search_liquidations', { cursor: rest.next_cursor, limit: 1 });
+    const next = await call(client, 'search_liquidations', { protocol: 'alpha', cursor: rest.next_cursor, limit: 1 });
     expect(next.structuredContent).toEqual(
       await (await t.get(`/v1/alpha/liquidations/search?limit=1&cursor=${rest.next_cursor}`, 'internal')).json(),
     );
@@ -182,6 +199,7 @@ describe('describe_service', () => {
       funding_history_days: 30, liquidation_lookback_days: 90,
     });
     expect(data.plan.tool_costs).toMatchObject({ describe_service: 0, search_accounts: 5, get_account: 1 });
-    expect((result.content[0] as { text: string }).text).toMatch(/^Service: alpha: \d+ markets, \d+ fills/);
+    expect((result.content[0] as { text: string }).text).toMatch(/^Service \(data source none\): alpha: \d+ markets, \d+ fills/);
+    expect(data.data_source).toMatchObject({ source: 'none', simulated: false });
   });
 });

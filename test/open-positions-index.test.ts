@@ -26,7 +26,7 @@ afterAll(() => t.close());
 
 /** The SQL's answer, shaped as the route shapes it. */
 async function viaSql(q: OpenPositionSearch) {
-  const rows = await t.service.db.query('api/alpha-open-positions-search', { ...q });
+  const rows = await t.service.db.query('api/alpha-open-positions-search', { protocol: 'alpha',  ...q });
   const first = rows[0]!;
   return {
     data: rows.filter((r) => r.position_id !== null).map(({ total: _t, oldest_updated: _o, last_full_refresh: _l, ...row }) => row),
@@ -71,7 +71,7 @@ async function compareSummaries(index: OpenPositionsIndex): Promise<number> {
   const markets = await t.service.db.querySql(`SELECT DISTINCT market FROM open_lifecycles WHERE protocol = 'alpha' ORDER BY market`);
   let positions = 0;
   for (const market of [null, ...markets.map((r) => r.market as string), 'NOPE-PERP']) {
-    const sql = await t.service.db.queryOne('api/alpha-open-positions-stats', { market });
+    const sql = await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha',  market });
     const memory = index.summary(market);
     expect(memory, String(market)).toEqual(sql);
     positions += memory!.total_positions;
@@ -112,12 +112,12 @@ describe('endpoint 16 from the open positions in memory', () => {
     expect(index.summary(null)).toBeNull(); // nothing loaded: the route runs the SQL
     await index.search(ALL);
     const before = index.summary(null);
-    expect(before).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { market: null }));
+    expect(before).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha',  market: null }));
     for (const batch of sim.advance(NOW + 30 * 60_000)) await t.service.append(batch);
     expect(index.summary(null)).toBeNull(); // a newer generation, not loaded yet
     await index.search(ALL);
     const after = index.summary(null);
-    expect(after).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { market: null }));
+    expect(after).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha',  market: null }));
     expect(after).not.toEqual(before);
   }, 60_000);
 
@@ -128,7 +128,7 @@ describe('endpoint 16 from the open positions in memory', () => {
     expect(ids.filter((r) => r.status === 'open').length).toBeGreaterThan(40);
     for (const r of ids) {
       const id = r.position_id as number;
-      const sql = await t.service.db.queryOne('api/alpha-position-live', { id });
+      const sql = await t.service.db.queryOne('api/alpha-position-live', { protocol: 'alpha',  id });
       expect(await index.live(id), `position ${id}`).toEqual(sql ?? null);
     }
   });
@@ -154,7 +154,7 @@ describe('endpoint 16 from the open positions in memory', () => {
       return t.service.db.query(name, params);
     };
     const index = new OpenPositionsIndex({ ...t.service, db });
-    const stats = () => t.service.db.queryOne('api/alpha-open-positions-stats', { market: null });
+    const stats = () => t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha',  market: null });
     let appends = 0;
     const off = t.service.onAppend(() => void (appends += 1));
     const appendOne = async (until: number) => {

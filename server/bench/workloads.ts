@@ -26,6 +26,8 @@ export interface BenchData {
   closed: [string, number][];
   /** open lifecycles: [address, position_id] */
   open: [string, number][];
+  /** beta's pools (its endpoints' twins, fills and candles): markets, addresses, closed and open lifecycles */
+  beta: { markets: string[]; addresses: string[]; closed: [string, number][]; open: [string, number][] };
   /** the newest fill time, epoch ms (the bench's "now" for windows) */
   lastFill: number;
 }
@@ -53,6 +55,14 @@ export async function discover(dataDir: string): Promise<BenchData> {
       USING SAMPLE reservoir(300 ROWS) REPEATABLE (7)`);
     const open = await rows(conn, `SELECT address, position_id FROM lifecycles WHERE protocol = 'alpha' AND status = 'open'
       USING SAMPLE reservoir(300 ROWS) REPEATABLE (7)`);
+    const betaMarkets = await rows(conn, `SELECT DISTINCT market FROM markets WHERE protocol = 'beta' ORDER BY 1`);
+    const betaAddresses = await rows(conn, `(SELECT address FROM accounts WHERE protocol = 'beta' ORDER BY positions DESC, address LIMIT 100)
+      UNION (SELECT address FROM accounts WHERE protocol = 'beta' USING SAMPLE reservoir(200 ROWS) REPEATABLE (7))`);
+    const betaClosed = await rows(conn, `SELECT address, position_id FROM lifecycles WHERE protocol = 'beta' AND status <> 'open'
+      USING SAMPLE reservoir(300 ROWS) REPEATABLE (7)`);
+    const betaOpen = await rows(conn, `SELECT address, position_id FROM lifecycles WHERE protocol = 'beta' AND status = 'open'
+      USING SAMPLE reservoir(300 ROWS) REPEATABLE (7)`);
+    const pairs = (xs: Record<string, unknown>[]): [string, number][] => xs.map((r) => [String(r.address), Number(r.position_id)]);
     return {
       fills: Number(counts!.fills), accounts: Number(counts!.accounts), openPositions: Number(counts!.open_positions),
       allAccounts: Number(counts!.all_accounts), allOpenPositions: Number(counts!.all_open_positions),
@@ -62,6 +72,12 @@ export async function discover(dataDir: string): Promise<BenchData> {
       addresses: addresses.map((r) => String(r.address)).sort(),
       closed: closed.map((r) => [String(r.address), Number(r.position_id)]),
       open: open.map((r) => [String(r.address), Number(r.position_id)]),
+      beta: {
+        markets: betaMarkets.map((r) => String(r.market)),
+        addresses: betaAddresses.map((r) => String(r.address)).sort(),
+        closed: pairs(betaClosed),
+        open: pairs(betaOpen),
+      },
     };
   } finally {
     conn.closeSync();
@@ -159,5 +175,62 @@ export function endpointWorkloads(d: BenchData, now: number, n = 100): EndpointW
     }) },
     { name: '20 beta/markets', paths: ['/v1/beta/markets'] },
     { name: '21 beta/markets/stats', paths: ['/v1/beta/markets/stats'] },
+    ...betaWorkloads(d.beta, { pick, maybe, gen, q, order, windowed, fine, coarse, sorts13, sorts15, sorts16 }),
+    ...[['alpha', d.markets, d.addresses], ['beta', d.beta.markets, d.beta.addresses]].flatMap(([p, markets, addresses]) => [
+      { name: `f${p === 'beta' ? 'b' : 'a'} ${p}/fills`, paths: gen(() => `/v1/${p}/fills${q([
+        maybe(0.4, `address=${pick(addresses as string[])}`), maybe(0.4, `market=${enc(pick(markets as string[]))}`),
+        maybe(0.2, `type=${pick(['open', 'increase', 'decrease', 'close', 'liquidation'])}`), maybe(0.2, `side=${pick(['long', 'short'])}`),
+        maybe(0.2, `min_size_usd=${pick([1000, 10000, 100000])}`), maybe(0.3, `limit=${pick([25, 100, 500])}`)])}`) },
+      { name: `p${p === 'beta' ? 'b' : 'a'} ${p}/prices/history`, paths: gen(() =>
+        windowed(`/v1/${p}/prices/history`, fine, () => `market=${enc(pick(markets as string[]))}`)) },
+    ]),
+  ];
+}
+
+/** The helpers {@link endpointWorkloads} draws its requests with. */
+interface Draw {
+  pick: <T>(xs: readonly T[]) => T;
+  maybe: (p: number, s: string) => string;
+  gen: (f: () => string) => string[];
+  q: (parts: string[]) => string;
+  order: () => string;
+  windowed: (path: string, intervals: string[], scope: () => string) => string;
+  fine: string[];
+  coarse: string[];
+  sorts13: string[];
+  sorts15: string[];
+  sorts16: string[];
+}
+
+/** Beta's twins of endpoints 5-19 (named `b5` … `b19`; beta has no variants and funding history takes a market). */
+function betaWorkloads(b: BenchData['beta'], x: Draw): EndpointWorkload[] {
+  const { pick, maybe, gen, q, order, windowed } = x;
+  const market = () => maybe(0.6, `market=${enc(pick(b.markets))}`);
+  const lifecycle = () => pick(maybe(0.5, 'open') && b.open.length ? b.open : b.closed.length ? b.closed : b.open);
+  return [
+    { name: 'b5 beta/liquidations/search', paths: gen(() => `/v1/beta/liquidations/search${q([market(), maybe(0.3, `limit=${pick([25, 100, 500])}`)])}`) },
+    { name: 'b6 beta/liquidations/history', paths: gen(() => windowed('/v1/beta/liquidations/history', x.coarse, market)) },
+    { name: 'b7 beta/open-interest', paths: ['/v1/beta/open-interest'] },
+    { name: 'b8 beta/open-interest/history', paths: gen(() => windowed('/v1/beta/open-interest/history', x.fine, market)) },
+    { name: 'b9 beta/volume/history', paths: gen(() => windowed('/v1/beta/volume/history', x.fine, market)) },
+    { name: 'b10 beta/funding-rates', paths: ['/v1/beta/funding-rates'] },
+    { name: 'b11 beta/funding-rates/history', paths: gen(() => windowed('/v1/beta/funding-rates/history', x.coarse, () => `market=${enc(pick(b.markets))}`)) },
+    { name: 'b12 beta/accounts/stats', paths: ['/v1/beta/accounts/stats'] },
+    { name: 'b13 beta/accounts/search', paths: gen(() => `/v1/beta/accounts/search${q([maybe(0.7, `sort_by=${pick(x.sorts13)}`), order(),
+      maybe(0.2, 'has_active_positions=true'), maybe(0.2, `min_trades=${pick([1, 5, 20])}`), maybe(0.3, `offset=${pick([0, 500, 5000])}`)])}`) },
+    { name: 'b14 beta/accounts/:address', paths: gen(() => `/v1/beta/accounts/${pick(b.addresses)}`) },
+    { name: 'b15 beta/accounts/:address/history', paths: gen(() => `/v1/beta/accounts/${pick(b.addresses)}/history${q([
+      maybe(0.5, `sort_by=${pick(x.sorts15)}`), order()])}`) },
+    { name: 'b16 beta/open-positions/search', paths: gen(() => `/v1/beta/open-positions/search${q([market(),
+      maybe(0.2, `side=${pick(['long', 'short'])}`), maybe(0.6, `sort_by=${pick(x.sorts16)}`), order(), maybe(0.2, `offset=${pick([0, 500])}`)])}`) },
+    { name: 'b17 beta/open-positions/stats', paths: ['/v1/beta/open-positions/stats', ...b.markets.map((m) => `/v1/beta/open-positions/stats?market=${enc(m)}`)] },
+    { name: 'b18 beta/positions/:address/:id', paths: gen(() => {
+      const [a, id] = lifecycle();
+      return `/v1/beta/positions/${a}/${id}`;
+    }) },
+    { name: 'b19 beta/positions/:address/:id/lifecycle', paths: gen(() => {
+      const [a, id] = lifecycle();
+      return `/v1/beta/positions/${a}/${id}/lifecycle${q([maybe(0.3, `sort_by=${pick(['time', 'size'])}`), order()])}`;
+    }) },
   ];
 }

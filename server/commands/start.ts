@@ -163,6 +163,8 @@ export const startCommand = defineCommand({
     });
     const keys = KeyStore.open(dataDir);
     const limits = openLimits(dataDir);
+    // provenance on every answer from the first one (X-Data-Source, /health, MCP, OpenAPI)
+    service.source.setSource(args.source === 'simulate' ? 'simulated' : args.source === 'solana' ? 'solana' : args.source === 'replay' ? 'replay' : 'none');
     // before the app starts its read indexes: a backfilling source holds their heavy builds
     const releaseReadBuilds = args.source === 'simulate' || args.source === 'solana' ? service.db.holdReadBuilds() : () => undefined;
     const server = await startServer({

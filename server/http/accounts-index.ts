@@ -1,5 +1,5 @@
 /**
- * Endpoint 13's working set (issue 7): every alpha Account (the alpha_account_held() shape: the
+ * Endpoint 13's working set (issue 7), one per protocol: every Account of the protocol (the alpha_account_held() shape: the
  * Account and the exact parts behind endpoint 12's totals, a few tens of thousands of rows) held
  * in memory for one journal generation (./accounts-snapshot.ts), with one sorted order per
  * (sort key, direction), all built when it loads. A search is then a walk of that order applying the
@@ -26,6 +26,7 @@ import { totalsFromSql, type AccountTotals } from './accounts-summary.ts';
 import type { Service } from '../service.ts';
 import { waitUntil } from './waiting.ts';
 import { log } from '../log.ts';
+import type { Protocol } from '../journal/rows.ts';
 
 export type { AccountSort } from './accounts-snapshot.ts';
 
@@ -46,10 +47,10 @@ export const MAX_PATCH = 2000;
 /** How long after the last append that dropped the snapshot an opened index loads it again. */
 export const RELOAD_QUIET_MS = 2000;
 
-/** Loads every alpha account into a table, chunk by chunk. */
-async function loadTable(service: Service): Promise<AccountTable> {
+/** Loads every account of `protocol` into a table, chunk by chunk. */
+async function loadTable(service: Service, protocol: Protocol): Promise<AccountTable> {
   const builder = new AccountTableBuilder();
-  await service.db.queryChunks('api/alpha-accounts-all', {}, (rows) => builder.addRows(rows));
+  await service.db.queryChunks('api/alpha-accounts-all', { protocol }, (rows) => builder.addRows(rows));
   return builder.build();
 }
 
@@ -67,13 +68,17 @@ export class AccountsIndex {
   private opened = false;
   private reloadTimer: NodeJS.Timeout | undefined;
 
-  /** @param reloadQuietMs see {@link reloadWhenQuiet} (tests shorten it) */
-  constructor(private readonly service: Service, private readonly reloadQuietMs = RELOAD_QUIET_MS) {
-    service.watchAlphaAccounts(MAX_PATCH);
-    service.onAppend((fills, changed) => {
+  /**
+   * @param reloadQuietMs see {@link reloadWhenQuiet} (tests shorten it)
+   * @param protocol whose accounts (alpha's changed rows are handed over by the append path; beta's read again)
+   */
+  constructor(private readonly service: Service, private readonly reloadQuietMs = RELOAD_QUIET_MS, readonly protocol: Protocol = 'alpha') {
+    if (protocol === 'alpha') service.watchAlphaAccounts(MAX_PATCH);
+    service.onAppend((fills, handed) => {
       const touched = new Set<string>();
-      for (const f of fills) if (f.protocol === 'alpha') touched.add(f.address);
-      if (touched.size === 0) return; // snapshot-only appends and beta fills change no alpha account
+      for (const f of fills) if (f.protocol === protocol) touched.add(f.address);
+      if (touched.size === 0) return; // snapshot-only appends and other protocols' fills change no account here
+      const changed = protocol === 'alpha' ? handed : undefined;
       this.generation += 1;
       this.ready = null;
       const base = this.current;
@@ -111,7 +116,7 @@ export class AccountsIndex {
    */
   private async patch(base: Promise<Snapshot>, touched: ReadonlySet<string>, changed: readonly Row[] | undefined): Promise<Snapshot> {
     const t0 = performance.now();
-    const [snap, fresh] = await Promise.all([base, changed ?? this.service.db.query('api/alpha-accounts-of', { addresses: [...touched].join(',') })]);
+    const [snap, fresh] = await Promise.all([base, changed ?? this.service.db.query('api/alpha-accounts-of', { protocol: this.protocol, addresses: [...touched].join(',') })]);
     const t1 = performance.now();
     const patched = snap.patch(touched, fresh);
     log.debug(`accounts index: ${touched.size} accounts ${changed ? 'handed over' : 'read'} in ${(t1 - t0).toFixed(1)} ms, patched in ${(performance.now() - t1).toFixed(1)} ms`);
@@ -138,7 +143,7 @@ export class AccountsIndex {
 
   /** Every alpha account read anew, with every order built. */
   private async load(): Promise<Snapshot> {
-    const snap = new Snapshot(await loadTable(this.service));
+    const snap = new Snapshot(await loadTable(this.service, this.protocol));
     await snap.buildAll();
     return snap;
   }
@@ -183,7 +188,7 @@ export class AccountsIndex {
     if (!snap && this.current && this.currentIsPatch) snap = await this.current.catch(() => null);
     const kept = snap?.totals();
     if (kept) return kept.totals;
-    return totalsFromSql((await this.service.db.queryOne('api/alpha-accounts-totals'))!);
+    return totalsFromSql((await this.service.db.queryOne('api/alpha-accounts-totals', { protocol: this.protocol }))!);
   }
 
   /** One page of matching accounts (in order) and the number of matches. */

@@ -15,6 +15,10 @@ import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import type { Body } from './json-body.ts';
 import { encodeBody } from './compression.ts';
+import { CSV_TYPE, csvAnswer } from './csv.ts';
+
+/** The header naming the source that feeds the data (`simulated`, `solana`, `replay`, `none`) on every answer. */
+export const DATA_SOURCE_HEADER = 'x-data-source';
 
 /** The interface version every REST response announces in `x-api-version`. */
 export const API_VERSION = '1.0.0-rc.1';
@@ -70,11 +74,17 @@ export function jsonAnswer(event: H3Event, body: Body, status = 200): Response {
 }
 
 /** An answer of any text type (JSON, CSV) with every header of the request, compressed when the client accepts it. */
-export function typedAnswer(event: H3Event, body: Body, contentType: string, status = 200): Response {
+export function typedAnswer(event: H3Event, body: Body, contentType: string, status = 200, extra: Record<string, string> = {}): Response {
   const encoded = encodeBody(body, event.req.headers.get('accept-encoding'));
   // bytes go to the socket as they are (srvx sends a Uint8Array body unchanged); the cast only
   // narrows Node's Buffer<ArrayBufferLike> to the DOM's BodyInit
-  return new FastResponse(encoded.body as string | Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': contentType, ...encoded.headers, ...identityAnd(event) } });
+  return new FastResponse(encoded.body as string | Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': contentType, ...extra, ...encoded.headers, ...identityAnd(event) } });
+}
+
+/** A CSV answer (200) of a list or history route's JSON body, its envelope as headers (server/http/csv.ts), compressed as JSON answers are. */
+export function csvResponse(event: H3Event, columns: readonly string[], body: Body): Response {
+  const { text, headers } = csvAnswer(columns, body);
+  return typedAnswer(event, text, CSV_TYPE, 200, headers);
 }
 
 /**

@@ -22,7 +22,8 @@ import { HistoryMirror } from './history-mirror.ts';
 import { LiquidationIndex } from './liquidation-index.ts';
 import { OpenPositionsIndex } from './open-positions-index.ts';
 import { LifecycleStore } from './lifecycle-store.ts';
-import { jsonAnswer } from './answer-headers.ts';
+import { DATA_SOURCE_HEADER, csvResponse, jsonAnswer, stageHeader } from './answer-headers.ts';
+import { csvColumns, wantsCsv } from './csv.ts';
 import { serializeResult, type Body } from './json-body.ts';
 import { handleError, isRead, methodNotAllowed } from './errors.ts';
 import { HitLane, rawTargetOf } from './hit-lane.ts';
@@ -41,6 +42,8 @@ import { accountRoutes } from './routes/accounts.ts';
 import { historyRoutes } from './routes/history.ts';
 import { openPositionRoutes } from './routes/open-positions.ts';
 import { positionRoutes } from './routes/positions.ts';
+import { fillRoutes } from './routes/fills.ts';
+import { priceRoutes } from './routes/prices.ts';
 import { observeGcPauses } from '../gc-pauses.ts';
 import type { KeyStore } from '../keys/store.ts';
 import { mountMcp } from '../mcp/endpoint.ts';
@@ -65,23 +68,37 @@ export interface RouteParts {
   accounts?: AccountsIndex;
   /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
   openPositions?: OpenPositionsIndex;
+  /** beta's endpoints 12-14's (and 15's account check) accounts (default: a new one, loaded on first use) */
+  betaAccounts?: AccountsIndex;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
   const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
-    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service) } = parts;
+    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+    betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
   return [
     ...openapiRoutes(service),
     ...protocolRoutes(service),
     ...alphaMarketRoutes(service),
     ...betaMarketRoutes(service),
-    ...liquidationRoutes(service, liquidations),
-    ...currentRoutes(service),
-    ...accountRoutes(service, accounts),
-    ...historyRoutes(service, mirror, funding),
-    ...openPositionRoutes(service, openPositions),
+    // alpha answers from its in-memory working sets when loaded; beta (none but its accounts) from SQL
+    ...liquidationRoutes(service, 'alpha', liquidations),
+    ...currentRoutes(service, 'alpha'),
+    ...accountRoutes(service, 'alpha', accounts),
+    ...historyRoutes(service, 'alpha', mirror, funding),
+    ...openPositionRoutes(service, 'alpha', openPositions),
     ...positionRoutes(service, { history, accounts, openPositions, lifecycles }),
+    ...liquidationRoutes(service, 'beta', null),
+    ...currentRoutes(service, 'beta'),
+    ...accountRoutes(service, 'beta', betaAccounts),
+    ...historyRoutes(service, 'beta', null, null),
+    ...openPositionRoutes(service, 'beta', null),
+    ...positionRoutes(service, { history: null, accounts: betaAccounts, openPositions: null, lifecycles: null }, 'beta'),
+    ...fillRoutes(service, 'alpha'),
+    ...fillRoutes(service, 'beta'),
+    ...priceRoutes(service, 'alpha'),
+    ...priceRoutes(service, 'beta'),
   ];
 }
 
@@ -116,8 +133,11 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
       throw err;
     }
   };
+  const columns = csvColumns(route);
   app.all(route.path, async (event) => {
     if (!isRead(event.req.method)) throw methodNotAllowed();
+    // list and history answers in CSV on request (server/http/csv.ts), made from the JSON body
+    if (columns && wantsCsv(event.req.headers.get('accept'))) return csvResponse(event, columns, await bodyOf(event));
     return jsonAnswer(event, await bodyOf(event));
   });
 }
@@ -159,6 +179,8 @@ export interface AppOptions {
 export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
   const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;
   const app = new H3({ silent: true, onError: handleError });
+  // provenance on every answer, errors included: which source feeds the data (simulated, solana, replay)
+  app.use((event) => void stageHeader(event, DATA_SOURCE_HEADER, service.source.dataSource()));
   observeGcPauses(); // for /health (once per process)
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const mirror = new HistoryMirror(cache.service);
@@ -167,7 +189,8 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const lifecycles = LifecycleStore.of(service);
   const accounts = new AccountsIndex(cache.service);
   const openPositions = new OpenPositionsIndex(cache.service);
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions });
+  const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
+  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions, betaAccounts });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
@@ -179,13 +202,14 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   liquidations.open();
   funding.open();
   accounts.open();
+  betaAccounts.open();
   openPositions.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded()]).then(() => undefined));
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   mountBrowserAccess(app, lane, opts.cors);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !openPositions.warm()
+  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
     || history.behind() || lifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountMcp({ app, service, keys, limits, routes });

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
 import { decodeCursor } from './routes/liquidations.ts';
+import { decodeFillCursor } from './routes/fills.ts';
 import type { PlanName } from '../keys/plans.ts';
 
 type Query = Record<string, unknown>;
@@ -11,19 +12,28 @@ type Query = Record<string, unknown>;
 const DAY_MS = 86_400_000;
 
 /** Routes whose answer depends on the plan's depth, and which depth. */
-export const CLAMPED: Readonly<Record<string, HistoryKind>> = {
-  '/v1/alpha/liquidations/search': 'liquidations',
-  '/v1/alpha/liquidations/history': 'liquidations',
-  '/v1/alpha/open-interest/history': 'history',
-  '/v1/alpha/volume/history': 'history',
-  '/v1/alpha/funding-rates/history': 'funding',
-  '/v1/alpha/accounts/:address/history': 'history',
-};
+export const CLAMPED: Readonly<Record<string, HistoryKind>> = Object.fromEntries((['alpha', 'beta'] as const).flatMap((p) => [
+  [`/v1/${p}/liquidations/search`, 'liquidations'],
+  [`/v1/${p}/liquidations/history`, 'liquidations'],
+  [`/v1/${p}/open-interest/history`, 'history'],
+  [`/v1/${p}/volume/history`, 'history'],
+  [`/v1/${p}/funding-rates/history`, 'funding'],
+  [`/v1/${p}/accounts/:address/history`, 'history'],
+  [`/v1/${p}/fills`, 'history'],
+  [`/v1/${p}/prices/history`, 'history'],
+]));
+
+/** Whether `path` is a liquidation search route (its window comes from a cursor's filters). */
+/** Whether `path` is a fills search route (cursor-paged as the liquidation search). */
+export const isFillSearch = (path: string): boolean => path === '/v1/alpha/fills' || path === '/v1/beta/fills';
+const isLiquidationSearch = (path: string): boolean => path === '/v1/alpha/liquidations/search' || path === '/v1/beta/liquidations/search';
 
 /** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
 export function windowOf(path: string, q: Query): { from: number | null; to: number | null } {
-  if (path === '/v1/alpha/liquidations/search') {
-    const filters = typeof q.cursor === 'string' ? decodeCursor(q.cursor)?.filters : undefined;
+  if (isLiquidationSearch(path) || isFillSearch(path)) {
+    const filters = typeof q.cursor !== 'string' ? undefined
+      : isFillSearch(path) ? decodeFillCursor(q.cursor)?.filters as { from: number | null; to: number | null } | undefined
+        : decodeCursor(q.cursor)?.filters;
     const f = filters ?? { from: (q.from as number | undefined) ?? null, to: (q.to as number | undefined) ?? null };
     return { from: f.from, to: f.to };
   }
@@ -41,7 +51,7 @@ export function clockValidity(path: string, q: Query, plan: PlanName, now: numbe
   const kind = CLAMPED[path];
   if (kind === undefined) return null;
   const days = depthDays(plan, kind);
-  if (path === '/v1/alpha/accounts/:address/history') return days === null ? Infinity : null;
+  if (path.endsWith('/accounts/:address/history')) return days === null ? Infinity : null;
   const { from, to } = windowOf(path, q);
   if (to === null || to > now) return null;
   if (days === null) return Infinity;

@@ -43,12 +43,13 @@ export function declaredFootprint(event: H3Event): Footprint | undefined {
 }
 
 /** Window routes whose answer with an explicit `to` reads fills and market snapshots up to it. */
-const HISTORY_WINDOWS = new Set([
-  '/v1/alpha/liquidations/history',
-  '/v1/alpha/open-interest/history',
-  '/v1/alpha/volume/history',
-  '/v1/alpha/funding-rates/history',
-]);
+const HISTORY_WINDOWS = new Set((['alpha', 'beta'] as const).flatMap((p) => [
+  `/v1/${p}/liquidations/history`,
+  `/v1/${p}/open-interest/history`,
+  `/v1/${p}/volume/history`,
+  `/v1/${p}/funding-rates/history`,
+  `/v1/${p}/prices/history`,
+]));
 
 /**
  * The time-bound footprint of a window answer with an explicit `to` (epoch ms, from the validated
@@ -57,7 +58,8 @@ const HISTORY_WINDOWS = new Set([
  */
 export function windowFootprint(path: string, query: Record<string, unknown>, to: number | null): Footprint | undefined {
   if (to === null) return undefined;
-  if (path === '/v1/alpha/liquidations/search') return { kind: 'before', before: to + 1 };
+  if (path === '/v1/alpha/liquidations/search' || path === '/v1/beta/liquidations/search'
+    || path === '/v1/alpha/fills' || path === '/v1/beta/fills') return { kind: 'before', before: to + 1 };
   if (!HISTORY_WINDOWS.has(path)) return undefined;
   const step = INTERVAL_MS[(query.interval as HistoryInterval | undefined) ?? DEFAULT_INTERVAL];
   return { kind: 'before', before: (Math.floor(to / step) + 1) * step };

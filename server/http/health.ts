@@ -32,6 +32,8 @@ export const PROBE_TIMEOUT_MS = 2_000;
 /** The answer's body (also what the README documents). */
 export interface HealthBody {
   status: 'ok' | 'failing';
+  /** which source feeds the journal: simulated (synthetic data), solana (the chain), replay (a copied journal), none */
+  data_source: 'simulated' | 'solana' | 'replay' | 'none';
   /** what is wrong, when failing */
   problems: string[];
   version: string;
@@ -112,6 +114,7 @@ export async function healthOf(service: Service, startedAt: number, cache?: Resp
   if (src.phase === 'retrying' || src.phase === 'stopped') problems.push(`source ${src.phase}: ${src.reason ?? 'see the log'}`);
   return {
     status: problems.length ? 'failing' : 'ok',
+    data_source: service.source.dataSource(),
     problems,
     version: API_VERSION,
     uptime_s: Math.floor((Date.now() - startedAt) / 1000),

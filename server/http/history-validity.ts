@@ -20,6 +20,7 @@ import { depthDays, type HistoryKind, type HistoryWindow } from './history-windo
 import { isoFromMs } from '../db/values.ts';
 import type { PlanName } from '../keys/plans.ts';
 import type { Service } from '../service.ts';
+import type { Protocol } from '../journal/rows.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -44,7 +45,7 @@ interface Motion {
  * Until when (epoch ms, inclusive) the answer computed for window `w` keeps its data while its
  * moving edges (`moves`) follow the clock.
  */
-async function validity(service: Service, w: HistoryWindow, market: string | null, moves: Motion,
+async function validity(service: Service, protocol: Protocol, w: HistoryWindow, market: string | null, moves: Motion,
   plan: PlanName, kind: HistoryKind, events: HistoryEvents, probe?: EdgeProbe): Promise<number> {
   const now = w.now;
   const bounds: number[] = [];
@@ -72,6 +73,7 @@ async function validity(service: Service, w: HistoryWindow, market: string | nul
     let leave = leaving ? (probe ? probe.firstFill(w.from, w.from + span) : undefined) : null;
     if (enter === undefined || leave === undefined) {
       const [fills] = await service.db.query('api/window-fill-edges', {
+        protocol,
         market,
         enter_lo: now, enter_hi: enter === undefined ? now + span : now,
         leave_lo: w.from, leave_hi: leave === undefined ? w.from + span : w.from,
@@ -83,7 +85,7 @@ async function validity(service: Service, w: HistoryWindow, market: string | nul
     if (enter !== null) until = Math.min(until, enter);
     if (leave !== null) until = Math.min(until, now + (leave - w.from));
     if (moves.to && events === 'fills+snapshots') {
-      const snap = probe ? probe.snapshotEnter(now) : (await service.db.query('api/window-snapshot-enter', { market, now }))[0]?.enter;
+      const snap = probe ? probe.snapshotEnter(now) : (await service.db.query('api/window-snapshot-enter', { protocol, market, now }))[0]?.enter;
       if (typeof snap === 'number') until = Math.min(until, snap);
     }
   }
@@ -102,13 +104,13 @@ async function validity(service: Service, w: HistoryWindow, market: string | nul
  * An answer from the in-memory mirror passes its `probe` (server/http/mirror-probe.ts) instead,
  * which tells the bound's fills and snapshots from memory in the common cases.
  */
-export function declareHistoryValidity(service: Service, event: H3Event, w: HistoryWindow,
+export function declareHistoryValidity(service: Service, protocol: Protocol, event: H3Event, w: HistoryWindow,
   given: { from?: number; to?: number; market?: string }, plan: PlanName, kind: HistoryKind, events: HistoryEvents,
   probe?: EdgeProbe,
 ): (data: unknown[]) => void {
   const moves: Motion = { to: given.to === undefined, from: w.clamped || (given.from === undefined && given.to === undefined) };
   if ((!moves.to && !moves.from) || w.to > w.now) return () => undefined;
-  const bound = (): Promise<number> => validity(service, w, given.market ?? null, moves, plan, kind, events, probe);
+  const bound = (): Promise<number> => validity(service, protocol, w, given.market ?? null, moves, plan, kind, events, probe);
   // with a probe (an answer from the mirror) the bound rarely queries: it is computed when asked
   const early = computingForCache(event) && !probe ? bound() : null;
   early?.catch(() => undefined); // the route may fail before the cache asks

@@ -23,7 +23,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { H3Event } from 'h3';
-import { identityHeaders, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderStage } from './answer-headers.ts';
+import { wantsCsv } from './csv.ts';
+import { DATA_SOURCE_HEADER, stageHeader, identityHeaders, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderStage } from './answer-headers.ts';
 import { keyOfHeader } from './auth.ts';
 import { describeError, errorHeaders } from './errors.ts';
 import type { ResponseCache } from './cache.ts';
@@ -77,6 +78,7 @@ export class HitLane {
   /** Answers `req` from the cache and returns true, or returns false having changed nothing. */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' || req.url === undefined) return false;
+    if (wantsCsv(req.headers.accept)) return false; // the full path converts the cached body to CSV
     const known = this.resolved.get(req.url);
     if (known === undefined) return false;
     const key = keyOfHeader(req.headers['x-api-key'] as string | undefined, this.keys);
@@ -86,6 +88,7 @@ export class HitLane {
     const hit = this.cache.peek(cacheKey, now);
     if (hit === undefined) return false;
     const stage: HeaderStage = { context: {} };
+    stageHeader(stage, DATA_SOURCE_HEADER, this.cache.service.source.dataSource());
     const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
     this.stats.answered += 1;
     if (this.limits) {

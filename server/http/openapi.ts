@@ -28,6 +28,7 @@ import { API_VERSION } from './answer-headers.ts';
 import type { ErrorCode } from './errors.ts';
 import { addNonRestOperations } from './openapi-extra.ts';
 import { RESPONSE_DEFINITIONS, errorBodyOf } from './response-schemas.ts';
+import { csvColumns, csvMediaType } from './csv.ts';
 import type { RestRoute } from './routes/define.ts';
 import type { Service } from '../service.ts';
 
@@ -137,6 +138,8 @@ function operationOf(route: RestRoute): { path: string; operation: Json } {
 
   const ok: Json = { description: 'OK', headers: COMMON_HEADERS };
   if (route.response) ok.content = { 'application/json': { schema: convert(route.response) } };
+  const columns = csvColumns(route);
+  if (columns && ok.content) (ok.content as Json)['text/csv'] = csvMediaType(columns);
   const responses: Json = { 200: ok };
   const statuses = [
     ...(query.length > 0 ? [400] : []),
@@ -198,7 +201,7 @@ function components(): Json {
 
 /** Builds the OpenAPI 3.1 document of `routes`, plus the stream and MCP endpoints (not cached:
  * see {@link openApiDocument}). */
-export function buildOpenApiDocument(routes: readonly RestRoute[]): Json {
+export function buildOpenApiDocument(routes: readonly RestRoute[], dataSource?: string): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     const { path, operation } = operationOf(route);
@@ -215,6 +218,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[]): Json {
         'any other method gets 405 `method_not_allowed` with `Allow: GET`. Unknown query parameters are a',
         '400 `unknown_parameter` on every endpoint. Errors are `{ error: { code, message, param? } }`.',
         'Timestamps are UTC with milliseconds; USD amounts are rounded to 6 decimals.',
+        ...(dataSource === undefined ? [] : [dataSourceSentence(dataSource)]),
       ].join(' '),
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -225,6 +229,17 @@ export function buildOpenApiDocument(routes: readonly RestRoute[]): Json {
   };
   addNonRestOperations(doc, convert);
   return doc;
+}
+
+/** The description's provenance sentence: which source feeds this deployment's data. */
+export function dataSourceSentence(source: string): string {
+  const what: Record<string, string> = {
+    simulated: 'SIMULATED: synthetic data from the built-in market simulator, not the chain\'s',
+    solana: 'solana: indexed from the Solana chain',
+    replay: 'replay: a copy of a journal replayed, as recorded by its source',
+    none: 'none: no source is feeding it (the data is whatever the journal holds)',
+  };
+  return `Data source of this deployment: ${what[source] ?? source}; every answer names it in the X-Data-Source header.`;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -241,7 +256,7 @@ const cache = new WeakMap<Service, Json>();
 export function openApiDocument(service: Service): Json {
   let doc = cache.get(service);
   if (!doc) {
-    doc = deepFreeze(buildOpenApiDocument(restRoutes(service)));
+    doc = deepFreeze(buildOpenApiDocument(restRoutes(service), service.source.dataSource()));
     cache.set(service, doc);
   }
   return doc;

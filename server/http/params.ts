@@ -131,6 +131,23 @@ export const marketParam = v.pipe(
   v.transform((s: string) => s.toUpperCase()),
 );
 
+/** A USD threshold (e.g. `min_size_usd`): a plain non-negative decimal number (no sign, exponent or epoch tricks). */
+export function minUsdParam(description: string) {
+  return v.pipe(
+    v.string(ONCE),
+    v.description(description),
+    v.metadata({ type: 'number', minimum: 0 }),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const n = /^\d{1,15}(\.\d{1,12})?$/.test(dataset.value) ? Number(dataset.value) : NaN;
+      if (!(n >= 0 && Number.isFinite(n))) {
+        addIssue({ message: 'must be a number >= 0, such as 1000 or 2500.5' });
+        return NEVER;
+      }
+      return n;
+    }),
+  );
+}
+
 /** `market_variant`: a native variant id `<INDEX>/USD[<collateral tokens joined by ->]`, exact case. */
 export const marketVariantParam = v.pipe(
   v.string(ONCE),

@@ -9,13 +9,17 @@
  * (URL-encoded, and checked to be plain tokens so `..` or `/` cannot reach another route), every
  * other argument becomes a query parameter: strings as given, numbers and booleans stringified
  * (the REST schemas parse the wire form), `null` = omitted. Unknown arguments go through too, so
- * REST names them (`unknown_parameter`).
+ * REST names them (`unknown_parameter`). A paged tool called without `limit` asks for a page sized
+ * for a model's context (tools.ts TOOL_PAGE_ROWS) rather than REST's 500. The text of a result is a
+ * one-line summary and a preview of the first rows, not the JSON again (that is structuredContent).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, type ErrorBody } from '../http/errors.ts';
 import type { PlanName } from '../keys/plans.ts';
 import type { RestTool } from './catalog.ts';
-import { summarize } from './summary.ts';
+import { preview, summarize } from './summary.ts';
+import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../http/history-window.ts';
+import { parseTimestamp } from '../http/params.ts';
 import { hasProtocolArgument, pathParameters } from './tool-schema.ts';
 import { apiErrorResult, toolErrorResult } from './results.ts';
 
@@ -27,6 +31,8 @@ export interface CallContext {
   requestId: string;
   plan: PlanName;
   now(): number;
+  /** rows per page when the call gives no `limit` (tools whose route pages by limit; else none) */
+  pageRows?: number;
 }
 
 /** Response headers worth passing on to the client in the result's `_meta`. */
@@ -80,6 +86,23 @@ export function restRequestOf(tool: RestTool, args: Record<string, unknown>): { 
   return { path: segments.join('/'), query };
 }
 
+/** Buckets of a history tool's window when the call gives no `from` (REST's defaults reach 365). */
+export const TOOL_HISTORY_BUCKETS = 48;
+
+/**
+ * The `from` of a history tool call that gives none: the start of {@link TOOL_HISTORY_BUCKETS}
+ * whole buckets of its interval ending with the one that holds its `to` (default now); undefined when the interval or `to` is malformed (REST
+ * then names it).
+ */
+export function defaultHistoryFrom(query: Readonly<Record<string, string>>, now: number): string | undefined {
+  const step = INTERVAL_MS[(query.interval ?? DEFAULT_INTERVAL) as HistoryInterval] as number | undefined;
+  const to = query.to === undefined ? now : parseTimestamp(query.to);
+  if (step === undefined || to === undefined) return undefined;
+  // the start of the bucket holding the window's last instant, then whole buckets back from it
+  const last = Math.floor((to - 1) / step) * step;
+  return new Date(last - (TOOL_HISTORY_BUCKETS - 1) * step).toISOString();
+}
+
 /** Runs a tool call through the REST route it wraps and shapes the MCP result. */
 export async function callRestTool(tool: RestTool, args: Record<string, unknown>, ctx: CallContext): Promise<CallToolResult> {
   let request: { path: string; query: Record<string, string> };
@@ -88,6 +111,11 @@ export async function callRestTool(tool: RestTool, args: Record<string, unknown>
   } catch (err) {
     if (err instanceof ApiError) return apiErrorResult(err);
     throw err;
+  }
+  if (ctx.pageRows !== undefined && request.query.limit === undefined) request.query.limit = String(ctx.pageRows);
+  if (tool.shape === 'history' && request.query.from === undefined) {
+    const from = defaultHistoryFrom(request.query, ctx.now());
+    if (from !== undefined) request.query.from = from;
   }
   const search = new URLSearchParams(request.query).toString();
   const url = `http://mcp.internal${request.path}${search ? `?${search}` : ''}`;
@@ -111,9 +139,10 @@ export async function callRestTool(tool: RestTool, args: Record<string, unknown>
   const payload = body as Record<string, unknown>;
   const summary = summarize(tool, payload, { query: request.query, plan: ctx.plan, now: ctx.now() });
   return {
+    // the summary and a short preview of the rows: the data itself is structuredContent, not repeated here
     content: [
       { type: 'text', text: summary },
-      { type: 'text', text: JSON.stringify(payload) },
+      { type: 'text', text: preview(payload) },
     ],
     structuredContent: payload,
     _meta: meta,

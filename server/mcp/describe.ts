@@ -15,12 +15,14 @@ import { checkpointPath } from '../journal/checkpoint.ts';
 import { PROTOCOL_INFO } from '../http/routes/protocols.ts';
 import { getPlan, type PlanName } from '../keys/plans.ts';
 import type { Service } from '../service.ts';
+import { dataSourceSentence } from '../http/openapi.ts';
 
 /** The description listed by `tools/list`. */
 export const DESCRIBE_SERVICE_DESCRIPTION =
   'Start here. Describes the service: the protocols (alpha = GMX-Solana, beta = Jupiter Perps) with their markets '
   + '(grouped symbols such as SOL-PERP and native variants such as SOL/USD[WSOL-USDC]), data coverage per protocol '
-  + '(first and last fill time and journal seq, since when market snapshots exist, position snapshots), freshness '
+  + '(data_source: simulated, solana or replay: simulated numbers are synthetic, never present them as the chain\'s; '
+  + 'first and last fill time and journal seq, since when market snapshots exist, position snapshots), freshness '
   + '(last append time and its age in seconds), and your plan: requests per minute, monthly credits and credits left, '
   + 'history depths in days (null = full history) and the credit cost of each tool. Costs no credits; counts against the rate limit.';
 
@@ -56,8 +58,10 @@ export async function describeService(service: Service, ctx: DescribeContext): P
   });
   const appended = lastAppendMs(service.dataDir);
   const plan = getPlan(ctx.plan);
+  const source = service.source.dataSource();
   return {
     data: {
+      data_source: { source, simulated: source === 'simulated', description: dataSourceSentence(source) },
       protocols,
       freshness: {
         now: new Date(service.now()).toISOString(),
@@ -83,6 +87,7 @@ export async function describeService(service: Service, ctx: DescribeContext): P
 /** The one-line summary of a describe_service answer. */
 export function describeSummary(payload: Record<string, unknown>): string {
   const data = payload.data as {
+    data_source: { source: string };
     protocols: { id: string; markets: unknown[]; coverage: { fills?: number; last_fill_at?: string | null } }[];
     freshness: { last_append_age_seconds: number | null };
     plan: { name: string; credits_remaining: number | null };
@@ -91,17 +96,16 @@ export function describeSummary(payload: Record<string, unknown>): string {
     `${p.id}: ${p.markets.length} markets, ${p.coverage.fills ?? 0} fills up to ${p.coverage.last_fill_at ?? 'none'}`);
   const age = data.freshness.last_append_age_seconds;
   const credits = data.plan.credits_remaining === null ? 'unmetered' : `${data.plan.credits_remaining} credits left`;
-  return `Service: ${parts.join('; ')}. Last append ${age === null ? 'never' : `${age} s ago`}. Plan ${data.plan.name}, ${credits}.`;
+  const source = data.data_source.source === 'simulated' ? 'SIMULATED data (not the chain\'s)' : `data source ${data.data_source.source}`;
+  return `Service (${source}): ${parts.join('; ')}. Last append ${age === null ? 'never' : `${age} s ago`}. Plan ${data.plan.name}, ${credits}.`;
 }
 
 /** describe_service as a tool result. */
 export async function describeServiceResult(service: Service, ctx: DescribeContext): Promise<CallToolResult> {
   const payload = await describeService(service, ctx);
+  // the summary only: the payload itself is structuredContent, not repeated as text
   return {
-    content: [
-      { type: 'text', text: describeSummary(payload) },
-      { type: 'text', text: JSON.stringify(payload) },
-    ],
+    content: [{ type: 'text', text: describeSummary(payload) }],
     structuredContent: payload,
   };
 }

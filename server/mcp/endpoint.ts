@@ -31,7 +31,7 @@ import type { Service } from '../service.ts';
 import { callRestTool } from './call-rest.ts';
 import { describeServiceResult } from './describe.ts';
 import { apiErrorResult, toolErrorResult } from './results.ts';
-import { DESCRIBE_SERVICE, compileTools, type ToolSet } from './tools.ts';
+import { DESCRIBE_SERVICE, TOOL_PAGE_ROWS, compileTools, type ToolSet } from './tools.ts';
 
 /** Path of the MCP endpoint. */
 export const MCP_PATH = '/v1/mcp';
@@ -97,6 +97,7 @@ function requestServer(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKe
         requestId: requestIdOf(event),
         plan: key.plan,
         now: () => deps.service.now(),
+        pageRows: tools.paged.has(name) ? tool.pageRows ?? TOOL_PAGE_ROWS : undefined,
       });
       // The HTTP answer carries the limit headers of its (last) tool call, as a REST answer would.
       const meta = (result._meta ?? {}) as Record<string, string>;

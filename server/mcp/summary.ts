@@ -32,13 +32,14 @@ function historySummary(tool: RestTool, body: Body, ctx: SummaryContext): string
   const interval = String(body.interval) as HistoryInterval;
   const from = Date.parse(String(body.from));
   const to = Date.parse(String(body.to));
-  let text = `${tool.title}: ${n} ${tool.noun} of ${interval} over [${body.from}, ${body.to}).`;
+  let text = `${tool.title}: ${n} ${tool.noun} of ${interval} over [${body.from}, ${body.to}), oldest first.`;
   const asked = ctx.query.from !== undefined ? parseTimestamp(ctx.query.from) : to - (DEFAULT_SPAN_MS[interval] ?? 0);
   if (asked !== undefined && asked < from && tool.depth) {
     const days = depthDays(ctx.plan, tool.depth);
     const why = days === null ? 'by the plan' : `: the ${ctx.plan} plan covers ${days} days of this history`;
     text += ` Window clamped: from ${isoFromMs(asked)} was raised to ${body.from}${why}.`;
   }
+  text += ' For another window call again with from/to (at most 10,000 buckets), or a coarser interval.';
   return text;
 }
 
@@ -92,6 +93,35 @@ function objectSummary(tool: RestTool, body: Body): string {
     .filter((k) => data[k] !== undefined && data[k] !== null)
     .map((k) => `${k} ${String(data[k])}`);
   return `${tool.title}${said.length > 0 ? ` (${said.join(', ')})` : ''}.`;
+}
+
+/** Rows a preview shows. */
+const PREVIEW_ROWS = 3;
+/** Fields of a row a preview shows (the first ones: identity and the main figures). */
+const PREVIEW_FIELDS = 12;
+/** Characters a preview value keeps. */
+const PREVIEW_VALUE = 48;
+
+const short = (value: unknown): string => {
+  const text = value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.length > PREVIEW_VALUE ? `${text.slice(0, PREVIEW_VALUE - 1)}…` : text;
+};
+
+/**
+ * A compact preview of a REST body for the result's text: the first rows (or the object) as
+ * `field=value` pairs, long values cut; the full data is the result's structuredContent.
+ */
+export function preview(body: Body): string {
+  const data = body.data;
+  if (Array.isArray(data)) {
+    if (data.length === 0) return 'No rows.';
+    const lines = data.slice(0, PREVIEW_ROWS).map((row, i) =>
+      `${i + 1}. ${Object.entries(row as Record<string, unknown>).slice(0, PREVIEW_FIELDS).map(([k, v]) => `${k}=${short(v)}`).join(' ')}`);
+    const more = data.length > PREVIEW_ROWS ? `\n… ${data.length - PREVIEW_ROWS} more rows in structuredContent.` : '';
+    return `First rows:\n${lines.join('\n')}${more}`;
+  }
+  if (data && typeof data === 'object') return Object.entries(data as Record<string, unknown>).map(([k, v]) => `${k}=${short(v)}`).join(' ');
+  return 'No data.';
 }
 
 /** The one-line summary of a successful tool call whose REST body is `body`. */

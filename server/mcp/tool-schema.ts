@@ -48,15 +48,22 @@ export function pathParameters(path: string): string[] {
  * Builds a tool's input schema from the route(s) it wraps. Twins must take the same query
  * parameters (else the tool could not have one schema): a mismatch throws at start-up.
  */
-export function toolInputSchema(tool: RestTool, routes: ReadonlyMap<string, RestRoute>): ToolInputSchema {
+export function toolInputSchema(tool: RestTool, routes: ReadonlyMap<string, RestRoute>, pageRows?: number): ToolInputSchema {
   const alpha = routes.get(tool.paths.alpha);
   if (!alpha) throw new Error(`MCP tool ${tool.name}: no REST route ${tool.paths.alpha}`);
   const query = convert(alpha.query);
   if (tool.paths.beta !== undefined) {
     const beta = routes.get(tool.paths.beta);
     if (!beta) throw new Error(`MCP tool ${tool.name}: no REST route ${tool.paths.beta}`);
-    if (JSON.stringify(convert(beta.query)) !== JSON.stringify(query)) {
-      throw new Error(`MCP tool ${tool.name}: ${tool.paths.alpha} and ${tool.paths.beta} take different query parameters`);
+    const other = convert(beta.query);
+    if (JSON.stringify(other) !== JSON.stringify(query)) {
+      // twins that select their series differently (funding history: alpha by variant, beta by
+      // market): every parameter of either, required only where both require it; the REST
+      // validation of the chosen protocol then names what is missing
+      const props = { ...(other.properties as Record<string, Json> | undefined), ...(query.properties as Record<string, Json> | undefined) };
+      const both = ((query.required ?? []) as string[]).filter((n) => ((other.required ?? []) as string[]).includes(n));
+      query.properties = props;
+      query.required = both;
     }
   }
   const properties: Record<string, Json> = {};
@@ -70,6 +77,10 @@ export function toolInputSchema(tool: RestTool, routes: ReadonlyMap<string, Rest
     required.push(name);
   }
   Object.assign(properties, (query.properties ?? {}) as Record<string, Json>);
+  // a tool's page defaults to fewer rows than REST's (a model's context): say so where `limit` is
+  if (pageRows !== undefined && properties.limit) {
+    properties.limit = { ...properties.limit, description: `Rows per page, 1-500 (default ${pageRows} for this tool; REST's default is 500).` };
+  }
   required.push(...((query.required ?? []) as string[]));
   const schema: ToolInputSchema = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;

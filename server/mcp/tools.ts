@@ -20,7 +20,12 @@ export interface ToolSet {
   rest: ReadonlyMap<string, RestTool>;
   /** credits per successful call, by tool name (twins cost the same: checked) */
   costs: Record<string, number>;
+  /** tools whose REST twin takes `limit`: their page defaults to {@link TOOL_PAGE_ROWS} rows */
+  paged: ReadonlySet<string>;
 }
+
+/** Rows of a tool's page when the call gives no `limit`: sized for a model's context, not REST's 500. */
+export const TOOL_PAGE_ROWS = 25;
 
 /** Builds the tool set over the app's REST routes. */
 export function compileTools(routes: readonly RestRoute[]): ToolSet {
@@ -34,6 +39,7 @@ export function compileTools(routes: readonly RestRoute[]): ToolSet {
   }];
   const rest = new Map<string, RestTool>();
   const costs: Record<string, number> = { [DESCRIBE_SERVICE]: 0 };
+  const paged = new Set<string>();
   for (const tool of REST_TOOLS) {
     const twins = [tool.paths.alpha, tool.paths.beta].filter((p): p is string => p !== undefined);
     const cost = new Set(twins.map((p) => byPath.get(p)?.cost));
@@ -43,10 +49,11 @@ export function compileTools(routes: readonly RestRoute[]): ToolSet {
       name: tool.name,
       title: tool.title,
       description: `${tool.description} Costs ${costs[tool.name]} credit${costs[tool.name] === 1 ? '' : 's'} per call.`,
-      inputSchema: toolInputSchema(tool, byPath),
+      inputSchema: toolInputSchema(tool, byPath, tool.pageRows ?? TOOL_PAGE_ROWS),
       annotations: { readOnlyHint: true, openWorldHint: false },
     });
     rest.set(tool.name, tool);
+    if (byPath.get(tool.paths.alpha)?.query.entries.limit !== undefined) paged.add(tool.name);
   }
-  return { list, rest, costs };
+  return { list, rest, costs, paged };
 }

@@ -37,6 +37,11 @@ export class SourceStatus {
 
   private readonly now: () => number;
 
+  /** Which source feeds the journal (`X-Data-Source`, /health, describe_service, the OpenAPI description). */
+  dataSource(): SourceState['source'] {
+    return this.#state.source;
+  }
+
   get(): SourceState {
     return { ...this.#state };
   }

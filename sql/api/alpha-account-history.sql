@@ -1,3 +1,7 @@
+-- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
+-- $lo_ms, $hi_ms BIGINT: epoch ms bounds of the closing times of the lifecycles read from `lifecycles` (the
+-- account's first fill and just after its last; alpha, which reads most from its index, passes
+-- 0 and year 10000), so zone maps on closed_at skip the rest of the table.
 -- Endpoint 15, GET /v1/alpha/accounts/{address}/history: one page of an alpha address's closed and
 -- liquidated lifecycles (Position record, History-row shape) plus the total match count.
 -- Parameters:
@@ -37,11 +41,12 @@ WITH matched AS MATERIALIZED (
   FROM (
     SELECT position_id, market, market_variant, opened_at, closed_at, max_size_usd, net_pnl_usd, max_leverage
     FROM alpha_history_index
-    WHERE address = $address::VARCHAR AND last_seq <= $mark::BIGINT
+    WHERE $protocol::VARCHAR = 'alpha' AND address = $address::VARCHAR AND last_seq <= $mark::BIGINT
     UNION ALL
     SELECT position_id, market, market_variant, opened_at, closed_at, max_size_usd, net_pnl_usd, max_leverage
     FROM lifecycles
-    WHERE protocol = 'alpha' AND address = $address::VARCHAR AND status IN ('closed', 'liquidated') AND last_seq > $mark::BIGINT
+    WHERE protocol = $protocol::VARCHAR AND address = $address::VARCHAR AND status IN ('closed', 'liquidated') AND last_seq > $mark::BIGINT
+      AND closed_at >= epoch_ms($lo_ms::BIGINT) AND closed_at < epoch_ms($hi_ms::BIGINT)
   ) r
   WHERE ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR)
     AND ($market_variant::VARCHAR IS NULL OR r.market_variant = $market_variant::VARCHAR)
@@ -56,5 +61,5 @@ page AS (
 SELECT (SELECT count(*) FROM matched)::BIGINT AS total,
        r.*
 FROM (SELECT 1) one
-LEFT JOIN (page p JOIN alpha_closed_records($address::VARCHAR, $mark::BIGINT) r ON r.position_id = p.position_id) ON true
+LEFT JOIN (page p JOIN closed_records_of($protocol::VARCHAR, $address::VARCHAR, $mark::BIGINT, $lo_ms::BIGINT, $hi_ms::BIGINT) r ON r.position_id = p.position_id) ON true
 ORDER BY p.s ASC NULLS LAST, p.position_id DESC;

@@ -1,3 +1,4 @@
+-- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
 -- Endpoint 12, GET /v1/alpha/accounts/stats: the exact totals over every alpha account that the
 -- AccountsSummary is computed from (server/http/accounts-summary.ts, which also keeps the same
 -- totals in memory with endpoint 13's snapshot). No parameters.
@@ -15,4 +16,4 @@ SELECT count(*)::BIGINT AS accounts,
        count(*) FILTER (WHERE trades > 0)::BIGINT AS traded,
        coalesce(sum((win_rate * 2^84)::HUGEINT) FILTER (WHERE trades > 0), 0)::VARCHAR AS win_rate_units
 FROM accounts
-WHERE protocol = 'alpha';
+WHERE protocol = $protocol::VARCHAR;

@@ -1,3 +1,4 @@
+-- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
 -- Endpoint 5, GET /v1/alpha/liquidations/search: alpha liquidation events (fills of type
 -- 'liquidation'), newest first (time desc, then journal seq desc: a total order).
 -- Parameters (NULL = no such bound):
@@ -14,7 +15,7 @@
 WITH page AS (
   SELECT seq
   FROM liquidations  -- the liquidation fills only (sql/schema/derived.sql)
-  WHERE protocol = 'alpha'
+  WHERE protocol = $protocol::VARCHAR
     AND ($market::VARCHAR IS NULL OR market = $market::VARCHAR)
     AND ($market_variant::VARCHAR IS NULL OR market_variant = $market_variant::VARCHAR)
     AND ($from::BIGINT IS NULL OR time >= epoch_ms($from::BIGINT))
@@ -26,6 +27,6 @@ WITH page AS (
   LIMIT $fetch::BIGINT
 )
 SELECT * EXCLUDE (time_us)
-FROM alpha_liquidation_events()  -- the served shape, sql/schema/read-macros.sql
+FROM liquidation_events_of($protocol::VARCHAR)  -- the served shape, sql/schema/read-macros.sql
 WHERE seq IN (SELECT seq FROM page)
 ORDER BY time DESC, seq DESC;

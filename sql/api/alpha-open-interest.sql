@@ -1,3 +1,4 @@
+-- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
 -- Endpoint 7, GET /v1/alpha/open-interest: the latest market snapshot's open interest per alpha
 -- variant (market_latest), ordered by market, variant.
 -- Parameters: $market_variant VARCHAR or NULL (NULL = every variant).
@@ -9,6 +10,6 @@ SELECT market_variant,
        round(oi_short_usd, 6)::DOUBLE AS short_usd,
        round(oi_long_usd + oi_short_usd, 6)::DOUBLE AS total_usd
 FROM market_latest
-WHERE protocol = 'alpha'
+WHERE protocol = $protocol::VARCHAR
   AND ($market_variant::VARCHAR IS NULL OR market_variant = $market_variant::VARCHAR)
 ORDER BY market, market_variant NULLS FIRST;

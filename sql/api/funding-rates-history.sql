@@ -1,3 +1,5 @@
+-- $protocol VARCHAR: the protocol served ('alpha' or 'beta'); alpha selects one variant by
+-- $market_variant ($market NULL), beta (one row per market, variant NULL) one market by $market.
 -- Endpoint 11, GET /v1/alpha/funding-rates/history: average served net hourly rate per side per
 -- epoch-aligned bucket, oldest first, for one variant; buckets without snapshots omitted.
 -- Parameters: $from, $to BIGINT epoch ms (window [from, to)); $bucket_ms BIGINT bucket size in ms
@@ -9,7 +11,8 @@ SELECT epoch_ms(epoch_ms(h.bucket) // $bucket_ms::BIGINT * $bucket_ms::BIGINT) A
        sum(h.rate_long_sum)::DOUBLE / sum(h.snapshots) AS funding_rate_long,
        sum(h.rate_short_sum)::DOUBLE / sum(h.snapshots) AS funding_rate_short
 FROM funding_1h h
-WHERE h.protocol = 'alpha' AND h.market_variant = $market_variant::VARCHAR
+WHERE h.protocol = $protocol::VARCHAR AND ($market_variant::VARCHAR IS NULL OR h.market_variant = $market_variant::VARCHAR)
+  AND ($market::VARCHAR IS NULL OR h.market = $market::VARCHAR)
   AND h.bucket >= epoch_ms($from::BIGINT // 3600000 * 3600000) AND h.bucket < epoch_ms($to::BIGINT)
 GROUP BY 1
 HAVING sum(h.snapshots) > 0

@@ -1,3 +1,4 @@
+-- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
 -- Endpoint 6, GET /v1/alpha/liquidations/history: liquidated notional by side, count and
 -- liquidation fees per epoch-aligned bucket, oldest first; buckets without liquidations omitted.
 -- Parameters: $bucket_ms BIGINT bucket size in ms (a multiple of 5 minutes); $market VARCHAR or
@@ -13,39 +14,39 @@
 WITH pieces AS (
   SELECT epoch_ms(r.bucket) AS t_ms, r.liq_count AS n, r.liq_long_usd AS long_usd, r.liq_short_usd AS short_usd, r.liq_fees_usd AS fees_usd
   FROM rollup_1d r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
     AND r.bucket >= epoch_ms($d_lo::BIGINT) AND r.bucket < epoch_ms($d_hi::BIGINT)
   UNION ALL
   SELECT epoch_ms(r.bucket), r.liq_count, r.liq_long_usd, r.liq_short_usd, r.liq_fees_usd
   FROM rollup_1h r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
     AND r.bucket >= epoch_ms($h1_lo::BIGINT) AND r.bucket < epoch_ms($h1_hi::BIGINT)
   UNION ALL
   SELECT epoch_ms(r.bucket), r.liq_count, r.liq_long_usd, r.liq_short_usd, r.liq_fees_usd
   FROM rollup_1h r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
     AND r.bucket >= epoch_ms($h2_lo::BIGINT) AND r.bucket < epoch_ms($h2_hi::BIGINT)
   UNION ALL
   SELECT epoch_ms(r.bucket), r.liq_count, r.liq_long_usd, r.liq_short_usd, r.liq_fees_usd
   FROM rollup_5m r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
     AND r.bucket >= epoch_ms($m1_lo::BIGINT) AND r.bucket < epoch_ms($m1_hi::BIGINT)
   UNION ALL
   SELECT epoch_ms(r.bucket), r.liq_count, r.liq_long_usd, r.liq_short_usd, r.liq_fees_usd
   FROM rollup_5m r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.liq_count > 0
     AND r.bucket >= epoch_ms($m2_lo::BIGINT) AND r.bucket < epoch_ms($m2_hi::BIGINT)
   UNION ALL
   SELECT epoch_ms(f.time), 1, CASE WHEN f.side = 'long' THEN -f.size_delta_usd ELSE 0 END,
          CASE WHEN f.side = 'short' THEN -f.size_delta_usd ELSE 0 END, coalesce(f.liquidation_fee_usd, 0)
   FROM fills f
-  WHERE f.protocol = 'alpha' AND f.type = 'liquidation' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
+  WHERE f.protocol = $protocol::VARCHAR AND f.type = 'liquidation' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
     AND f.time >= epoch_ms($f1_lo::BIGINT) AND f.time < epoch_ms($f1_hi::BIGINT)
   UNION ALL
   SELECT epoch_ms(f.time), 1, CASE WHEN f.side = 'long' THEN -f.size_delta_usd ELSE 0 END,
          CASE WHEN f.side = 'short' THEN -f.size_delta_usd ELSE 0 END, coalesce(f.liquidation_fee_usd, 0)
   FROM fills f
-  WHERE f.protocol = 'alpha' AND f.type = 'liquidation' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
+  WHERE f.protocol = $protocol::VARCHAR AND f.type = 'liquidation' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
     AND f.time >= epoch_ms($f2_lo::BIGINT) AND f.time < epoch_ms($f2_hi::BIGINT)
 )
 SELECT epoch_ms(t_ms // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS time,

@@ -1,3 +1,4 @@
+-- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
 -- Endpoint 8, GET /v1/alpha/open-interest/history: long/short/total open interest at the end of
 -- each epoch-aligned bucket, oldest first, one row per bucket with no gaps from the first bucket in
 -- which the scope had any position (first fill, or first snapshot with OI > 0) or the bucket of
@@ -38,57 +39,57 @@ WITH wsnaps AS (
   SELECT s.market || '|' || coalesce(s.market_variant, '') AS k, epoch_ms(s.time) AS t_ms,
          s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket) AS bucket_ms, s.has_oi
   FROM oi_snapshot_1d s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wd_lo::BIGINT) AND s.bucket < epoch_ms($wd_hi::BIGINT)
+  WHERE s.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wd_lo::BIGINT) AND s.bucket < epoch_ms($wd_hi::BIGINT)
   UNION ALL
   SELECT s.market || '|' || coalesce(s.market_variant, ''), epoch_ms(s.time),
          s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket), s.has_oi
   FROM oi_snapshot_1h s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wh_lo::BIGINT) AND s.bucket < epoch_ms($wh_hi::BIGINT)
+  WHERE s.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wh_lo::BIGINT) AND s.bucket < epoch_ms($wh_hi::BIGINT)
   UNION ALL
   SELECT s.market || '|' || coalesce(s.market_variant, ''), epoch_ms(s.time),
          s.oi_long_usd, s.oi_short_usd, epoch_ms(s.bucket), s.oi_long_usd + s.oi_short_usd > 0
   FROM oi_snapshot_5m s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wm_lo::BIGINT) AND s.bucket < epoch_ms($wm_hi::BIGINT)
+  WHERE s.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($wm_lo::BIGINT) AND s.bucket < epoch_ms($wm_hi::BIGINT)
 ),
 wdeltas AS (
   SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, epoch_ms(r.bucket) AS bucket_ms,
          r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_1d r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wd_lo::BIGINT) AND r.bucket < epoch_ms($wd_hi::BIGINT)
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wd_lo::BIGINT) AND r.bucket < epoch_ms($wd_hi::BIGINT)
   UNION ALL
   SELECT r.market || '|' || coalesce(r.market_variant, ''), epoch_ms(r.bucket), r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_1h r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wh_lo::BIGINT) AND r.bucket < epoch_ms($wh_hi::BIGINT)
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wh_lo::BIGINT) AND r.bucket < epoch_ms($wh_hi::BIGINT)
   UNION ALL
   SELECT r.market || '|' || coalesce(r.market_variant, ''), epoch_ms(r.bucket), r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_5m r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wm_lo::BIGINT) AND r.bucket < epoch_ms($wm_hi::BIGINT)
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($wm_lo::BIGINT) AND r.bucket < epoch_ms($wm_hi::BIGINT)
 ),
 before_snaps AS (
   SELECT s.market || '|' || coalesce(s.market_variant, '') AS k, s.time, s.oi_long_usd, s.oi_short_usd, s.has_oi
   FROM oi_snapshot_1d s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket < epoch_ms($bd_hi::BIGINT)
+  WHERE s.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket < epoch_ms($bd_hi::BIGINT)
   UNION ALL
   SELECT s.market || '|' || coalesce(s.market_variant, ''), s.time, s.oi_long_usd, s.oi_short_usd, s.has_oi
   FROM oi_snapshot_1h s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($bh_lo::BIGINT) AND s.bucket < epoch_ms($bh_hi::BIGINT)
+  WHERE s.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($bh_lo::BIGINT) AND s.bucket < epoch_ms($bh_hi::BIGINT)
   UNION ALL
   SELECT s.market || '|' || coalesce(s.market_variant, ''), s.time, s.oi_long_usd, s.oi_short_usd, s.oi_long_usd + s.oi_short_usd > 0
   FROM oi_snapshot_5m s
-  WHERE s.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($bm_lo::BIGINT) AND s.bucket < epoch_ms($bm_hi::BIGINT)
+  WHERE s.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR s.market = $market::VARCHAR) AND s.bucket >= epoch_ms($bm_lo::BIGINT) AND s.bucket < epoch_ms($bm_hi::BIGINT)
 ),
 before_delta_rows AS (
   SELECT r.market || '|' || coalesce(r.market_variant, '') AS k, r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_1d r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket < epoch_ms($bd_hi::BIGINT)
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket < epoch_ms($bd_hi::BIGINT)
   UNION ALL
   SELECT r.market || '|' || coalesce(r.market_variant, ''), r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_1h r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($bh_lo::BIGINT) AND r.bucket < epoch_ms($bh_hi::BIGINT)
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($bh_lo::BIGINT) AND r.bucket < epoch_ms($bh_hi::BIGINT)
   UNION ALL
   SELECT r.market || '|' || coalesce(r.market_variant, ''), r.oi_long_delta_usd, r.oi_short_delta_usd
   FROM rollup_5m r
-  WHERE r.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($bm_lo::BIGINT) AND r.bucket < epoch_ms($bm_hi::BIGINT)
+  WHERE r.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR r.market = $market::VARCHAR) AND r.bucket >= epoch_ms($bm_lo::BIGINT) AND r.bucket < epoch_ms($bm_hi::BIGINT)
 ),
 ws AS (
   SELECT k, t_ms // $b::BIGINT * $b::BIGINT AS t,
@@ -118,7 +119,7 @@ tail AS (
          coalesce(sum(f.size_delta_usd) FILTER (f.side = 'long'), 0) AS l,
          coalesce(sum(f.size_delta_usd) FILTER (f.side = 'short'), 0) AS s
   FROM fills f
-  WHERE f.protocol = 'alpha' AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
+  WHERE f.protocol = $protocol::VARCHAR AND ($market::VARCHAR IS NULL OR f.market = $market::VARCHAR)
     AND f.time >= epoch_ms($tail_lo::BIGINT) AND f.time < epoch_ms($tail_hi::BIGINT)
   GROUP BY 1
 )

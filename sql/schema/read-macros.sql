@@ -38,14 +38,14 @@ CREATE OR REPLACE MACRO activity_24h(now_ms) AS TABLE
   FROM pieces
   GROUP BY ALL;
 
--- The live state of every open alpha lifecycle, shared by endpoints 16 and 17 (whose figures
+-- The live state of every open lifecycle of protocol `proto`, shared by endpoints 16 and 17 (whose figures
 -- must agree; a test checks it): the latest position snapshot when it is at least as new as the
 -- lifecycle's last fill ("fresh"); otherwise (no snapshot yet, or a fill newer than it) the state
 -- after the last fill: size and collateral of the lifecycle, unsettled amounts 0 (fees settle on
 -- every fill), mark = the variant's latest index price when not older than that fill, else the
 -- fill's own index price, liquidation price null, updated_at = the fill's time, source null.
 -- unrealized_pnl_usd is rounded per row so that sums over rows are exact. No arguments.
-CREATE OR REPLACE MACRO open_alpha_positions() AS TABLE
+CREATE OR REPLACE MACRO open_positions_of(proto) AS TABLE
   WITH joined AS (
   SELECT l.position_id, l.market_variant, l.market, l.address, l.side, l.opened_at, l.entry_price,
          l.max_size_usd, l.max_collateral_usd, l.size_usd, l.collateral_usd, l.last_fill_at,
@@ -58,7 +58,7 @@ CREATE OR REPLACE MACRO open_alpha_positions() AS TABLE
   LEFT JOIN open_position_latest p ON p.protocol = l.protocol AND p.position_id = l.position_id
   LEFT JOIN market_latest m ON m.protocol = l.protocol AND m.market = l.market
         AND m.market_variant IS NOT DISTINCT FROM l.market_variant
-  WHERE l.protocol = 'alpha' AND l.status = 'open'
+  WHERE l.protocol = proto AND l.status = 'open'
 ),
 state AS (
   SELECT position_id, market_variant, market, address, side, opened_at, entry_price,
@@ -85,14 +85,17 @@ live AS (
 )
   SELECT * FROM live;
 
+-- open_positions_of(proto) of alpha (its callers predate beta's endpoints). No arguments.
+CREATE OR REPLACE MACRO open_alpha_positions() AS TABLE SELECT * FROM open_positions_of('alpha');
+
 -- Endpoint 16's Open-search row exactly as served (USD rounded to 6 decimals, prices, leverage
 -- and liq_proximity not), then what a search filters and sorts by that the served row does not
 -- carry: the exact size_exact / collateral_exact / pnl_exact decimals, opened_us (the opening time
 -- in epoch µs) and source (poll / event / NULL). Shared by sql/api/alpha-open-positions-search.sql
 -- and alpha-open-positions-all.sql (the in-memory set's load), so the two cannot drift apart.
 -- No arguments.
-CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE
-  SELECT 'alpha' AS protocol,
+CREATE OR REPLACE MACRO open_position_rows_of(proto) AS TABLE
+  SELECT proto AS protocol,
          r.position_id,
          r.market_variant,
          r.market,
@@ -118,16 +121,19 @@ CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE
          epoch_us(r.opened_at)::DOUBLE AS opened_us,
          r.liq_proximity,
          r.source
-  FROM open_alpha_positions() r;
+  FROM open_positions_of(proto) r;
 
--- Alpha accounts in the API's Account shape (below), followed by the exact parts of their volume
+-- open_position_rows_of(proto) of alpha. No arguments.
+CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE SELECT * FROM open_position_rows_of('alpha');
+
+-- Accounts of protocol `proto` in the API's Account shape (below), followed by the exact parts of their volume
 -- and net PnL that the served doubles cannot give back past 2^53 micro-dollars (a whale's volume
 -- is): `_volume_whole` = floor(volume_usd) and `_volume_micros` = its remaining micro-dollars
 -- (0-999,999), the same for `_net_pnl_*` (floor, so the micros are never negative). Endpoint 12's
 -- in-memory totals add these up exactly (server/http/accounts-summary.ts); the `_` columns are
 -- held by endpoint 13's snapshot and never served (server/http/account-table.ts).
--- Argument: source, as alpha_account_shape's.
-CREATE OR REPLACE MACRO alpha_account_held(source) AS TABLE
+-- Arguments: source, as alpha_account_shape's; proto, the protocol.
+CREATE OR REPLACE MACRO account_held_of(source, proto) AS TABLE
   SELECT a.address,
        a.trades,
        a.wins,
@@ -158,7 +164,10 @@ CREATE OR REPLACE MACRO alpha_account_held(source) AS TABLE
        floor(a.net_pnl_usd)::BIGINT AS _net_pnl_whole,
        ((a.net_pnl_usd - floor(a.net_pnl_usd)) * 1000000)::INTEGER AS _net_pnl_micros
   FROM query_table(source) a
-  WHERE a.protocol = 'alpha';
+  WHERE a.protocol = proto;
+
+-- account_held_of(source, proto) of alpha. Argument: source.
+CREATE OR REPLACE MACRO alpha_account_held(source) AS TABLE SELECT * FROM account_held_of(source, 'alpha');
 
 -- Alpha accounts in the API's Account shape (spec Account table, contract §6), shared by
 -- endpoints 13 and 14: USD amounts rounded to 6 decimals; leverage, win rate and duration not
@@ -168,6 +177,11 @@ CREATE OR REPLACE MACRO alpha_account_held(source) AS TABLE
 CREATE OR REPLACE MACRO alpha_account_shape(source) AS TABLE
   SELECT * EXCLUDE (_volume_whole, _volume_micros, _net_pnl_whole, _net_pnl_micros)
   FROM alpha_account_held(source);
+
+-- Every account of protocol `proto` in the Account shape (above). Argument: proto.
+CREATE OR REPLACE MACRO accounts_of(proto) AS TABLE
+  SELECT * EXCLUDE (_volume_whole, _volume_micros, _net_pnl_whole, _net_pnl_micros)
+  FROM account_held_of('accounts', proto);
 
 -- Every alpha account in the Account shape (above). No arguments.
 CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
@@ -248,29 +262,36 @@ CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
   FROM fills f
   WHERE f.protocol = 'alpha' AND f.seq > after_seq AND f.seq <= upto_seq;
 
--- An alpha address's closed and liquidated lifecycles in the History-row shape (endpoint 15).
--- Arguments: of_address, mark. Without a scan of `lifecycles`: the history read index
+-- An address's closed and liquidated lifecycles of protocol `proto` in the History-row shape
+-- (endpoint 15); the history read index holds alpha's only, so beta passes mark 0.
+-- Arguments: proto, of_address, mark. Without a scan of `lifecycles`: the history read index
 -- (sql/schema/read-index.sql, sorted by address) up to `mark`, and `lifecycles` after it (its last
--- rows: zone maps on last_seq skip the rest). Both arguments are bound parameters in every use,
--- so they reach the scans as table filters.
-CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE
+-- rows: zone maps on last_seq skip the rest), of those closed in [lo_ms, hi_ms) (epoch ms: the
+-- account's first and last fill bound every one of its lifecycles, and zone maps on closed_at skip
+-- the rest: beta, without the index, reads `lifecycles` alone). The arguments are
+-- bound parameters in every use, so they reach the scans as table filters.
+CREATE OR REPLACE MACRO closed_records_of(proto, of_address, mark, lo_ms, hi_ms) AS TABLE
   SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('alpha_history_index')
-  WHERE address = of_address AND last_seq <= mark
+  WHERE proto = 'alpha' AND address = of_address AND last_seq <= mark
   UNION ALL
   SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('lifecycles')
-  WHERE protocol = 'alpha' AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark;
+  WHERE protocol = proto AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark
+    AND closed_at >= epoch_ms(lo_ms) AND closed_at < epoch_ms(hi_ms);
+
+-- closed_records_of of alpha. Arguments: of_address, mark.
+CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE SELECT * FROM closed_records_of('alpha', of_address, mark, 0, 253402300800000);
 
 -- Macros these replaced; dropped so an old definition cannot linger in a state file.
 DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;
 DROP MACRO TABLE IF EXISTS alpha_records;
 
--- Alpha liquidation events exactly as endpoint 5 serves them (fields: contract §5; size_usd =
+-- Liquidation events of protocol `proto` exactly as endpoint 5 serves them (fields: contract §5; size_usd =
 -- −size_delta_usd, collateral_usd = −collateral_delta_usd, pnl_usd = the fill's realized PnL before
 -- fees, liquidation_fee_usd 0 when absent; USD rounded to 6 decimals, prices not), then time_ms and
 -- seq (the cursor; the route strips them) and time_us (epoch µs, the in-memory index's sort key).
 -- Shared by sql/api/alpha-liquidations-search.sql and alpha-liquidations-after.sql, so the SQL
 -- answer and the in-memory one (server/http/liquidation-index.ts) cannot drift apart. No arguments.
-CREATE OR REPLACE MACRO alpha_liquidation_events() AS TABLE
+CREATE OR REPLACE MACRO liquidation_events_of(proto) AS TABLE
   SELECT time,
          position_id,
          protocol,
@@ -289,4 +310,7 @@ CREATE OR REPLACE MACRO alpha_liquidation_events() AS TABLE
          seq,
          epoch_us(time)::DOUBLE AS time_us
   FROM liquidations
-  WHERE protocol = 'alpha';
+  WHERE protocol = proto;
+
+-- liquidation_events_of of alpha. No arguments.
+CREATE OR REPLACE MACRO alpha_liquidation_events() AS TABLE SELECT * FROM liquidation_events_of('alpha');

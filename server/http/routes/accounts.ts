@@ -1,5 +1,5 @@
 /**
- * Endpoints 12, 13, 14: alpha accounts summary, account search (offset-paged) and one account.
+ * Endpoints 12, 13, 14 of one protocol: accounts summary, account search (offset-paged) and one account.
  *
  * Search sorts by a validated enum, then by address asc, so offset pages never repeat or skip an
  * account; it runs in memory over the generation's accounts (../accounts-index.ts, issue 7). `has_active_positions=false`
@@ -12,6 +12,7 @@ import { Account, AccountsSummary, dataOf, pagedListOf } from '../response-schem
 import { notFound } from '../errors.ts';
 import { integerParam, limitParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
+import type { Protocol } from '../../journal/rows.ts';
 import { AccountsIndex } from '../accounts-index.ts';
 import { summaryOf } from '../accounts-summary.ts';
 import { declareAddressFootprint } from '../cache-footprint.ts';
@@ -42,21 +43,22 @@ const searchQuery = querySchema({
   limit: v.optional(limitParam),
 });
 
-/** GET /v1/alpha/accounts/stats, /v1/alpha/accounts/search, /v1/alpha/accounts/:address (`accounts`: the in-memory snapshot, shared with endpoint 15; 12 takes its totals). */
-export function accountRoutes(service: Service, accounts = new AccountsIndex(service)): RestRoute[] {
+/** GET /v1/{protocol}/accounts/stats, /accounts/search, /accounts/:address (`accounts`: the protocol's in-memory snapshot, shared with endpoint 15; 12 takes its totals). */
+export function accountRoutes(service: Service, protocol: Protocol, accounts: AccountsIndex): RestRoute[] {
+  const name = protocol === 'alpha' ? 'alpha' : 'beta';
   return [
     defineRoute({
-      path: '/v1/alpha/accounts/stats',
+      path: `/v1/${protocol}/accounts/stats`,
       cost: 1,
-      summary: 'Summary over every alpha account: counts, volume, PnL totals and average win rate.',
+      summary: `Summary over every ${name} account: counts, volume, PnL totals and average win rate.`,
       response: dataOf(AccountsSummary),
       query: noQuery,
       handle: async () => ({ data: summaryOf(await accounts.totals()) }),
     }),
     defineRoute({
-      path: '/v1/alpha/accounts/search',
+      path: `/v1/${protocol}/accounts/search`,
       cost: 5,
-      summary: 'Search and rank alpha accounts (offset-paged).',
+      summary: `Search and rank ${name} accounts (offset-paged).`,
       response: pagedListOf(Account),
       query: searchQuery,
       handle: async ({ query: q }) => {
@@ -75,19 +77,19 @@ export function accountRoutes(service: Service, accounts = new AccountsIndex(ser
       },
     }),
     defineRoute({
-      path: '/v1/alpha/accounts/:address',
+      path: `/v1/${protocol}/accounts/:address`,
       cost: 1,
-      summary: 'One alpha account (404 when unknown or malformed).',
+      summary: `One ${name} account (404 when unknown or malformed).`,
       response: dataOf(Account),
       query: noQuery,
       handle: async ({ event }) => {
         const address = getRouterParam(event, 'address') ?? '';
-        if (!BASE58_ADDRESS.test(address)) throw notFound('No alpha account has this address.');
+        if (!BASE58_ADDRESS.test(address)) throw notFound(`No ${name} account has this address.`);
         const cached = accounts.peek(address);
-        const row = cached === undefined ? await service.db.queryOne('api/alpha-account', { address }) : cached;
-        if (!row) throw notFound('No alpha account has this address.');
+        const row = cached === undefined ? await service.db.queryOne('api/alpha-account', { protocol, address }) : cached;
+        if (!row) throw notFound(`No ${name} account has this address.`);
         // an account is a function of its lifecycles, hence of its fills
-        declareAddressFootprint(event, 'alpha', address);
+        declareAddressFootprint(event, protocol, address);
         return { data: row };
       },
     }),

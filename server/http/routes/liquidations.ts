@@ -1,5 +1,5 @@
 /**
- * Endpoint 5: alpha liquidation search, newest first, cursor-paged and bounded by the plan's
+ * Endpoint 5: liquidation search of one protocol, newest first, cursor-paged and bounded by the plan's
  * liquidation lookback (contract §3, §5).
  *
  * The cursor is opaque base64url JSON `{ v, t, s, f }`: the last row's time (epoch ms) and seq, and
@@ -8,7 +8,8 @@
  * filter (or a malformed token) is a 400 `invalid_parameter` on `cursor`. `limit` may change
  * between pages (it is not a filter).
  *
- * Plan (issue 7): the events are searched in memory (../liquidation-index.ts) once it has loaded.
+ * Plan: alpha's events are searched in memory (../liquidation-index.ts) once it has loaded; beta's,
+ * and alpha's before that, from SQL.
  * Until then, SQL: newest first over every liquidation is a top-N over the whole table; the search
  * first tries a window that ends at the newest liquidation the service has (tracked from appends)
  * and reaches back {@link SEARCH_SPANS_MS}: when that window already fills the page, no older row
@@ -22,6 +23,7 @@ import { ApiError } from '../errors.ts';
 import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, timestampParam } from '../params.ts';
 import { getPlan } from '../../keys/plans.ts';
 import type { Service } from '../../service.ts';
+import type { Protocol } from '../../journal/rows.ts';
 import { declareValidUntil } from '../cache.ts';
 import { LiquidationIndex, servedOf, type ServedLiquidation } from '../liquidation-index.ts';
 import { JsonBody } from '../json-body.ts';
@@ -31,17 +33,17 @@ const DAY_MS = 86_400_000;
 const SEARCH_SPANS_MS = [7 * DAY_MS, 60 * DAY_MS];
 
 /**
- * The newest alpha liquidation time (epoch ms, -Infinity when none): read once, then kept by the
- * append path's listener (the max only grows: journaled fills never change).
+ * The newest liquidation time of `protocol` (epoch ms, -Infinity when none): read once, then kept by
+ * the append path's listener (the max only grows: journaled fills never change).
  */
-function newestLiquidation(service: Service): () => Promise<number> {
+function newestLiquidation(service: Service, protocol: Protocol): () => Promise<number> {
   let known = -Infinity;
   service.onAppend((fills) => {
-    for (const f of fills) if (f.protocol === 'alpha' && f.type === 'liquidation' && f.time > known) known = f.time;
+    for (const f of fills) if (f.protocol === protocol && f.type === 'liquidation' && f.time > known) known = f.time;
   });
   let loaded: Promise<void> | undefined;
   return async () => {
-    loaded ??= service.db.queryOne('api/alpha-liquidations-newest').then((row) => {
+    loaded ??= service.db.queryOne('api/alpha-liquidations-newest', { protocol }).then((row) => {
       const t = row?.time_ms;
       if (typeof t === 'number' && t > known) known = t;
     });
@@ -146,16 +148,16 @@ export function decodeCursor(token: string): CursorState | undefined {
 }
 
 /**
- * GET /v1/alpha/liquidations/search: from `index` (every event in memory, ../liquidation-index.ts)
- * once it has loaded, else from SQL.
+ * GET /v1/{protocol}/liquidations/search: from `index` (alpha's events in memory,
+ * ../liquidation-index.ts) once it has loaded, else (and for beta, `index` null) from SQL.
  */
-export function liquidationRoutes(service: Service, index = new LiquidationIndex(service)): RestRoute[] {
-  const newest = newestLiquidation(service);
+export function liquidationRoutes(service: Service, protocol: Protocol, index: LiquidationIndex | null): RestRoute[] {
+  const newest = newestLiquidation(service, protocol);
   return [
     defineRoute({
-      path: '/v1/alpha/liquidations/search',
+      path: `/v1/${protocol}/liquidations/search`,
       cost: 5,
-      summary: 'Alpha liquidation events, newest first, cursor-paged; the walk stops at the plan\'s lookback.',
+      summary: `${protocol === 'alpha' ? 'Alpha' : 'Beta'} liquidation events, newest first, cursor-paged; the walk stops at the plan's lookback.`,
       response: cursorListOf(Liquidation),
       query,
       handle: async ({ event, query: q, key }) => {
@@ -195,10 +197,11 @@ export function liquidationRoutes(service: Service, index = new LiquidationIndex
           after_time: after?.time ?? null,
           after_seq: after?.seq ?? null,
           fetch: limit + 1,
+          protocol,
         };
-        let rows: readonly ServedLiquidation[] | null = await index.search(params);
+        let rows: readonly ServedLiquidation[] | null = index ? await index.search(params) : null;
         // every match is older than `top` (exclusive)
-        const latest = (rows !== null ? index.newestTime() : null) ?? await newest();
+        const latest = (rows !== null ? index!.newestTime() : null) ?? await newest();
         const top = Math.min(to, after ? after.time + 1 : Infinity, latest + 1);
         for (const span of rows === null && Number.isFinite(top) ? SEARCH_SPANS_MS : []) {
           const lower = top - span;

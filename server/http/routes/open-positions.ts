@@ -1,5 +1,5 @@
 /**
- * Endpoints 16 and 17: open alpha positions (offset-paged search with live fields) and their
+ * Endpoints 16 and 17 of one protocol: open positions (offset-paged search with live fields) and their
  * summary (PositionsSummary), both over the same rows (sql/api/alpha-open-positions-*.sql).
  *
  * A row's live fields come from the lifecycle's latest position snapshot when it is at least as new
@@ -15,33 +15,22 @@
  * open position is simply an empty result.
  */
 import * as v from 'valibot';
-import { assertAlphaScopeKnown } from '../scope.ts';
+import { assertScopeKnown } from '../scope.ts';
 import { defineRoute, type RestRoute } from './define.ts';
 import {
-  limitParam, marketParam, marketVariantParam, offsetParam, orderParam, pageOf, querySchema,
+  limitParam, marketParam, marketVariantParam, minUsdParam, offsetParam, orderParam, pageOf, querySchema,
 } from '../params.ts';
 import type { Service } from '../../service.ts';
-import { OpenPositionsIndex } from '../open-positions-index.ts';
+import type { Protocol } from '../../journal/rows.ts';
+import { protocolId } from '../response-schemas.ts';
+import type { OpenPositionsIndex } from '../open-positions-index.ts';
 
 /** `sort_by` values of endpoint 16 (size = current_size_usd, pnl = unrealized_pnl_usd). */
 export const OPEN_POSITION_SORTS = ['size', 'pnl', 'collateral', 'leverage', 'opened_at', 'liq_proximity'] as const;
 
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
-/** `min_size_usd`: a plain non-negative decimal number (no sign, exponent or epoch tricks). */
-const minSizeParam = v.pipe(
-  v.string('must be given once'),
-  v.description('Only positions whose current notional (USD) is at least this.'),
-  v.metadata({ type: 'number', minimum: 0 }),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const n = /^\d{1,15}(\.\d{1,12})?$/.test(dataset.value) ? Number(dataset.value) : NaN;
-    if (!(n >= 0 && Number.isFinite(n))) {
-      addIssue({ message: 'must be a number >= 0, such as 1000 or 2500.5' });
-      return NEVER;
-    }
-    return n;
-  }),
-);
+const minSizeParam = minUsdParam('Only positions whose current notional (USD) is at least this.');
 
 const searchQuery = querySchema({
   market_variant: v.optional(marketVariantParam),
@@ -74,7 +63,7 @@ const nullableUsd = v.nullable(v.number());
 
 /** Open-search row of the Position record. */
 export const openPositionRowSchema = v.strictObject({
-  protocol: v.literal('alpha'),
+  protocol: protocolId,
   position_id: v.number(),
   market_variant: v.nullable(v.string()),
   market: v.string(),
@@ -119,20 +108,20 @@ export const positionsSummarySchema = v.strictObject({
 const statsResponse = v.strictObject({ data: positionsSummarySchema });
 
 /**
- * GET /v1/alpha/open-positions/search, GET /v1/alpha/open-positions/stats. Both answer from `index`
- * (the open positions in memory, ../open-positions-index.ts) when it can, else from their SQL.
+ * GET /v1/{protocol}/open-positions/search, /open-positions/stats. Both answer from `index` (alpha's
+ * open positions in memory, ../open-positions-index.ts) when it can, else (beta: `index` null) from their SQL.
  */
-export function openPositionRoutes(service: Service, index = new OpenPositionsIndex(service)): RestRoute[] {
+export function openPositionRoutes(service: Service, protocol: Protocol, index: OpenPositionsIndex | null): RestRoute[] {
 
   return [
     defineRoute({
-      path: '/v1/alpha/open-positions/search',
+      path: `/v1/${protocol}/open-positions/search`,
       cost: 5,
-      summary: 'Open alpha positions with live mark, unrealized PnL and liquidation price (offset-paged).',
+      summary: `Open ${protocol} positions with live mark, unrealized PnL and liquidation price (offset-paged).`,
       query: searchQuery,
       response: searchResponse,
       handle: async ({ query: q }) => {
-        await assertAlphaScopeKnown(service, q);
+        await assertScopeKnown(service, protocol, q);
         const { offset, limit } = pageOf(q);
         const search = {
           market_variant: q.market_variant ?? null,
@@ -145,9 +134,9 @@ export function openPositionRoutes(service: Service, index = new OpenPositionsIn
           offset,
           limit,
         };
-        const found = await index.search(search);
+        const found = index ? await index.search(search) : null;
         if (found) return { data: found.data, pagination: { limit, offset, total: found.total }, meta: found.meta };
-        const rows = await service.db.query('api/alpha-open-positions-search', search);
+        const rows = await service.db.query('api/alpha-open-positions-search', { ...search, protocol });
         const first = rows[0];
         const total = (first?.total as number | undefined) ?? 0;
         const meta = {
@@ -161,18 +150,18 @@ export function openPositionRoutes(service: Service, index = new OpenPositionsIn
       },
     }),
     defineRoute({
-      path: '/v1/alpha/open-positions/stats',
+      path: `/v1/${protocol}/open-positions/stats`,
       cost: 1,
-      summary: 'Summary of open alpha positions (counts, notional and unrealized PnL by side, mean leverage), per market or protocol-wide.',
+      summary: `Summary of open ${protocol} positions (counts, notional and unrealized PnL by side, mean leverage), per market or protocol-wide.`,
       query: statsQuery,
       response: statsResponse,
       handle: async ({ query: q }) => {
-        await assertAlphaScopeKnown(service, q);
+        await assertScopeKnown(service, protocol, q);
         const market = q.market ?? null;
         // its SQL costs ~10 ms a run on the bench journal, nearly all DuckDB's own work per query on
         // that join plan, not the few thousand rows (server/bench/PERFORMANCE.md, "Query plans"); the set, when loaded, ~0.1
-        const summary = index.summary(market);
-        return { data: summary ?? (await service.db.queryOne('api/alpha-open-positions-stats', { market })) };
+        const summary = index ? index.summary(market) : null;
+        return { data: summary ?? (await service.db.queryOne('api/alpha-open-positions-stats', { market, protocol })) };
       },
     }),
   ];

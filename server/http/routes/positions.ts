@@ -1,14 +1,14 @@
 /**
- * Endpoints 15, 18, 19: an alpha address's lifecycle history (offset-paged), one lifecycle in detail,
+ * Endpoints 15, 18, 19 of one protocol: an address's lifecycle history (offset-paged), one lifecycle in detail,
  * and the fill timeline of one lifecycle (offset-paged).
  *
  * Sorts are validated enums that the SQL maps with CASE on bound parameters (never spliced), each
  * with a tie-breaker (15: position_id desc; 19: journal seq in the sort's direction), so offset pages
  * never repeat or skip a row. 15 omits lifecycles opened before the plan's history depth. 18 has no
  * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
- * 18 and 19 answer from the lifecycle store and the open-position set when they can
+ * Alpha's 18 and 19 answer from the lifecycle store and the open-position set when they can
  * (server/http/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
- * (server/http/account-history.ts), else from DuckDB.
+ * (server/http/account-history.ts), else (and beta always) from DuckDB.
  */
 import * as v from 'valibot';
 import { getRouterParam, type H3Event } from 'h3';
@@ -21,6 +21,7 @@ import {
 } from '../response-schemas.ts';
 import type { Row } from '../../db/database.ts';
 import type { Service } from '../../service.ts';
+import type { Protocol } from '../../journal/rows.ts';
 import { HistoryIndex } from '../history-index.ts';
 import { AccountsIndex } from '../accounts-index.ts';
 import { OpenPositionsIndex } from '../open-positions-index.ts';
@@ -146,59 +147,75 @@ export const PositionEvent = v.strictObject({
   tx: v.string(),
 });
 
+const accountNotFound = (protocol: Protocol) => notFound(`No ${protocol} account has this address.`);
+
 /** The path's address, or a 404 when it cannot be one. */
-function addressOf(event: H3Event): string {
+function addressOf(event: H3Event, protocol: Protocol): string {
   const address = getRouterParam(event, 'address') ?? '';
-  if (!BASE58_ADDRESS.test(address)) throw notFound('No alpha account has this address.');
+  if (!BASE58_ADDRESS.test(address)) throw accountNotFound(protocol);
   return address;
 }
 
-const positionNotFound = () => notFound('This address has no alpha position with this id.');
+const positionNotFound = (protocol: Protocol) => notFound(`This address has no ${protocol} position with this id.`);
 
 /**
  * Whether a lifecycle row read by position_id alone (sql/api/alpha-position.sql, alpha-position-span.sql)
- * is an alpha lifecycle of `address`. The SQL filters on the integer id only and leaves the string
- * comparisons to this check (issue 7).
+ * is a lifecycle of `protocol` and `address`. The SQL filters on the integer id only and leaves the
+ * string comparisons to this check (issue 7).
  */
-function isAlphaLifecycleOf(row: Row | undefined, address: string): row is Row {
-  return row !== undefined && row.protocol === 'alpha' && row.address === address;
+function isLifecycleOf(row: Row | undefined, protocol: Protocol, address: string): row is Row {
+  return row !== undefined && row.protocol === protocol && row.address === address;
 }
 
 /** The path's address and position id, or a 404 when either cannot be one. */
-function positionOf(event: H3Event): { address: string; id: number } {
+function positionOf(event: H3Event, protocol: Protocol): { address: string; id: number } {
   const address = getRouterParam(event, 'address') ?? '';
   const id = getRouterParam(event, 'id') ?? '';
-  if (!BASE58_ADDRESS.test(address) || !POSITION_ID.test(id)) throw positionNotFound();
+  if (!BASE58_ADDRESS.test(address) || !POSITION_ID.test(id)) throw positionNotFound(protocol);
   return { address, id: Number(id) };
 }
 
-/** The working sets the routes read before DuckDB (each defaults to a new one, or the service's store). */
+/**
+ * The working sets the routes read before DuckDB (alpha's; each defaults to a new one, or the
+ * service's store). Beta has none but its accounts: `history`, `openPositions` and `lifecycles` null.
+ */
 export interface PositionParts {
-  history?: HistoryIndex;
+  history?: HistoryIndex | null;
   accounts?: AccountsIndex;
-  openPositions?: OpenPositionsIndex;
+  openPositions?: OpenPositionsIndex | null;
   /** null: none (every answer from DuckDB and the open-position set; tests compare the two) */
   lifecycles?: LifecycleStore | null;
   /** endpoint 15's closed lifecycles after the store's mark */
   closedTail?: ClosedTail;
 }
 
-/** GET /v1/alpha/accounts/:address/history, /v1/alpha/positions/:address/:id(/lifecycle). */
-export function positionRoutes(service: Service, parts: PositionParts = {}): RestRoute[] {
+/** Bounds that hold every lifecycle's last fill (epoch ms): the year 1970 to 10000. */
+const EVER = { lo_ms: 0, hi_ms: 253_402_300_800_000 };
+
+/** GET /v1/{protocol}/accounts/:address/history, /v1/{protocol}/positions/:address/:id(/lifecycle). */
+export function positionRoutes(service: Service, parts: PositionParts = {}, protocol: Protocol = 'alpha'): RestRoute[] {
+  const alpha = protocol === 'alpha';
   const {
-    history: index = new HistoryIndex(service), accounts = new AccountsIndex(service),
-    openPositions = new OpenPositionsIndex(service), lifecycles = LifecycleStore.of(service),
+    history: index = alpha ? new HistoryIndex(service) : null, accounts = new AccountsIndex(service, undefined, protocol),
+    openPositions = alpha ? new OpenPositionsIndex(service) : null, lifecycles = alpha ? LifecycleStore.of(service) : null,
     closedTail = new ClosedTail(service),
   } = parts;
+  /** [first fill, last fill] of the address's account, epoch ms ([0, 0) without one): from the accounts index when it holds the account. */
+  const fillWindow = async (address: string): Promise<{ lo_ms: number; hi_ms: number }> => {
+    const held = accounts.peek(address);
+    if (held) return { lo_ms: Date.parse(held.first_trade_at as string), hi_ms: Date.parse(held.last_trade_at as string) + 1 };
+    const span = await service.db.queryOne('api/fills-address-span', { protocol, address });
+    return span ? { lo_ms: span.first_ms as number, hi_ms: (span.last_ms as number) + 1 } : { lo_ms: 0, hi_ms: 0 };
+  };
   return [
     defineRoute({
-      path: '/v1/alpha/accounts/:address/history',
+      path: `/v1/${protocol}/accounts/:address/history`,
       cost: 5,
-      summary: 'Closed and liquidated lifecycles of one alpha address (offset-paged), within the plan\'s history depth.',
+      summary: `Closed and liquidated lifecycles of one ${protocol} address (offset-paged), within the plan's history depth.`,
       query: historyQuery,
       response: pagedListOf(PositionHistoryRow),
       handle: async ({ event, query: q, key }) => {
-        const address = addressOf(event);
+        const address = addressOf(event, protocol);
         const { offset, limit } = pageOf(q);
         const days = key ? getPlan(key.plan).historyDays : null;
         const since = days === null ? null : service.now() - days * DAY_MS;
@@ -206,7 +223,7 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
         // removed), else from DuckDB (a scan of every account: ~11 ms on 257k of them)
         const exists = async () => accounts.peek(address)
           ? true
-          : (await service.db.queryOne('api/alpha-account-exists', { address }))?.account_exists === true;
+          : (await service.db.queryOne('api/alpha-account-exists', { protocol, address }))?.account_exists === true;
         const filters = {
           market: q.market ?? null,
           market_variant: q.market_variant ?? null,
@@ -217,16 +234,20 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
           limit,
         };
         // the address's closed lifecycles alone: an append without a fill of it keeps the answer cached
-        declareAddressFootprint(event, 'alpha', address);
+        declareAddressFootprint(event, protocol, address);
         const quick = lifecycles ? await historyFromStore(lifecycles, closedTail, address, filters) : undefined;
         if (quick) {
           // an address with a closed alpha lifecycle has an alpha account (accounts derive from lifecycles)
-          if (!quick.held && !(await exists())) throw notFound('No alpha account has this address.');
+          if (!quick.held && !(await exists())) throw accountNotFound(protocol);
           return { data: quick.data, pagination: { limit, offset, total: quick.total } };
         }
-        const page = async () => service.db.query('api/alpha-account-history', { address, mark: await index.mark(), ...filters });
+        // beta has no history read index: every lifecycle comes from `lifecycles` (mark 0), read
+        // within the account's first and last fill
+        const page = async () => service.db.query('api/alpha-account-history', {
+          protocol, address, mark: index ? await index.mark() : 0, ...(index ? EVER : await fillWindow(address)), ...filters,
+        });
         const [known, rows] = await Promise.all([exists(), page()]);
-        if (!known) throw notFound('No alpha account has this address.');
+        if (!known) throw accountNotFound(protocol);
         const total = (rows[0]?.total as number | undefined) ?? 0;
         const data = rows
           .filter((r) => r.position_id !== null)
@@ -235,27 +256,27 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
       },
     }),
     defineRoute({
-      path: '/v1/alpha/positions/:address/:id',
+      path: `/v1/${protocol}/positions/:address/:id`,
       cost: 1,
-      summary: 'One alpha lifecycle in detail; live mark, liquidation price and unrealized PnL while open (404 when unknown).',
+      summary: `One ${protocol} lifecycle in detail; live mark, liquidation price and unrealized PnL while open (404 when unknown).`,
       query: noQuery,
       response: dataOf(PositionDetail),
       handle: async ({ event }) => {
-        const { address, id } = positionOf(event);
+        const { address, id } = positionOf(event, protocol);
         // a lifecycle that is no longer open has no live fields: its answer is a function of its fills
         const settled = (data: Row): Row => {
-          if (data.status !== 'open') declareAddressFootprint(event, 'alpha', address);
+          if (data.status !== 'open') declareAddressFootprint(event, protocol, address);
           return data;
         };
-        const quick = await positionFromStoreOrSet(service, lifecycles, openPositions, id, address, NO_LIVE);
-        if (quick === null) throw positionNotFound();
+        const quick = openPositions ? await positionFromStoreOrSet(service, lifecycles, openPositions, id, address, NO_LIVE) : undefined;
+        if (quick === null) throw positionNotFound(protocol);
         if (quick) return { data: settled(quick) };
         // the record first; only an open lifecycle has live fields (NULL otherwise)
         for (let attempt = 0; ; attempt++) {
           const row = await service.db.queryOne('api/alpha-position', { id });
-          if (!isAlphaLifecycleOf(row, address)) throw positionNotFound();
-          const fromIndex = row.status === 'open' ? await openPositions.live(id) : NO_LIVE;
-          const live = fromIndex !== undefined ? fromIndex : await service.db.queryOne('api/alpha-position-live', { id });
+          if (!isLifecycleOf(row, protocol, address)) throw positionNotFound(protocol);
+          const fromIndex = row.status !== 'open' ? NO_LIVE : openPositions ? await openPositions.live(id) : undefined;
+          const live = fromIndex !== undefined ? fromIndex : await service.db.queryOne('api/alpha-position-live', { protocol, id });
           // closed by an append between the two reads: read again (a closed record has no live fields)
           if (!live && attempt === 0) continue;
           return { data: settled({ ...row, ...(live ?? NO_LIVE) }) };
@@ -263,16 +284,16 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
       },
     }),
     defineRoute({
-      path: '/v1/alpha/positions/:address/:id/lifecycle',
+      path: `/v1/${protocol}/positions/:address/:id/lifecycle`,
       cost: 5,
-      summary: 'The fill timeline of one alpha lifecycle (offset-paged); collateral-only events on request.',
+      summary: `The fill timeline of one ${protocol} lifecycle (offset-paged); collateral-only events on request.`,
       query: lifecycleQuery,
       response: pagedListOf(PositionEvent),
       handle: async ({ event, query: q }) => {
-        const { address, id } = positionOf(event);
+        const { address, id } = positionOf(event, protocol);
         const { offset, limit } = pageOf(q);
         // the lifecycle's fills alone
-        declareAddressFootprint(event, 'alpha', address);
+        declareAddressFootprint(event, protocol, address);
         const filters = {
           type: q.type ?? null,
           include_collateral: q.include_collateral_events ?? false,
@@ -281,12 +302,12 @@ export function positionRoutes(service: Service, parts: PositionParts = {}): Res
           offset,
           limit,
         };
-        const quick = await timelineFromStoreOrSet(service, lifecycles, openPositions, id, address, filters);
-        if (quick === null) throw positionNotFound();
+        const quick = openPositions ? await timelineFromStoreOrSet(service, lifecycles, openPositions, id, address, filters) : undefined;
+        if (quick === null) throw positionNotFound(protocol);
         if (quick) return { data: quick.data, pagination: { limit, offset, total: quick.total } };
         // the lifecycle's seq range first: the timeline then reads only that range of fills
         const span = await service.db.queryOne('api/alpha-position-span', { id });
-        if (!isAlphaLifecycleOf(span, address)) throw positionNotFound();
+        if (!isLifecycleOf(span, protocol, address)) throw positionNotFound(protocol);
         const params = { id, first_seq: span.first_seq as number, last_seq: span.last_seq as number, ...filters };
         const rows = await service.db.query('api/alpha-position-lifecycle', params);
         // a page past the end has no row: the first page's first row carries the total
