@@ -27,6 +27,7 @@ import { serializeResult, type Body } from './json-body.ts';
 import { handleError, methodNotAllowed } from './errors.ts';
 import { HitLane, rawTargetOf } from './hit-lane.ts';
 import { mountHealth } from './health.ts';
+import { mountDocs } from './docs-page.ts';
 import { memoizedQueryParser } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
 import { openapiRoutes } from './routes/openapi.ts';
@@ -183,6 +184,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !openPositions.warm()
     || history.behind() || lifecycles.busy();
   mountHealth(app, service, cache, warming);
+  mountDocs(app);
   mountMcp({ app, service, keys, limits, routes });
   if (stream) mountStream(app, stream, keys, limits);
   return app;
