@@ -75,9 +75,10 @@ export function nullable(schema: Json): boolean {
     || (branches?.some((b) => b.type === 'null') ?? false);
 }
 
-/** The description of a field, from the field or (for a plain `$ref`) from nothing. */
+/** The description of a field: its own, or for a plain `$ref` a pointer to the record. */
 function describe(schema: Json): string {
   if (typeof schema.description === 'string') return schema.description;
+  if (typeof schema.$ref === 'string') return `See ${typeOf(schema)}.`;
   const branches = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
   return branches?.map((b) => b.description).find((d) => typeof d === 'string') ?? '';
 }
