@@ -69,7 +69,7 @@ describe('documentation links', () => {
       if (statSync(full).isDirectory()) return readdirSync(full).flatMap((f) => walk(join(p, f)));
       return /\.(md|ts|sql|json|yaml|sh)$|^\.ci\/run$/.test(p) ? [p] : [];
     };
-    const files = ['README.md', 'docs', 'server', 'sql', 'jobs', 'test', '.ci', 'package.json'].flatMap(walk);
+    const files = ['README.md', 'data/README.md', 'docs', 'server', 'sql', 'jobs', 'test', '.ci', 'package.json'].flatMap(walk);
     const outside = files.filter((f) => f !== 'test/docs-links.test.ts' && /\.\.\/shared\b|\/work\/wt\//.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(outside).toEqual([]);
   });

@@ -26,15 +26,15 @@ export function generatedDocs(): Promise<Map<string, string>> {
   });
 }
 
-/** Replaces the body of each `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` block. */
-export function fillBlocks(text: string, blocks: Record<string, string>): string {
+/** Replaces the body of each `<!-- generated:NAME (COMMAND) -->` … `<!-- /generated:NAME -->` block. */
+export function fillBlocks(text: string, blocks: Record<string, string>, command = 'npm run docs:api'): string {
   let out = text;
   for (const [name, body] of Object.entries(blocks)) {
-    const open = `<!-- generated:${name} (npm run docs:api) -->`;
+    const open = `<!-- generated:${name} (${command}) -->`;
     const close = `<!-- /generated:${name} -->`;
     const start = out.indexOf(open);
     const end = out.indexOf(close);
-    if (start < 0 || end < start) throw new Error(`docs: README.md has no ${open} … ${close} block`);
+    if (start < 0 || end < start) throw new Error(`docs: no ${open} … ${close} block`);
     out = `${out.slice(0, start + open.length)}\n${body}\n${out.slice(end)}`;
   }
   return out;

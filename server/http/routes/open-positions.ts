@@ -173,7 +173,7 @@ export function openPositionRoutes(service: Service, index = new OpenPositionsIn
         await assertAlphaScopeKnown(service, q);
         const market = q.market ?? null;
         // its SQL costs ~10 ms a run on the bench journal, nearly all DuckDB's own work per query on
-        // that join plan, not the few thousand rows (server/bench/PERFORMANCE.md, "Query plans"); the set, when loaded, ~0.1
+        // that join plan, not the few thousand rows (docs/performance.md, "Read path"); the set, when loaded, ~0.1
         const summary = index.summary(market);
         return { data: summary ?? (await service.db.queryOne('api/alpha-open-positions-stats', { market })) };
       },
