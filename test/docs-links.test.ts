@@ -62,6 +62,14 @@ describe('documentation links', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThan(300);
   });
 
+  it('keeps dates, issue numbers, commit hashes and endpoint numbers out of the README\'s prose', () => {
+    const text = prose(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(text.match(/\b20\d\d-\d\d-\d\d\b|\b(?:19|20)\d\d\b/g) ?? []).toEqual([]);
+    expect(text.match(/\bissues? #?\d+|#\d+\b/gi) ?? []).toEqual([]);
+    expect(text.match(/\b[0-9a-f]{7,40}\b/g)?.filter((h) => /[a-f]/.test(h) && /\d/.test(h)) ?? []).toEqual([]);
+    expect(text.match(/\bendpoints? \d+/gi) ?? []).toEqual([]);
+  });
+
   it('refers to no path outside the repository', () => {
     const walk = (p: string): string[] => {
       const full = join(ROOT, p);

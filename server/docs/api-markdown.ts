@@ -7,7 +7,7 @@
 import { PLANS, PLAN_NAMES } from '../keys/plans.ts';
 import { compileTools } from '../mcp/tools.ts';
 import { openApiPath } from '../http/openapi.ts';
-import { DEPTH_WORDS, depthByPlan, planDepthOf } from '../http/plan-depth.ts';
+import { DEPTH_WORDS, planDepthOf } from '../http/plan-depth.ts';
 import type { RestRoute } from '../http/routes/define.ts';
 import { anchorOf, cell, fieldTable, refName, typeOf, type Json } from './markdown-schema.ts';
 import {
@@ -49,7 +49,7 @@ export function plansOf(o: { path: string; route?: RestRoute }): string {
   if (o.path.startsWith('/v1/stream/')) return PLAN_NAMES.filter((p) => PLANS[p].stream).join(', ');
   if (o.path === '/v1/mcp') return PLAN_NAMES.filter((p) => PLANS[p].mcp).join(', ');
   const depth = o.route ? planDepthOf(o.route.path) : undefined;
-  return depth ? `all; ${DEPTH_WORDS[depth]} ${depthByPlan(depth)}` : 'all';
+  return depth ? `all, within the plan's ${DEPTH_WORDS[depth]}` : 'all';
 }
 
 /** The endpoint table: path, what it answers, credits, plans. */
