@@ -101,4 +101,24 @@ describe('GET /docs in headless Chromium', () => {
     expect(foreign).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it('lets a reader try a call with a key: "Test Request" sends it in x-api-key to this server', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}${DOCS_PATH}`, { waitUntil: 'domcontentloaded' });
+    await page.getByText('List the supported protocols.').first().waitFor({ timeout: 30_000 });
+    // the authentication box of the ApiKey scheme (the page's only text input)
+    const key = test.key('trial');
+    await page.locator('input[type=text]').first().fill(key);
+    await page.getByText('List the supported protocols.').first().click();
+    await page.getByRole('button', { name: /Test Request.*get \/v1\/protocols\)/ }).first().click();
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/v1/protocols'), { timeout: 30_000 }),
+      page.getByRole('button', { name: /^Send/ }).first().click(),
+    ]);
+    expect(answer.url()).toBe(`${base}/v1/protocols`);
+    expect(answer.status()).toBe(200);
+    expect(await answer.request().headerValue('x-api-key')).toBe(key);
+    expect((await answer.json()).data.map((p: { id: string }) => p.id)).toEqual(['alpha', 'beta']);
+    await page.close();
+  }, 90_000);
 });

@@ -20,7 +20,11 @@ import { OPENAPI_PATH } from './openapi.ts';
 export const DOCS_PATH = '/docs';
 export const DOCS_BUNDLE_PATH = '/docs/scalar.js';
 
-/** Scalar's configuration: our document, our fonts (the system's), nothing fetched from elsewhere. */
+/**
+ * Scalar's configuration: our document, our fonts (the system's), nothing fetched from elsewhere.
+ * The page adds the server it was loaded from, so "Test Request" calls this server (the document's
+ * relative `/` server would be joined into `//v1/...`).
+ */
 const SCALAR_CONFIG = {
   url: OPENAPI_PATH,
   withDefaultFonts: false,
@@ -45,7 +49,7 @@ export const DOCS_HTML = `<!doctype html>
 <noscript>This page needs JavaScript. The same reference is at ${OPENAPI_PATH} (OpenAPI 3.1).</noscript>
 <div id="app"></div>
 <script src="${DOCS_BUNDLE_PATH}"></script>
-<script>Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_CONFIG)});</script>
+<script>Scalar.createApiReference('#app', Object.assign(${JSON.stringify(SCALAR_CONFIG)}, { servers: [{ url: location.origin, description: 'This server' }] }));</script>
 </body>
 </html>
 `;
