@@ -63,7 +63,13 @@ const MCP_DESCRIPTION = [
   'POST is a 405 with `Allow: POST`.',
 ].join(' ');
 
-/** Path item of endpoint 22. */
+/** The request id and limit headers of an authenticated answer, as references to the document's header components. */
+const LIMIT_HEADER_REFS: Json = Object.fromEntries([
+  ['x-request-id', 'RequestId'], ['RateLimit-Limit', 'RateLimitLimit'], ['RateLimit-Remaining', 'RateLimitRemaining'],
+  ['RateLimit-Reset', 'RateLimitReset'], ['X-Credits-Remaining', 'CreditsRemaining'],
+].map(([header, component]) => [header, { $ref: `#/components/headers/${component}` }]));
+
+/** Path item of the stream (`GET /v1/stream/{protocol}/fills`). */
 function streamPathItem(convert: Convert): Json {
   const query = convert(streamQuery);
   const properties = (query.properties ?? {}) as Record<string, Json>;
@@ -84,11 +90,7 @@ function streamPathItem(convert: Convert): Json {
         101: { description: 'Switching Protocols: the WebSocket feed (frames described above).' },
         200: {
           description: 'The resolved scope (plain GET; rate-limited, no credits).',
-          headers: Object.fromEntries(['x-request-id:RequestId', 'RateLimit-Limit:RateLimitLimit', 'RateLimit-Remaining:RateLimitRemaining',
-            'RateLimit-Reset:RateLimitReset', 'X-Credits-Remaining:CreditsRemaining'].map((pair) => {
-            const [header, component] = pair.split(':') as [string, string];
-            return [header, { $ref: `#/components/headers/${component}` }];
-          })),
+          headers: LIMIT_HEADER_REFS,
           content: { 'application/json': { schema: convert(scopeEchoSchema) } },
         },
         400: ref('BadRequest'),
@@ -101,7 +103,7 @@ function streamPathItem(convert: Convert): Json {
   };
 }
 
-/** Path item of endpoint 23. */
+/** Path item of MCP (`POST /v1/mcp`). */
 function mcpPathItem(): Json {
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const jsonRpc = { type: 'object', description: 'A JSON-RPC 2.0 message (or an array of them) of the MCP protocol.' };
@@ -114,7 +116,11 @@ function mcpPathItem(): Json {
       security: [{ ApiKey: [] }],
       requestBody: { required: true, content: { 'application/json': { schema: jsonRpc } } },
       responses: {
-        200: { description: 'The JSON-RPC answer.', content: { 'application/json': { schema: jsonRpc } } },
+        200: {
+          description: 'The JSON-RPC answer; a tool call carries the limit headers of its REST twin.',
+          headers: LIMIT_HEADER_REFS,
+          content: { 'application/json': { schema: jsonRpc } },
+        },
         202: { description: 'Accepted (a notification or a response: nothing to answer).' },
         401: ref('Unauthorized'),
         403: ref('PlanRequired'),
