@@ -20,7 +20,7 @@ const MOCKING = TEST_FILES.filter((f) => /\bvi\.(?:do)?[mM]ock\(/.test(readFileS
 /**
  * Test files run two at a time even on two cores, where vitest's default is one (cores − 1). On
  * this 2-core machine (2026-11-28) the suite took 392 and 405 s with two workers (188 % CPU)
- * against 490 s with one, all passing; README "Tests" has the figures. At most four: each worker
+ * against 490 s with one, all passing; docs/performance.md, "Test suite". At most four: each worker
  * holds its own DuckDB instances and simulated journals (in the two-worker run the largest
  * process peaked at 1.9 GB).
  */

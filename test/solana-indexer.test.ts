@@ -174,7 +174,7 @@ describe('solana source end to end (mock RPC)', () => {
     for (const p of ['alpha', 'beta']) expect(rows.some((r) => r.protocol === p && Number(r.slot) > badSlot)).toBe(true);
     const types = new Set(rows.map((r) => `${String(r.protocol)}:${String(r.type)}`));
     for (const t of ['alpha:open', 'alpha:close', 'alpha:liquidation', 'alpha:decrease', 'beta:open', 'beta:close', 'beta:liquidation', 'beta:increase']) expect(types).toContain(t);
-    // cost figures for the README: requests per fill
+    // cost figures for the indexer's runbook: requests per fill
     console.log(`solana e2e: ${expected.length} fills in ${seconds.toFixed(1)} s (stop, restart, follow), RPC calls ${JSON.stringify(rpc.calls)}`);
     // a backfill stopped and resumed on a non-empty state marks nothing: the first refresh is a full pass
     const [buckets] = await service.db.querySql('SELECT count(*)::INTEGER AS n FROM rollup_5m');

@@ -8,10 +8,11 @@
  *  - the hello baseline at 50 connections, in the same run;
  *  - for each of those three, the serving process's CPU time per request (from /proc);
  *  - the server's RSS (now and peak) and the cold start (process start to first answer).
- * Prints a table and writes JSON (default bench-results.json, git-ignored).
+ * Prints a table and writes JSON (default bench-results.json, git-ignored); a complete frozen run
+ * also rewrites the current-figures table of docs/performance.md (`--no-docs` to keep it).
  *
  * Usage: npm run bench -- [--data DIR] [--scale 10] [--seconds 15] [--endpoint-seconds 15] [--no-cache]
- *        [--live] [--only 8,15] [--out FILE]
+ *        [--live] [--only 8,15] [--out FILE] [--no-docs]
  * `--live`: the API server runs with its simulator source (`--source simulate --scale S`) instead of
  * none: it first appends what the journal lacks up to now, then a live batch every second, as
  * `npm start` does, so every measurement pays for the appends and the cache entries each one
@@ -31,6 +32,7 @@ import { freePort, health, mib, spawnServer, untilLive, untilQuiet, untilWarm, t
 import type { GcPauses } from '../gc-pauses.ts';
 import type { HealthBody } from '../http/health.ts';
 import { discover, endpointWorkloads } from './workloads.ts';
+import { routeOf, writePerformanceDoc } from './performance-doc.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,6 +45,7 @@ const { values: args } = parseArgs({
     live: { type: 'boolean', default: false, description: 'serve with the simulator source appending live' },
     only: { type: 'string', description: 'comma-separated endpoint numbers to measure (default all)' },
     out: { type: 'string', default: 'bench-results.json' },
+    'no-docs': { type: 'boolean', default: false, description: 'do not rewrite docs/performance.md\'s table' },
   },
 });
 
@@ -58,7 +61,7 @@ const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
  * One endpoint's figures, with the serving process's CPU time (all its threads) per measured
  * request and its garbage collections during the measured part (from /health; null if absent).
  */
-type EndpointFigures = LatencyFigures & { server_cpu_ms_per_req: number; server_gc: { collections: number; ms: number } | null };
+type EndpointFigures = LatencyFigures & { route: string; server_cpu_ms_per_req: number; server_gc: { collections: number; ms: number } | null };
 
 /** The collections and pause ms between two of /health's `gc` readings. */
 function gcBetween(before: GcPauses | null, after: GcPauses | null): EndpointFigures['server_gc'] {
@@ -168,7 +171,7 @@ async function main(): Promise<void> {
         });
       const cpuMs = Math.round(((server.cpuSeconds() - cpu0) * 1e5) / f.requests) / 100;
       const serverGc = gcBetween(gc0, (await health(server)).gc);
-      endpoints[w.name] = { ...f, server_cpu_ms_per_req: cpuMs, server_gc: serverGc };
+      endpoints[w.name] = { ...f, route: routeOf(w.paths[0] ?? w.name), server_cpu_ms_per_req: cpuMs, server_gc: serverGc };
       const st = Object.entries(f.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
       say(`${w.name.padEnd(36)} ${String(f.requests).padStart(5)} ${f.p50_ms.toFixed(2).padStart(8)} ${f.p99_ms.toFixed(2).padStart(8)} ` +
         `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)} ` +
@@ -250,6 +253,11 @@ async function main(): Promise<void> {
     };
     writeFileSync(args.out as string, `${JSON.stringify(report, null, 2)}\n`);
     say(`written ${args.out} (${report.elapsed_s} s)`);
+    // only a complete, frozen run stands for the current figures
+    if (!args['no-docs'] && !args.only && !args.live) {
+      writePerformanceDoc(report);
+      say(`written docs/performance.md's table`);
+    }
   } finally {
     clearInterval(sampler);
     clearInterval(memorySampler);

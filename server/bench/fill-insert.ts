@@ -16,7 +16,7 @@
  * The integers of the two shapes before it are stand-ins of the width real ids would have
  * (hashes, not a dictionary): they measure the insert alone. Each insert is rolled back. Prints the
  * median wall and CPU seconds per 1M fills; the insert is most of a rebuild chunk's `stage` and of
- * an append's `insert-fills` (README "Rebuild").
+ * an append's `insert-fills` (docs/performance.md, "Rebuild").
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
  * `--seed` / `--scale`) from alpha's launch to now in this thread, packing each day into column
  * blocks as the backfill's worker does, and appends nothing. It prints the rows made and the
  * wall and CPU seconds: the part of a `simulate` backfill that is the simulation itself (the rest
- * is the append path; see README "Write path").
+ * is the append path; see docs/performance.md, "Write path").
  */
 import { parseArgs } from 'node:util';
 import { packBatches } from '../ingest/column-groups.ts';

@@ -4,7 +4,7 @@
  * surviving heap on a machine with this much memory; a live server (appends every second, each
  * invalidating cached answers) then held up to 503 MiB of heap at its highest RSS (388-503 in five
  * runs of seven) against 218-399 MiB at a fixed 2x, and peaked at 1,504-1,650 MiB of RSS against
- * 1,344-1,459 MiB, with no loss of throughput (server/bench/PERFORMANCE.md, "V8's heap growth bounded"). Read by `start` only: the bulk commands
+ * 1,344-1,459 MiB, with no loss of throughput (docs/performance.md, "Memory settings"). Read by `start` only: the bulk commands
  * (`rebuild`, `simulate`) do not serve, and their heaps are small.
  */
 import v8 from 'node:v8';

@@ -31,7 +31,7 @@ interface Feed {
  * the bench journal (63,675 fills to catch up at --scale 10) took the process to 2.0 GiB for ~10 s,
  * and one a minute after it to 1,545-1,568 MiB (1,256-1,284 now). The serving limit costs a
  * catch-up little: the whole default backfill (1.3M fills, `simulate` on an empty directory) took
- * 35.9 and 37.5 s at 640MB against 33.1 s at 2GB (README "Configuration").
+ * 35.9 and 37.5 s at 640MB against 33.1 s at 2GB (docs/performance.md, "Memory settings").
  */
 const RESTART_GAP_MS = 24 * 3_600_000;
 

@@ -7,7 +7,7 @@
  * time on this kind of machine (each fault a fresh page the kernel zeroes). A 1M-row chunk
  * allocates and frees gigabytes, and jemalloc returned them at once, so the next chunk faulted
  * them in again. With these settings: 1.7-1.9M faults, 31-39 s of system time, and the rebuild
- * ~20-25 % faster; peak RSS rises by ~0.5 GB (README "Rebuild", 2026-11-27).
+ * ~20-25 % faster; peak RSS rises by ~0.5 GB (docs/performance.md, "Rebuild").
  * Not for `start`: a serving process is held to 1.5 GiB, and freed pages kept for 10 s would count.
  *
  * jemalloc reads its options once, when DuckDB's library loads: {@link useBulkAllocator} must run

@@ -47,7 +47,7 @@ export class Database {
    * crash the file holds an older but consistent state that start-up catches up from the journal
    * (server/derive/catch-up.ts). With a WAL every row was written twice (into the log at its
    * commit, into the file at the checkpoint): the default backfill's commits summed to 6.9 s and
-   * it took 51-54 s; without, 3.5 s and 38-44 s (README "Write path"). A WAL left by an older
+   * it took 51-54 s; without, 3.5 s and 38-44 s (docs/performance.md, "Write path"). A WAL left by an older
    * version is replayed by DuckDB on attach.
    */
   static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {

@@ -14,7 +14,7 @@ import { fileList, listJournalFiles, mergeKind, parquetRowCounts, planFillChunks
 /**
  * Rows per catch-up chunk (fills: seqs; snapshots: about this many rows of whole commits). Memory
  * grows with it (the staged chunk and the steps' hash tables), the per-chunk cost of the steps
- * that scan a whole derived table shrinks with it; see README "Rebuild" for the measurements.
+ * that scan a whole derived table shrinks with it; see docs/performance.md, "Rebuild", for the measurements.
  */
 export const DEFAULT_CHUNK_ROWS = 1_000_000;
 

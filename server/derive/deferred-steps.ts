@@ -3,7 +3,7 @@
  * after its last fill chunk instead of in every chunk: the accounts (a function of the lifecycles
  * alone) and the fill rollups with the market list (counts and exact decimal sums, so summing
  * all fills at once gives what merging them chunk by chunk gives). Once costs less than per chunk:
- * every chunk's rollup steps merged into, and re-read, a growing table (README "Rebuild").
+ * every chunk's rollup steps merged into, and re-read, a growing table (docs/performance.md, "Rebuild").
  */
 
 import type { Writer } from '../db/database.ts';

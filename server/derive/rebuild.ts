@@ -79,7 +79,7 @@ export async function rebuildState(dataDir: string, target = statePath(dataDir),
   renameSync(tmp, target);
   const seconds = (performance.now() - started) / 1000;
   // CPU time of every thread (DuckDB's included): it compares runs on a machine whose speed
-  // drifts better than wall time does (README "Rebuild")
+  // drifts better than wall time does (docs/performance.md, "Rebuild")
   const cpu = process.cpuUsage(cpuBefore);
   log.success(`rebuild: derived state rebuilt from the journal up to seq ${checkpoint.lastSeq} in ${seconds.toFixed(1)} s ` +
     `(${(cpu.user / 1e6).toFixed(1)} user + ${(cpu.system / 1e6).toFixed(1)} system CPU-s)`);

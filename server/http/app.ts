@@ -30,6 +30,7 @@ import { HitLane, rawTargetOf } from './hit-lane.ts';
 import { mountHealth } from './health.ts';
 import { mountBrowserAccess, type CorsPolicy } from './browser-access.ts';
 import { mountExplorer } from './explorer.ts';
+import { mountDocs } from './docs-page.ts';
 import { memoizedQueryParser } from './params.ts';
 import type { RestRoute } from './routes/define.ts';
 import { openapiRoutes } from './routes/openapi.ts';
@@ -212,6 +213,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
     || history.behind() || lifecycles.busy();
   mountHealth(app, service, cache, warming);
+  mountDocs(app);
   mountMcp({ app, service, keys, limits, routes });
   mountExplorer(app);
   if (stream) mountStream(app, stream, keys, limits);

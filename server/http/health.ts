@@ -29,7 +29,7 @@ export const HEALTH_PATH = '/health';
 /** How long the database probe may take before the service counts as failing. */
 export const PROBE_TIMEOUT_MS = 2_000;
 
-/** The answer's body (also what the README documents). */
+/** The answer's body (the operators' documentation describes each field). */
 export interface HealthBody {
   status: 'ok' | 'failing';
   /** which source feeds the journal: simulated (synthetic data), solana (the chain), replay (a copied journal), none */

@@ -2,8 +2,9 @@
  * Answer bodies as bytes where that saves work (issue 7). On this kind of machine a fresh page of
  * memory costs ~15 µs to fault in, and a large answer built as one string allocates several:
  * V8 puts a string over ~128 KB in a fresh mapping of its own, and sending it flattens and encodes
- * it into more (a 234 KB page of endpoint 5: ~120 page faults, 4-8 ms of server CPU; README,
- * "Tenth pass"). A body that is already UTF-8 bytes is written to the socket as it is.
+ * it into more (a 234 KB page of GET /v1/alpha/liquidations/search: ~120 page faults, 4-8 ms of
+ * server CPU; docs/performance.md, "Read path"). A body that is already UTF-8 bytes is written to
+ * the socket as it is.
  */
 
 /** A JSON answer body: text, or its UTF-8 bytes. */

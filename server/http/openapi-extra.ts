@@ -16,24 +16,38 @@ import { MCP_PATH } from '../mcp/endpoint.ts';
 import { STREAM_PATH } from '../stream/route.ts';
 import { streamQuery } from '../stream/scope.ts';
 import { errorBodyOf } from './response-schemas.ts';
+import { PositionEvent } from './routes/positions.ts';
+import { tagObject } from './openapi.ts';
 
 type Json = Record<string, unknown>;
 type Convert = (schema: v.GenericSchema) => Json;
 
+/** The record of a data frame `{ "data": StreamFill }` (server/stream/fill-json.ts builds it, in this order). */
+export const StreamFill = v.strictObject({
+  seq: v.pipe(v.number(), v.integer(), v.description('Journal sequence number: global across protocols, gap-free; pass as since_seq to resume after it.')),
+  protocol: v.pipe(v.picklist(['alpha', 'beta']), v.description('Protocol of the fill.')),
+  position_id: v.pipe(v.number(), v.integer(), v.description('Lifecycle id (see /v1/alpha/positions/{address}/{id} for alpha).')),
+  address: v.pipe(v.string(), v.description('Owner wallet (base58).')),
+  market: v.pipe(v.string(), v.description('Grouped market symbol <INDEX>-PERP.')),
+  market_variant: v.pipe(v.nullable(v.string()), v.description('Protocol-native variant id; null on beta.')),
+  side: v.pipe(v.picklist(['long', 'short']), v.description('long or short.')),
+  ...PositionEvent.entries,
+});
+
 /** The plain GET's answer: the resolved scope (server/stream/scope.ts `scopeEcho`). */
 const scopeEchoSchema = v.strictObject({
-  data: v.strictObject({
-    protocol: v.picklist(['alpha', 'beta']),
+  data: v.pipe(v.strictObject({
+    protocol: v.pipe(v.picklist(['alpha', 'beta']), v.description('Protocol of the stream.')),
     market: v.pipe(v.nullable(v.string()), v.description('Grouped market symbol, or null for every market.')),
     address: v.pipe(v.nullable(v.string()), v.description('Owner address, or null for every address.')),
-    market_variants: v.pipe(v.array(v.string()), v.description('The alpha market variants the scope covers; [] for beta.')),
-  }),
+    market_variants: v.pipe(v.array(v.string()), v.description('The alpha market variants the scope covers, sorted; [] for beta.')),
+  }), v.description('The resolved scope of the URL.')),
 });
 
 const STREAM_DESCRIPTION = [
   'Read-only WebSocket feed of position-lifecycle fills in journal order. Open it with `Upgrade: websocket` and the',
-  '`x-api-key` header (premium plan). Each data frame is `{ "data": Fill }`: the PositionEvent record plus its journal',
-  '`seq`. `since_seq` replays the scope\'s fills after that seq (at most 24 h back) before the live ones, with no gap',
+  '`x-api-key` header (premium plan). Each data frame is `{ "data": StreamFill }` (see components/schemas/StreamFill):',
+  'the PositionEvent record plus its journal `seq`, protocol, position_id, address, market, market_variant and side. `since_seq` replays the scope\'s fills after that seq (at most 24 h back) before the live ones, with no gap',
   'and no duplicate. Error frames `{ "error": { code, message } }` precede a close: `plan_required` (1008),',
   '`too_many_connections` (1013, 50 per account), `invalid_scope` (1008), `slow_consumer` (1013, names the seq to',
   'resume from), `internal_error` (1011); a shutdown closes with 1001. The server pings every 30 s and drops a peer',
@@ -49,7 +63,13 @@ const MCP_DESCRIPTION = [
   'POST is a 405 with `Allow: POST`.',
 ].join(' ');
 
-/** Path item of endpoint 22. */
+/** The request id and limit headers of an authenticated answer, as references to the document's header components. */
+const LIMIT_HEADER_REFS: Json = Object.fromEntries([
+  ['x-request-id', 'RequestId'], ['RateLimit-Limit', 'RateLimitLimit'], ['RateLimit-Remaining', 'RateLimitRemaining'],
+  ['RateLimit-Reset', 'RateLimitReset'], ['X-Credits-Remaining', 'CreditsRemaining'],
+].map(([header, component]) => [header, { $ref: `#/components/headers/${component}` }]));
+
+/** Path item of the stream (`GET /v1/stream/{protocol}/fills`). */
 function streamPathItem(convert: Convert): Json {
   const query = convert(streamQuery);
   const properties = (query.properties ?? {}) as Record<string, Json>;
@@ -68,7 +88,11 @@ function streamPathItem(convert: Convert): Json {
       parameters,
       responses: {
         101: { description: 'Switching Protocols: the WebSocket feed (frames described above).' },
-        200: { description: 'The resolved scope (plain GET).', content: { 'application/json': { schema: convert(scopeEchoSchema) } } },
+        200: {
+          description: 'The resolved scope (plain GET; rate-limited, no credits).',
+          headers: LIMIT_HEADER_REFS,
+          content: { 'application/json': { schema: convert(scopeEchoSchema) } },
+        },
         400: ref('BadRequest'),
         401: ref('Unauthorized'),
         404: ref('NotFound'),
@@ -79,7 +103,7 @@ function streamPathItem(convert: Convert): Json {
   };
 }
 
-/** Path item of endpoint 23. */
+/** Path item of MCP (`POST /v1/mcp`). */
 function mcpPathItem(): Json {
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const jsonRpc = { type: 'object', description: 'A JSON-RPC 2.0 message (or an array of them) of the MCP protocol.' };
@@ -92,7 +116,11 @@ function mcpPathItem(): Json {
       security: [{ ApiKey: [] }],
       requestBody: { required: true, content: { 'application/json': { schema: jsonRpc } } },
       responses: {
-        200: { description: 'The JSON-RPC answer.', content: { 'application/json': { schema: jsonRpc } } },
+        200: {
+          description: 'The JSON-RPC answer; a tool call carries the limit headers of its REST twin.',
+          headers: LIMIT_HEADER_REFS,
+          content: { 'application/json': { schema: jsonRpc } },
+        },
         202: { description: 'Accepted (a notification or a response: nothing to answer).' },
         401: ref('Unauthorized'),
         403: ref('PlanRequired'),
@@ -112,9 +140,10 @@ export function addNonRestOperations(doc: Json, convert: Convert): void {
   if (paths[streamPath] || paths[MCP_PATH]) throw new Error('OpenAPI: a REST route shadows the stream or MCP path');
   paths[streamPath] = streamPathItem(convert);
   paths[MCP_PATH] = mcpPathItem();
-  (doc.tags as Json[]).push({ name: 'stream' }, { name: 'mcp' });
+  (doc.tags as Json[]).push(tagObject('stream'), tagObject('mcp'));
   const components = doc.components as { schemas: Json; responses: Json };
   components.schemas.Error403 = convert(errorBodyOf(['plan_required']));
+  components.schemas.StreamFill = convert(StreamFill);
   components.responses.PlanRequired = {
     description: 'The key\'s plan does not include this endpoint (MCP: pro, premium or internal).',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error403' } } },

@@ -29,6 +29,8 @@ import type { ErrorCode } from './errors.ts';
 import { addNonRestOperations } from './openapi-extra.ts';
 import { RESPONSE_DEFINITIONS, errorBodyOf } from './response-schemas.ts';
 import { csvColumns, csvMediaType } from './csv.ts';
+import { RESPONSE_EXAMPLES } from './openapi-examples.ts';
+import { DEPTH_WORDS, depthByPlan, planDepthOf } from './plan-depth.ts';
 import type { RestRoute } from './routes/define.ts';
 import type { Service } from '../service.ts';
 
@@ -81,6 +83,24 @@ const PATH_PARAMETERS: Record<string, { description: string; schema: Json }> = {
 const COMMON_HEADERS = {
   'x-request-id': { $ref: '#/components/headers/RequestId' },
   'x-api-version': { $ref: '#/components/headers/ApiVersion' },
+};
+
+/** The limit headers of every authenticated answer of a metered plan (contract: keys, plans, limits). */
+const LIMIT_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+  'X-Credits-Remaining': { $ref: '#/components/headers/CreditsRemaining' },
+};
+
+/** One line per tag, for the reference's sections (a tag without one gets none). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  'openapi.json': 'This document (no key needed).',
+  protocols: 'The tracked protocols and cross-protocol aggregates.',
+  alpha: 'GMX-Solana (GMTrade): markets, open interest, funding, volume, liquidations, accounts and positions.',
+  beta: 'Jupiter Perps: markets and market stats.',
+  stream: 'The live WebSocket feed of fills.',
+  mcp: 'Model Context Protocol endpoint for AI agents.',
 };
 
 /** `/v1/alpha/accounts/:address` → `{ path: '/v1/alpha/accounts/{address}', params: ['address'] }`. */
@@ -136,8 +156,13 @@ function operationOf(route: RestRoute): { path: string; operation: Json } {
   parameters.push(...query);
   const needsKey = route.auth !== false;
 
-  const ok: Json = { description: 'OK', headers: COMMON_HEADERS };
-  if (route.response) ok.content = { 'application/json': { schema: convert(route.response) } };
+  const ok: Json = { description: 'OK', headers: needsKey ? { ...COMMON_HEADERS, ...LIMIT_HEADERS } : COMMON_HEADERS };
+  if (route.response) {
+    const media: Json = { schema: convert(route.response) };
+    const example = RESPONSE_EXAMPLES[route.path];
+    if (example !== undefined) media.example = example;
+    ok.content = { 'application/json': media };
+  }
   const columns = csvColumns(route);
   if (columns && ok.content) (ok.content as Json)['text/csv'] = csvMediaType(columns);
   const responses: Json = { 200: ok };
@@ -150,9 +175,15 @@ function operationOf(route: RestRoute): { path: string; operation: Json } {
   ];
   for (const status of statuses) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]![0]}` };
 
+  const depth = planDepthOf(route.path);
+  const notes = needsKey
+    ? [`Costs ${route.cost} credit${route.cost === 1 ? '' : 's'} per successful answer (a 4xx costs nothing).`]
+    : ['No key needed; no credits.'];
+  if (depth) notes.push(`The window is clamped to the plan's ${DEPTH_WORDS[depth]}: ${depthByPlan(depth)}.`);
   const operation: Json = {
     operationId: operationIdOf(route.path),
     summary: route.summary,
+    description: notes.join(' '),
     tags: [tagOf(route.path)],
     security: needsKey ? [{ [SECURITY_SCHEME]: [] }] : [],
     responses,
@@ -177,9 +208,10 @@ function components(): Json {
   for (const [status, [name, description, codes]] of Object.entries(ERROR_RESPONSES)) {
     const errorSchema = `Error${status}`;
     schemas[errorSchema] = convert(errorBodyOf(codes));
-    const headers: Json = { ...COMMON_HEADERS };
+    // a 401 and a 405 are answered before the key is admitted: no limit headers
+    const headers: Json = status === '401' || status === '405' ? { ...COMMON_HEADERS } : { ...COMMON_HEADERS, ...LIMIT_HEADERS };
     if (status === '405') headers.allow = { description: 'Always GET.', schema: { type: 'string', const: 'GET' } };
-    if (status === '429') headers['retry-after'] = { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 0 } };
+    if (status === '429') headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
     responses[name] = {
       description,
       headers,
@@ -190,8 +222,31 @@ function components(): Json {
     schemas,
     responses,
     headers: {
-      RequestId: { description: 'Request id (echoed when the client sent a sane one).', schema: { type: 'string' } },
+      RequestId: {
+        description: 'Request id: the client\'s x-request-id when it is 8-128 of [A-Za-z0-9._:-], else a fresh UUID. The server log has every failure under it.',
+        schema: { type: 'string' },
+      },
       ApiVersion: { description: 'Interface version.', schema: { type: 'string', const: API_VERSION } },
+      RateLimitLimit: {
+        description: 'Requests per minute the key\'s plan allows (a sliding 60-second window). Absent for the unmetered internal plan.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+      RateLimitRemaining: {
+        description: 'Requests left in the current 60-second window, after this one. Absent for the internal plan.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      RateLimitReset: {
+        description: 'Seconds until the oldest request of the window leaves it, i.e. until RateLimit-Remaining next grows. Absent for the internal plan.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      CreditsRemaining: {
+        description: 'Credits left this UTC month for the key\'s account, after this request (1 per current-state request, 5 per history or search request, 0 for a 4xx). Absent for the internal plan.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      RetryAfter: {
+        description: 'Seconds to wait: until the oldest request leaves the window (rate_limited), or until the next UTC month (credits_exhausted).',
+        schema: { type: 'integer', minimum: 0 },
+      },
     },
     securitySchemes: {
       [SECURITY_SCHEME]: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key (never accepted in the query string).' },
@@ -213,6 +268,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], dataSource?: 
     info: {
       title: 'Perpetuals Analytics Data Service',
       version: API_VERSION,
+      license: { name: 'MIT', identifier: 'MIT' },
       description: [
         'Read-only analytics for perpetual-futures protocols on Solana. Every REST endpoint is a GET;',
         'any other method gets 405 `method_not_allowed` with `Allow: GET`. Unknown query parameters are a',
@@ -223,7 +279,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], dataSource?: 
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
-    tags: [...new Set(routes.map((r) => tagOf(r.path)))].map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => tagOf(r.path)))].map(tagObject),
     paths,
     components: components(),
   };
@@ -240,6 +296,12 @@ export function dataSourceSentence(source: string): string {
     none: 'none: no source is feeding it (the data is whatever the journal holds)',
   };
   return `Data source of this deployment: ${what[source] ?? source}; every answer names it in the X-Data-Source header.`;
+}
+
+/** A tag with its description when it has one. */
+export function tagObject(name: string): Json {
+  const description = TAG_DESCRIPTIONS[name];
+  return description === undefined ? { name } : { name, description };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -107,17 +107,17 @@ export type CoarseInterval = (typeof COARSE_INTERVALS)[number];
 /** `interval` on endpoints 8, 9: one of 5m 15m 1h 4h 1d. */
 export const fineIntervalParam = v.pipe(
   v.picklist(FINE_INTERVALS, `must be one of ${FINE_INTERVALS.join(', ')}`),
-  v.description('Bucket size.'),
+  v.description('Bucket size (default 1h); buckets are aligned to the UTC epoch.'),
 );
 
 /** `interval` on endpoints 6, 11: one of 1h 4h 1d. */
 export const coarseIntervalParam = v.pipe(
   v.picklist(COARSE_INTERVALS, `must be one of ${COARSE_INTERVALS.join(', ')}`),
-  v.description('Bucket size.'),
+  v.description('Bucket size (default 1h); buckets are aligned to the UTC epoch.'),
 );
 
 /** `order`: asc or desc. */
-export const orderParam = v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('Sort direction.'));
+export const orderParam = v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('Sort direction (default desc).'));
 
 /**
  * `market`: a grouped market symbol `<INDEX>-PERP`. Matched case-insensitively and returned upper

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { JournalKind, Protocol } from './rows.ts';
 
 /**
- * The journal's on-disk layout (a public interface, see README "Journal layout"):
+ * The journal's on-disk layout (a public interface, see docs/journal.md):
  *   <data>/journal/<kind>/protocol=<p>/day=<YYYY-MM-DD>/<first>-<last>.parquet
  * For fills <first>-<last> is the seq range of the rows in the file; for snapshots (which have
  * no seq) it is the range of commit numbers the file holds. Both are 12-digit zero-padded so

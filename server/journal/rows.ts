@@ -3,7 +3,7 @@
  *
  * A source hands the append path *incoming* rows (no `seq`, no `position_id`); the append path
  * assigns both and writes *journal* rows. Column order here is the Parquet column order, which
- * is a public interface (README, "Journal layout"): add columns at the end, never reorder.
+ * is a public interface (docs/journal.md): add columns at the end, never reorder.
  *
  * Types: `_usd` amounts are DECIMAL(18,6) in DuckDB and Parquet (exact sums: Σ accounts equals the
  * protocol total to the micro-dollar); prices and rates are DOUBLE (the contract does not round

@@ -61,7 +61,7 @@ merged AS (
   LEFT JOIN (
     -- the batch's accounts by row id: the key-only scan finds them, and only their rows are read
     -- whole (a plain join decoded every column of every account: this statement 39-40 → 12-14 ms
-    -- for a live append's ten accounts among 266k, README "Derived state")
+    -- for a live append's ten accounts among 266k, docs/performance.md, "Write path")
     SELECT * FROM accounts
     WHERE rowid IN (SELECT rowid FROM accounts WHERE address IN (SELECT address FROM delta))
   ) a ON a.protocol = d.protocol AND a.address = d.address

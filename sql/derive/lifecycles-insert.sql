@@ -11,7 +11,7 @@
 -- HUGEINT: any integer q makes that identity exact, and when every increase has one price P, R / M
 -- lands q on P itself, so the average is that price (as a 12-decimal number). Measured on a 1M-fill
 -- rebuild chunk of the bench journal: correctly rounded for every one-price lifecycle and 74 % of
--- the others, where the DECIMAL(38,18) quotient this replaced managed 66 % and 67 % (README
+-- the others, where the DECIMAL(38,18) quotient this replaced managed 66 % and 67 % (docs/performance.md,
 -- "Rebuild"); and ~12 % less time for this step on that chunk in isolation. Dropped: N and M as
 -- doubles divided directly (an open at 100 answered 99.99999999999999), an exact HUGEINT `//`
 -- (slower than the decimal cast: DuckDB divides 128-bit integers bit by bit).
@@ -91,7 +91,7 @@ JOIN (
 -- by position_id, an integer: cheaper to sort than the address strings it was sorted by before,
 -- for the zone maps of an address's reads. Those now read the history read index (sorted by
 -- address itself, sql/index/history-fill.sql) and only a last_seq tail of this table. Measured on
--- the bench journal (README "Rebuild", 2026-11-28): rebuild 104-114 s against 112-125 s, this step
+-- the bench journal (docs/performance.md, "Rebuild"): rebuild 104-114 s against 112-125 s, this step
 -- 30.7-34.6 s against 38.9-39.2 s; with no ORDER BY at all the rebuild took 132-137 s (its final
 -- checkpoint 17-20 s instead of 5-9 s).
 ORDER BY t.position_id;

@@ -1,7 +1,7 @@
 /** Endpoints 3 and 4: alpha market listing and per-variant market stats. */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
-import { Market, MarketRef, listOf } from '../response-schemas.ts';
+import { Market, MarketRef, described, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
 import { withActivityValidity } from '../activity-validity.ts';
@@ -14,7 +14,7 @@ export function alphaMarketRoutes(service: Service): RestRoute[] {
       cost: 1,
       summary: 'List alpha market variants and the grouped market symbols.',
       response: v.strictObject({
-        data: v.array(MarketRef),
+        data: described(v.array(MarketRef), 'One row per variant.'),
         markets: v.pipe(v.array(v.string()), v.description('Distinct grouped market symbols (accepted as `market`).')),
       }),
       query: noQuery,

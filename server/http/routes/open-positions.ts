@@ -22,8 +22,8 @@ import {
 } from '../params.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
-import { protocolId } from '../response-schemas.ts';
 import type { OpenPositionsIndex } from '../open-positions-index.ts';
+import { Pagination, address, count, dataOf, described, market, marketVariant, protocolId, side, timestamp, usd } from '../response-schemas.ts';
 
 /** `sort_by` values of endpoint 16 (size = current_size_usd, pnl = unrealized_pnl_usd). */
 export const OPEN_POSITION_SORTS = ['size', 'pnl', 'collateral', 'leverage', 'opened_at', 'liq_proximity'] as const;
@@ -57,55 +57,57 @@ const searchQuery = querySchema({
 
 const statsQuery = querySchema({ market: v.optional(marketParam) });
 
-const timestamp = v.pipe(v.string(), v.isoTimestamp());
-const usd = v.number();
-const nullableUsd = v.nullable(v.number());
+const nullableUsd = v.nullable(usd);
+const nullableTime = v.nullable(timestamp);
 
 /** Open-search row of the Position record. */
 export const openPositionRowSchema = v.strictObject({
-  protocol: protocolId,
-  position_id: v.number(),
-  market_variant: v.nullable(v.string()),
-  market: v.string(),
-  address: v.string(),
-  side: v.picklist(['long', 'short']),
-  current_size_usd: nullableUsd,
-  max_size_usd: nullableUsd,
-  current_collateral_usd: nullableUsd,
-  max_collateral_usd: nullableUsd,
-  unsettled_borrowing_usd: nullableUsd,
-  unsettled_funding_usd: nullableUsd,
-  claimable_funding_usd: nullableUsd,
-  entry_price: v.number(),
-  leverage: v.nullable(v.number()),
-  opened_at: timestamp,
-  mark_price: v.nullable(v.number()),
-  unrealized_pnl_usd: nullableUsd,
-  liquidation_price: v.nullable(v.number()),
-  updated_at: v.nullable(timestamp),
+  protocol: described(protocolId, 'Protocol identifier (alpha or beta).'),
+  position_id: described(v.number(), 'Lifecycle id (see /v1/{protocol}/positions/{address}/{id}).'),
+  market_variant: described(marketVariant, 'Protocol-native variant id <INDEX>/USD[<collateral tokens>] (alpha); null for beta, which has one row per market.'),
+  market: described(market, 'Grouped market symbol <INDEX>-PERP.'),
+  address: described(address, 'Owner wallet (base58).'),
+  side: described(side, 'long or short.'),
+  current_size_usd: described(nullableUsd, 'Notional now, in USD (sort key size).'),
+  max_size_usd: described(nullableUsd, 'Largest notional the lifecycle reached, in USD.'),
+  current_collateral_usd: described(nullableUsd, 'Collateral now, before unsettled charges and credits, in USD (sort key collateral).'),
+  max_collateral_usd: described(nullableUsd, 'Largest collateral the lifecycle held, in USD.'),
+  unsettled_borrowing_usd: described(nullableUsd, 'Borrowing accrued since the last settlement and not yet deducted, in USD (>= 0).'),
+  unsettled_funding_usd: described(nullableUsd, 'Funding owed since the last settlement and not yet deducted, in USD (>= 0).'),
+  claimable_funding_usd: described(nullableUsd, 'Funding receivable accrued since the last settlement, in USD (>= 0).'),
+  entry_price: described(v.number(), 'Size-weighted average entry price, in USD per index token.'),
+  leverage: described(v.nullable(v.number()), 'Current notional / current collateral at the latest update (5 = 5x); null when the collateral is 0.'),
+  opened_at: described(timestamp, 'Time of the opening fill (UTC).'),
+  mark_price: described(v.nullable(v.number()), 'Index price at the latest update, in USD per index token.'),
+  unrealized_pnl_usd: described(nullableUsd, 'size × (mark / entry − 1), sign-flipped for shorts, in USD (sort key pnl).'),
+  liquidation_price: described(v.nullable(v.number()), 'Estimated liquidation price, in USD per index token; null when not computable.'),
+  updated_at: described(nullableTime, 'Time of the snapshot or fill the live fields come from (UTC).'),
 });
 
 const searchResponse = v.strictObject({
-  data: v.array(openPositionRowSchema),
-  pagination: v.strictObject({ limit: v.number(), offset: v.number(), total: v.number() }),
-  meta: v.strictObject({ oldest_updated: v.nullable(timestamp), last_full_refresh: v.nullable(timestamp) }),
+  data: described(v.array(openPositionRowSchema), 'This page of open positions.'),
+  pagination: Pagination,
+  meta: described(v.strictObject({
+    oldest_updated: described(nullableTime, 'Oldest updated_at over every matching position, not just the page (UTC); null when none match.'),
+    last_full_refresh: described(nullableTime, 'Most recent full re-mark (poll) represented in the set (UTC); null when no row comes from a poll.'),
+  }), 'Freshness of the whole result.'),
 });
 
 /** PositionsSummary. */
 export const positionsSummarySchema = v.strictObject({
-  market: v.nullable(v.string()),
-  snapshot_ts: v.nullable(timestamp),
-  total_positions: v.number(),
-  long_positions: v.number(),
-  short_positions: v.number(),
-  long_notional_usd: usd,
-  short_notional_usd: usd,
-  long_upnl_usd: usd,
-  short_upnl_usd: usd,
-  avg_leverage: v.number(),
+  market: described(v.nullable(v.string()), 'The market asked for; null for the protocol-wide aggregate.'),
+  snapshot_ts: described(nullableTime, 'Time of the newest snapshot in the set (UTC); null when no position is open.'),
+  total_positions: described(count, 'Open positions.'),
+  long_positions: described(count, 'Open longs.'),
+  short_positions: described(count, 'Open shorts.'),
+  long_notional_usd: described(usd, 'Notional of open longs, in USD.'),
+  short_notional_usd: described(usd, 'Notional of open shorts, in USD.'),
+  long_upnl_usd: described(usd, 'Unrealized PnL of open longs, in USD; negative = a loss.'),
+  short_upnl_usd: described(usd, 'Unrealized PnL of open shorts, in USD; negative = a loss.'),
+  avg_leverage: described(v.number(), 'Plain mean of the open positions\' leverage (0 when none).'),
 });
 
-const statsResponse = v.strictObject({ data: positionsSummarySchema });
+const statsResponse = dataOf(positionsSummarySchema);
 
 /**
  * GET /v1/{protocol}/open-positions/search, /open-positions/stats. Both answer from `index` (alpha's
@@ -159,7 +161,7 @@ export function openPositionRoutes(service: Service, protocol: Protocol, index: 
         await assertScopeKnown(service, protocol, q);
         const market = q.market ?? null;
         // its SQL costs ~10 ms a run on the bench journal, nearly all DuckDB's own work per query on
-        // that join plan, not the few thousand rows (server/bench/PERFORMANCE.md, "Query plans"); the set, when loaded, ~0.1
+        // that join plan, not the few thousand rows (docs/performance.md, "Read path"); the set, when loaded, ~0.1
         const summary = index ? index.summary(market) : null;
         return { data: summary ?? (await service.db.queryOne('api/alpha-open-positions-stats', { market, protocol })) };
       },

@@ -17,7 +17,7 @@ import { notFound } from '../errors.ts';
 import { limitParam, marketParam, marketVariantParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import { getPlan } from '../../keys/plans.ts';
 import {
-  address, count, dataOf, integer, market, marketVariant, pagedListOf, protocolId, side, timestamp, usd,
+  address, count, dataOf, described, integer, market, marketVariant, pagedListOf, protocolId, side, timestamp, usd,
 } from '../response-schemas.ts';
 import type { Row } from '../../db/database.ts';
 import type { Service } from '../../service.ts';
@@ -86,65 +86,68 @@ const nullableUsd = v.nullable(usd);
 const nullablePrice = v.nullable(v.number());
 
 const lifecycleEntries = {
-  protocol: protocolId,
-  position_id: v.nullable(integer),
-  market_variant: marketVariant,
-  market,
-  address,
-  side,
-  max_size_usd: nullableUsd,
-  max_collateral_usd: nullableUsd,
-  entry_price: v.pipe(v.number(), v.description('Size-weighted average of increase prices.')),
-  opened_at: timestamp,
-  closed_at: v.nullable(timestamp),
-  exit_price: v.pipe(nullablePrice, v.description('Size-weighted average of decrease prices; null while open.')),
-  max_leverage: v.pipe(v.number(), v.description('Max over fills of size / collateral after the fill.')),
-  realized_pnl_usd: v.pipe(usd, v.description('Σ realized PnL of the fills, before fees.')),
-  fees_usd: v.pipe(usd, v.description('Trading fees.')),
-  liquidation_fees_usd: usd,
-  funding_fees_usd: usd,
-  borrowing_fees_usd: usd,
-  funding_earned_usd: usd,
-  net_pnl_usd: v.pipe(usd, v.description('Realized − trading − borrowing − funding − liquidation fees + funding earned.')),
-  fill_count: count,
-  open_tx: v.string(),
-  close_tx: v.nullable(v.string()),
+  protocol: described(protocolId, 'Protocol identifier (alpha).'),
+  position_id: described(v.nullable(integer), 'Lifecycle id, assigned once at ingest; selects exactly one open-to-close lifecycle.'),
+  market_variant: described(marketVariant, 'Protocol-native variant id <INDEX>/USD[<collateral tokens>].'),
+  market: described(market, 'Grouped market symbol <INDEX>-PERP.'),
+  address: described(address, 'Owner wallet (base58).'),
+  side: described(side, 'long or short.'),
+  max_size_usd: described(nullableUsd, 'Largest notional the lifecycle reached, in USD.'),
+  max_collateral_usd: described(nullableUsd, 'Largest collateral the lifecycle held, in USD.'),
+  entry_price: described(v.number(), 'Size-weighted average price of the increases, in USD per index token.'),
+  opened_at: described(timestamp, 'Time of the opening fill (UTC).'),
+  closed_at: described(v.nullable(timestamp), 'Time of the terminal fill (UTC); null while open.'),
+  exit_price: described(nullablePrice, 'Size-weighted average price of the decreases, in USD per index token; null while nothing was decreased.'),
+  max_leverage: described(v.number(), 'Max over fills of size / collateral after the fill (5 = 5x).'),
+  realized_pnl_usd: described(usd, 'Sum of the fills\' realized PnL before fees, in USD; negative = a loss.'),
+  fees_usd: described(usd, 'Trading fees paid, in USD (>= 0).'),
+  liquidation_fees_usd: described(usd, 'Liquidation fees paid, in USD (>= 0).'),
+  funding_fees_usd: described(usd, 'Funding paid, in USD (>= 0).'),
+  borrowing_fees_usd: described(usd, 'Borrowing fees paid, in USD (>= 0).'),
+  funding_earned_usd: described(usd, 'Funding received, in USD (>= 0).'),
+  net_pnl_usd: described(usd, 'Realized − trading − borrowing − funding − liquidation fees + funding earned, in USD.'),
+  fill_count: described(count, 'Fills of the lifecycle, collateral-only edits included.'),
+  open_tx: described(v.string(), 'Signature of the opening transaction.'),
+  close_tx: described(v.nullable(v.string()), 'Signature of the terminal transaction; null while open.'),
 };
 
-/** Position record, History-row shape (endpoint 15). */
-export const PositionHistoryRow = v.strictObject({ ...lifecycleEntries, status: v.picklist(['closed', 'liquidated']) });
-
-/** Position record, Detail shape (endpoint 18); live fields are null unless open. */
-export const PositionDetail = v.strictObject({
+/** Position record, History-row shape (GET /v1/alpha/accounts/{address}/history). */
+export const PositionHistoryRow = v.strictObject({
   ...lifecycleEntries,
-  status: v.picklist(['open', 'closed', 'liquidated']),
-  current_size_usd: nullableUsd,
-  current_collateral_usd: nullableUsd,
-  unsettled_borrowing_usd: nullableUsd,
-  unsettled_funding_usd: nullableUsd,
-  claimable_funding_usd: nullableUsd,
-  mark_price: nullablePrice,
-  unrealized_pnl_usd: nullableUsd,
-  liquidation_price: v.pipe(nullablePrice, v.description('Estimate; null when unavailable or not open.')),
-  updated_at: v.nullable(timestamp),
+  status: described(v.picklist(['closed', 'liquidated']), 'closed or liquidated (open lifecycles are not listed here).'),
 });
 
-/** PositionEvent: one fill of a lifecycle (endpoint 19). */
+/** Position record, Detail shape (GET /v1/alpha/positions/{address}/{id}); live fields are null unless open. */
+export const PositionDetail = v.strictObject({
+  ...lifecycleEntries,
+  status: described(v.picklist(['open', 'closed', 'liquidated']), 'open, closed or liquidated.'),
+  current_size_usd: described(nullableUsd, 'Notional now, in USD, from the latest snapshot; null unless open.'),
+  current_collateral_usd: described(nullableUsd, 'Collateral now, before unsettled charges and credits, in USD; null unless open.'),
+  unsettled_borrowing_usd: described(nullableUsd, 'Borrowing accrued since the last settlement and not yet deducted, in USD (>= 0); null unless open.'),
+  unsettled_funding_usd: described(nullableUsd, 'Funding owed since the last settlement and not yet deducted, in USD (>= 0); null unless open.'),
+  claimable_funding_usd: described(nullableUsd, 'Funding receivable accrued since the last settlement, in USD (>= 0); null unless open.'),
+  mark_price: described(nullablePrice, 'Index price at the latest snapshot, in USD per index token; null unless open.'),
+  unrealized_pnl_usd: described(nullableUsd, 'size × (mark / entry − 1), sign-flipped for shorts, in USD; null unless open.'),
+  liquidation_price: described(nullablePrice, 'Estimated price at which the position is liquidated, in USD per index token; null when unavailable or not open.'),
+  updated_at: described(v.nullable(timestamp), 'Time of the snapshot or fill the live fields come from (UTC); null unless open.'),
+});
+
+/** PositionEvent: one fill of a lifecycle (GET /v1/alpha/positions/{address}/{id}/lifecycle). */
 export const PositionEvent = v.strictObject({
-  time: timestamp,
-  type: v.picklist(EVENT_TYPES),
-  size_delta_usd: usd,
-  position_size_usd: usd,
-  collateral_delta_usd: usd,
-  price: v.number(),
-  entry_price: v.number(),
-  pnl_delta_usd: usd,
-  fee_usd: usd,
-  borrowing_fee_usd: nullableUsd,
-  funding_fee_usd: nullableUsd,
-  liquidation_fee_usd: nullableUsd,
-  fee_total_usd: usd,
-  tx: v.string(),
+  time: described(timestamp, 'Fill execution time (UTC).'),
+  type: described(v.picklist(EVENT_TYPES), 'open (first fill), increase, decrease, close (terminal) or liquidation (terminal).'),
+  size_delta_usd: described(usd, 'Signed notional change, in USD: positive for an increase, negative for a decrease, close or liquidation; 0 for a collateral-only edit.'),
+  position_size_usd: described(usd, 'Notional after the fill, in USD.'),
+  collateral_delta_usd: described(usd, 'Signed collateral change, in USD: positive = collateral added.'),
+  price: described(v.number(), 'Execution price, in USD per index token.'),
+  entry_price: described(v.number(), 'Running size-weighted average entry price after the fill, in USD per index token.'),
+  pnl_delta_usd: described(usd, 'Realized PnL of the fill before fees, in USD (0 when none); negative = a loss.'),
+  fee_usd: described(usd, 'Trading fee, in USD; excludes borrowing, funding and liquidation charges.'),
+  borrowing_fee_usd: described(nullableUsd, 'Borrowing fee settled on the fill, in USD; null when none settled.'),
+  funding_fee_usd: described(nullableUsd, 'Funding fee settled on the fill, in USD; null when none settled.'),
+  liquidation_fee_usd: described(nullableUsd, 'Liquidation fee, in USD; null when none.'),
+  fee_total_usd: described(usd, 'All fee components of the fill, in USD.'),
+  tx: described(v.string(), 'Transaction signature.'),
 });
 
 const accountNotFound = (protocol: Protocol) => notFound(`No ${protocol} account has this address.`);

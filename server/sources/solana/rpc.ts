@@ -86,7 +86,7 @@ export class SolanaRpc {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private nextId = 1;
-  /** requests sent (attempts included): for the cost figures of the README */
+  /** requests sent (attempts included): for the indexer's cost figures */
   requests = 0;
 
   constructor(opts: RpcOptions) {
