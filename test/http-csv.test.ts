@@ -126,6 +126,9 @@ describe('Accept: text/csv', () => {
     expect(wantsCsv('application/json, text/csv;q=0.5')).toBe(false);
     expect(wantsCsv('text/html,application/xhtml+xml,*/*;q=0.8')).toBe(false);
     expect(wantsCsv('text/csv;q=0')).toBe(false);
+    expect(wantsCsv('application/json, text/csv')).toBe(false);
+    expect(wantsCsv('text/csv, application/json')).toBe(true);
+    expect(wantsCsv('text/csv, */*')).toBe(true);
     expect(wantsCsv(undefined)).toBe(false);
   });
 

@@ -31,7 +31,7 @@ function laid(size: number, fields: [number, Uint8Array][]): Uint8Array {
 }
 const acct = (owner: string, data: Uint8Array, pubkey = 'Acct111111111111111111111111111111111111111') => ({ pubkey, owner, data });
 
-const fixture = JSON.parse(readFileSync(new URL('../../shared/fixtures/solana/alpha-gmsol-sdk.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/solana/alpha-gmsol-sdk.json', import.meta.url), 'utf8')) as {
   market_account: { base64: string; decoded: Record<string, any> };
   position_account: { base64: string; decoded: Record<string, any> };
 };

@@ -1,5 +1,5 @@
 /**
- * Real mainnet bytes (shared/fixtures/solana/alpha-gmsol-sdk.json, from the program authors' SDK
+ * Real mainnet bytes (test/fixtures/solana/alpha-gmsol-sdk.json, from the program authors' SDK
  * demo): the TradeEvent decodes to every value the fixture gives, the Market account to its name
  * and mints, and the event becomes the fill the fixture describes, its token decimals read from
  * (mock) mint accounts the way the indexer reads them.
@@ -14,7 +14,7 @@ import { concat, u64, u8, zeros } from './helpers/solana-bytes.ts';
 import { ALPHA, decode, txOf } from './helpers/solana-golden.ts';
 import { MockChain, startMockRpc } from './helpers/solana-mock-rpc.ts';
 
-const fixture = JSON.parse(readFileSync(new URL('../../shared/fixtures/solana/alpha-gmsol-sdk.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/solana/alpha-gmsol-sdk.json', import.meta.url), 'utf8')) as {
   market_account: { base64: string; decoded: Record<string, unknown> };
   trade_event: { base64: string; decoded: Record<string, any>; expected_fill: Record<string, any> };
 };

@@ -29,11 +29,20 @@ function qualityOf(accept: string, type: string): number {
   return best;
 }
 
-/** Whether an Accept header asks for CSV: text/csv listed with a q above 0 and at least JSON's. */
+/**
+ * Whether an Accept header asks for CSV: text/csv listed with a q above JSON's, or equal to it and
+ * listed before application/json (a client listing both at once, e.g. a reference page's "try it",
+ * gets JSON unless it names CSV first).
+ */
 export function wantsCsv(accept: string | null | undefined): boolean {
-  if (!accept || !accept.toLowerCase().includes('text/csv')) return false;
-  const csv = qualityOf(accept, 'text/csv');
-  return csv > 0 && csv >= qualityOf(accept, 'application/json');
+  const lower = accept?.toLowerCase();
+  if (!lower || !lower.includes('text/csv')) return false;
+  const csv = qualityOf(lower, 'text/csv');
+  const json = qualityOf(lower, 'application/json');
+  if (csv <= 0 || csv < json) return false;
+  if (csv > json) return true;
+  const jsonAt = lower.indexOf('application/json');
+  return jsonAt < 0 || lower.indexOf('text/csv') < jsonAt;
 }
 
 /** The field names of a list or history route's rows (from its response schema), or null for any other route. */
