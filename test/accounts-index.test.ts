@@ -265,10 +265,11 @@ describe('13 / 14 from the in-memory accounts', () => {
     const index = new AccountsIndex(t.service, 1500);
     index.open();
     await index.loaded();
-    const db = t.service.db;
-    const chunks = db.queryChunks.bind(db);
+    // this index's own loads: the test app's indexes read the same query when their quiet time ends
+    const own = index as unknown as { load: () => Promise<unknown> };
+    const load = own.load.bind(index);
     let loads = 0;
-    db.queryChunks = (name, params, onChunk) => (name === 'api/alpha-accounts-all' && loads++, chunks(name, params, onChunk));
+    own.load = () => (loads++, load());
     try {
       // two appends each touching more accounts than a patch takes: dropped, no load meanwhile
       const bulk = (tag: string, at: number) => ({
@@ -287,7 +288,7 @@ describe('13 / 14 from the in-memory accounts', () => {
       const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha',  address: newcomer });
       expect(index.peek(newcomer)).toEqual(sql);
     } finally {
-      db.queryChunks = chunks;
+      own.load = load;
     }
   }, 60_000);
 });
