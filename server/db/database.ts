@@ -3,8 +3,7 @@ import { log } from '../log.ts';
 import { allocatorOptions } from './bulk-allocator.ts';
 import { sqlFile } from './sql-files.ts';
 import { appendPlainRows, plainRowsOf } from './chunk-rows.ts';
-import type { StagingPlace } from '../journal/stage.ts';
-import { bindParams, bindValues, runOn, type Params, type PooledConnection, type Row } from './run-sql.ts';
+import { bindParams, bindValues, runOn, type Params, type PooledConnection, type Row, type StagingPlace } from './run-sql.ts';
 
 export type { Params, Row } from './run-sql.ts';
 
