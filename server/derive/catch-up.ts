@@ -7,7 +7,7 @@ import type { JournalKind } from '../journal/rows.ts';
 import { dropTempStaging, resetStaging } from '../journal/stage.ts';
 import { applyKind, dropBatchTemps, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
 import { deriveVersion } from './version.ts';
-import { markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
+import { markRollupsRefreshed } from './rollup-watermark.ts';
 import { DEFERRED_FILL_STEPS, DEFERRED_KEY, foldDeferred } from './deferred-steps.ts';
 import { fileList, listJournalFiles, mergeKind, parquetRowCounts, planFillChunks, planSnapshotChunks, type Chunk } from './chunks.ts';
 
