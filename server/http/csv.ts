@@ -35,7 +35,7 @@ function qualityOf(accept: string, type: string): number {
  */
 export function wantsCsv(accept: string | null | undefined): boolean {
   const lower = accept?.toLowerCase();
-  if (!lower || !lower.includes('text/csv')) return false;
+  if (!lower?.includes('text/csv')) return false;
   const csv = qualityOf(lower, 'text/csv');
   const json = qualityOf(lower, 'application/json');
   if (csv <= 0 || csv < json) return false;
