@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { Database } from '../server/db/database.ts';
 import { QUERY_PARAMS, type QueryName } from '../server/db/queries.ts';
 import { sqlWithoutComments } from '../server/db/sql-fingerprint.ts';
 
@@ -61,5 +62,17 @@ describe('the SQL registry (server/db/queries.ts)', () => {
     const used = new Set(sources.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(call)].map((m) => m[1] as string)));
     expect(used.size).toBeGreaterThan(50);
     expect([...used].filter((n) => !(n in QUERY_PARAMS))).toEqual([]);
+  });
+
+  it('a call naming a registered file with a misspelt or missing parameter does not type-check', () => {
+    // checked by `npm run typecheck` (tsc reads test/): each @ts-expect-error must meet an error
+    const calls = (db: Database) => [
+      // @ts-expect-error `adress` is not a parameter of sql/api/alpha-account.sql
+      db.query('api/alpha-account', { protocol: 'alpha', address: 'A', adress: 'A' }),
+      // @ts-expect-error `address` is missing
+      db.queryOne('api/alpha-account', { protocol: 'alpha' }),
+      db.query('api/alpha-account', { protocol: 'alpha', address: 'A' }),
+    ];
+    expect(calls).toBeTypeOf('function');
   });
 });

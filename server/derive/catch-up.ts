@@ -99,7 +99,7 @@ async function stageChunk(w: Writer, chunk: Chunk): Promise<number> {
   const sql = sqlFile(`journal/stage-${chunk.kind.replace('_', '-')}`).replaceAll('__FILES__', fileList(chunk.files));
   const params = chunk.kind === 'fills' ? { from_seq: chunk.from, to_seq: chunk.to } : {};
   const rows = await w.rows(sql, params);
-  if (chunk.kind === 'fills') await w.run('catchup/batch-fills', params);
+  if (chunk.kind === 'fills') await w.run('catchup/batch-fills', { from_seq: chunk.from, to_seq: chunk.to });
   return Number(rows[0]?.Count ?? 0);
 }
 
