@@ -4,11 +4,12 @@ import { inTransaction, readWatermark, type Watermark } from '../server/derive/a
 import { dropTempStaging, resetStaging } from '../server/journal/stage.ts';
 import { log } from '../server/log.ts';
 import type { Service } from '../server/service.ts';
+import { markRollupsRefreshed, ROLLUP_REFRESH_COMMIT_KEY, ROLLUP_REFRESH_SEQ_KEY } from '../server/derive/rollup-watermark.ts';
 import { dataPartitions, withFiles } from './journal-files.ts';
 import { readJobNumber, writeJobNumber } from './job-state.ts';
 
-const SEQ_KEY = 'rollup_refresh_seq';
-const COMMIT_KEY = 'rollup_refresh_commit';
+const SEQ_KEY = ROLLUP_REFRESH_SEQ_KEY;
+const COMMIT_KEY = ROLLUP_REFRESH_COMMIT_KEY;
 const DAY_MS = 86_400_000;
 /** Calendar days recomputed per hold of the writer lock, so appends never wait long. */
 const DAYS_PER_CHUNK = 3;
@@ -89,18 +90,6 @@ export async function refreshRollups(service: Service): Promise<RollupRefreshRes
     log.info(`rollup refresh: ${fillBuckets} fill buckets and ${snapshotBuckets} snapshot buckets recomputed over ${days.length} days (to seq ${mark.seq})`);
   }
   return { fillBuckets, snapshotBuckets, ...pick(mark) };
-}
-
-/**
- * Records that the rollups are what a refresh would compute up to `mark`: a catch-up that built
- * them from an empty state (a rebuild, or a start on a deleted or outdated state) computed them
- * from the journal itself, so there is no drift to repair, and the next refresh starts at `mark`
- * instead of recomputing every bucket (on the bench journal: 1.86M fill and 0.66M snapshot
- * buckets, minutes of the writer's time right after every rebuild). Inside the caller's transaction.
- */
-export async function markRollupsRefreshed(w: Writer, mark: Watermark): Promise<void> {
-  await writeJobNumber(w, SEQ_KEY, mark.seq);
-  await writeJobNumber(w, COMMIT_KEY, mark.commit);
 }
 
 /**

@@ -11,7 +11,6 @@ import type { H3 } from 'h3';
 import { at, fill, marketSnapshot } from './helpers/fixtures.ts';
 import type { ResponseCache } from '../server/http/cache.ts';
 import type { PlanName } from '../server/keys/plans.ts';
-import type { Service } from '../server/service.ts';
 import { openCacheFixture, type CacheFixture, type CachePair } from './helpers/cache-pair.ts';
 
 const NOW = at('2026-06-02T12:00:00Z');
@@ -24,7 +23,6 @@ const V1 = encodeURIComponent('SOL/USD[WSOL-USDC]');
 const A = 'Addr1111111111111111111111111111111111111111';
 
 let now = NOW - 10 * M;
-let service: Service;
 let pair: CachePair;
 let cache: ResponseCache;
 let cached: H3;
@@ -56,7 +54,7 @@ beforeAll(async () => {
     })),
     positionSnapshots: [],
   }, () => (tick += S));
-  ({ service, pair } = fixture);
+  ({ pair } = fixture);
   ({ cache, cached, plain } = pair);
 });
 afterAll(() => fixture?.close());

@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingFill } from '../server/journal/rows.ts';
-import { openService, type Service } from '../server/service.ts';
+import { openService } from '../server/service.ts';
 import { startSolanaSource, type SolanaSourceOptions } from '../server/sources/solana/indexer.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 import { fromHex, keyBytes, le } from './helpers/solana-bytes.ts';

@@ -46,7 +46,7 @@ const n = (x: number): string => x.toLocaleString('en-US');
 
 /** The block's Markdown. */
 export function performanceBlock(r: BenchReport): string {
-  const worst = Object.values(r.endpoints).reduce((a, b) => (b.p99_ms > a ? b.p99_ms : a), 0);
+  const worst = Object.values(r.endpoints).reduce((a, b) => Math.max(a, b.p99_ms), 0);
   const figure: Record<string, string> = {
     endpoint_p99_le_10ms: `worst ${worst.toFixed(2)} ms`,
     mixed_ge_25pct_of_hello: `${r.ratios_pct_of_hello.mixed} %`,

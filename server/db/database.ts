@@ -2,11 +2,18 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@du
 import { log } from '../log.ts';
 import { allocatorOptions } from './bulk-allocator.ts';
 import { sqlFile } from './sql-files.ts';
+import type { ParamsOf, QueryName } from './queries.ts';
 import { appendPlainRows, plainRowsOf } from './chunk-rows.ts';
-import type { StagingPlace } from '../journal/stage.ts';
-import { bindParams, bindValues, runOn, type Params, type PooledConnection, type Row } from './run-sql.ts';
+import { bindParams, bindValues, runOn, type Params, type PooledConnection, type Row, type StagingPlace } from './run-sql.ts';
 
 export type { Params, Row } from './run-sql.ts';
+
+/**
+ * The parameters of a call naming `sql/<N>.sql`: for a registered name (a literal), exactly its
+ * parameters (server/db/queries.ts), so a misspelt or missing one fails the type check; any
+ * `Params` for a name computed at run time.
+ */
+type ParamsFor<N extends string> = N extends QueryName ? ParamsOf<N> : Params;
 
 /**
  * One DuckDB instance per process, a small pool of reader connections (a DuckDB connection runs
@@ -117,7 +124,7 @@ export class Database {
   }
 
   /** Runs `sql/<name>.sql` on a pooled reader connection with bound parameters. */
-  async query(name: string, params: Params = {}): Promise<Row[]> {
+  async query<N extends string>(name: N, params: ParamsFor<N> = {} as ParamsFor<N>): Promise<Row[]> {
     const pc = await this.acquire();
     try {
       return await runOn(pc, name, sqlFile(name), params);
@@ -141,7 +148,7 @@ export class Database {
    * (≤ 2048 rows) at a time, as they are read: a large result never exists as one array of row
    * objects (tens of thousands of them cost hundreds of MB of JS heap at their peak).
    */
-  async queryChunks(name: string, params: Params, onChunk: (rows: Row[]) => void): Promise<void> {
+  async queryChunks<N extends string>(name: N, params: ParamsFor<N>, onChunk: (rows: Row[]) => void): Promise<void> {
     await this.queryChunkColumns(name, params, (chunk, names) => {
       const rows: Row[] = [];
       appendPlainRows(chunk, names, rows);
@@ -155,7 +162,7 @@ export class Database {
    * numeric columns, which take DOUBLE vectors' data as they are (no row objects, no per-value
    * conversion).
    */
-  async queryChunkColumns(name: string, params: Params, onChunk: (chunk: DuckDBDataChunk, names: string[]) => void): Promise<void> {
+  async queryChunkColumns<N extends string>(name: N, params: ParamsFor<N>, onChunk: (chunk: DuckDBDataChunk, names: string[]) => void): Promise<void> {
     const pc = await this.acquire();
     try {
       const sql = sqlFile(name);
@@ -202,7 +209,7 @@ export class Database {
   }
 
   /** Runs `sql/<name>.sql` and returns its first row (or undefined). */
-  async queryOne(name: string, params: Params = {}): Promise<Row | undefined> {
+  async queryOne<N extends string>(name: N, params: ParamsFor<N> = {} as ParamsFor<N>): Promise<Row | undefined> {
     return (await this.query(name, params))[0];
   }
 
@@ -297,7 +304,7 @@ export class Writer {
   }
 
   /** Runs `sql/<name>.sql` (one statement) with bound parameters. */
-  async run(name: string, params: Params = {}): Promise<Row[]> {
+  async run<N extends string>(name: N, params: ParamsFor<N> = {} as ParamsFor<N>): Promise<Row[]> {
     return runOn(this.pc, name, sqlFile(name), params);
   }
 

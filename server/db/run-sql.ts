@@ -3,12 +3,24 @@
  * connection's cache of prepared statements (server/db/database.ts pools such connections).
  */
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
-import type { StagingPlace } from '../journal/stage.ts';
 import { plainRowsOf } from './chunk-rows.ts';
 import type { Plain } from './values.ts';
 
 export type Params = Record<string, string | number | boolean | bigint | null | undefined>;
 export type Row = Record<string, Plain>;
+
+/**
+ * Where the staging tables (server/journal/stage.ts) live. Declared here, beside the connection
+ * that records it, so the db layer needs nothing from the journal.
+ * - `shared` (the append path): in the in-memory database `stage` that every connection of the
+ *   instance sees (server/db/database.ts), so the journal connection can COPY a batch while the
+ *   writer derives from it. Written only outside transactions: a DuckDB transaction may write to
+ *   one attached database only, and the derive transaction writes the derived one.
+ * - `temp` (catch-up, the rollup refresh): the writer's temp tables, written inside a transaction
+ *   with the derived tables. They shadow the shared ones (temp comes first in name resolution)
+ *   until server/journal/stage.ts drops them.
+ */
+export type StagingPlace = 'shared' | 'temp';
 
 /** A connection with its prepared statements (and, the writer's, its staging place). */
 export interface PooledConnection {

@@ -7,7 +7,7 @@ import type { JournalKind } from '../journal/rows.ts';
 import { dropTempStaging, resetStaging } from '../journal/stage.ts';
 import { applyKind, dropBatchTemps, inTransaction, readWatermark, setWatermark, type StagedKind, type Watermark } from './apply.ts';
 import { deriveVersion } from './version.ts';
-import { markRollupsRefreshed } from '../../jobs/rollup-refresh.ts';
+import { markRollupsRefreshed } from './rollup-watermark.ts';
 import { DEFERRED_FILL_STEPS, DEFERRED_KEY, foldDeferred } from './deferred-steps.ts';
 import { fileList, listJournalFiles, mergeKind, parquetRowCounts, planFillChunks, planSnapshotChunks, type Chunk } from './chunks.ts';
 
@@ -99,7 +99,7 @@ async function stageChunk(w: Writer, chunk: Chunk): Promise<number> {
   const sql = sqlFile(`journal/stage-${chunk.kind.replace('_', '-')}`).replaceAll('__FILES__', fileList(chunk.files));
   const params = chunk.kind === 'fills' ? { from_seq: chunk.from, to_seq: chunk.to } : {};
   const rows = await w.rows(sql, params);
-  if (chunk.kind === 'fills') await w.run('catchup/batch-fills', params);
+  if (chunk.kind === 'fills') await w.run('catchup/batch-fills', { from_seq: chunk.from, to_seq: chunk.to });
   return Number(rows[0]?.Count ?? 0);
 }
 

@@ -167,9 +167,9 @@ export class AccountTable {
     const changes: [number, Row][] = [...replaced, ...added.map((row, k): [number, Row] => [this.rows + k, row])];
     this.names.forEach((name, c) => {
       const col = this.columns[c]!;
-      const valueOf = (row: Row): Plain => row[name] ?? null;
+      const cellOf = (row: Row): Plain => row[name] ?? null;
       // a value that is neither a number nor null makes the column plain, as the builder would
-      const numeric = col.kind === 'number' && changes.every(([, row]) => typeof valueOf(row) === 'number' || valueOf(row) === null);
+      const numeric = col.kind === 'number' && changes.every(([, row]) => typeof cellOf(row) === 'number' || cellOf(row) === null);
       if (col.kind === 'number' && numeric) {
         if (n > col.values.length) {
           const grown = new Float64Array(Math.max(n, col.values.length * 2));
@@ -182,7 +182,7 @@ export class AccountTable {
           }
         }
         for (const [i, row] of changes) {
-          const v = valueOf(row) as number | null;
+          const v = cellOf(row) as number | null;
           if (v === null && !col.nulls) col.nulls = new Uint8Array(col.values.length);
           if (col.nulls) col.nulls[i] = v === null ? 1 : 0;
           col.values[i] = v ?? 0;
@@ -199,7 +199,7 @@ export class AccountTable {
         this.withNaN.delete(name);
       }
       const plain = (this.columns[c] as { values: Plain[] }).values;
-      for (const [i, row] of changes) plain[i] = valueOf(row);
+      for (const [i, row] of changes) plain[i] = cellOf(row);
     });
     this.rows = n;
   }

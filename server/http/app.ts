@@ -78,8 +78,8 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
   const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
     lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
     betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
-  return [
-    ...openapiRoutes(service),
+  const routes: RestRoute[] = [
+    ...openapiRoutes(service, () => routes),
     ...protocolRoutes(service),
     ...alphaMarketRoutes(service),
     ...betaMarketRoutes(service),
@@ -101,6 +101,7 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...priceRoutes(service, 'alpha'),
     ...priceRoutes(service, 'beta'),
   ];
+  return routes;
 }
 
 /**

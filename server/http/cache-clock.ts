@@ -3,7 +3,7 @@
  * the plan's depth, and until when a clock-reading answer with an explicit window stays the same.
  */
 import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from './history-window.ts';
-import { decodeCursor } from './routes/liquidations.ts';
+import { decodeCursor } from './liquidation-cursor.ts';
 import { decodeFillCursor } from './routes/fills.ts';
 import type { PlanName } from '../keys/plans.ts';
 

@@ -7,7 +7,6 @@
  * `x-window-from` / `-to`. Columns in the JSON rows' field order (the response schema's when no row). The answer is computed, validated, limited and charged exactly as its
  * JSON twin (the CSV is made from that body), so the two never disagree.
  */
-import type { RestRoute } from './routes/define.ts';
 import type { Body } from './json-body.ts';
 
 export const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
@@ -36,7 +35,7 @@ function qualityOf(accept: string, type: string): number {
  */
 export function wantsCsv(accept: string | null | undefined): boolean {
   const lower = accept?.toLowerCase();
-  if (!lower || !lower.includes('text/csv')) return false;
+  if (!lower?.includes('text/csv')) return false;
   const csv = qualityOf(lower, 'text/csv');
   const json = qualityOf(lower, 'application/json');
   if (csv <= 0 || csv < json) return false;
@@ -45,8 +44,12 @@ export function wantsCsv(accept: string | null | undefined): boolean {
   return jsonAt < 0 || lower.indexOf('text/csv') < jsonAt;
 }
 
-/** The field names of a list or history route's rows (from its response schema), or null for any other route. */
-export function csvColumns(route: RestRoute): string[] | null {
+/**
+ * The field names of a list or history route's rows (from its response schema), or null for any
+ * other route. Takes any object with the route's `response` (a RestRoute), so this module needs
+ * nothing from the route definitions, which answer through it.
+ */
+export function csvColumns(route: { readonly response?: unknown }): string[] | null {
   const response = route.response as { entries?: Record<string, unknown> } | undefined;
   const data = response?.entries?.data as { type?: string; item?: { entries?: Record<string, unknown> } } | undefined;
   if (data?.type !== 'array' || !data.item?.entries) return null;

@@ -104,7 +104,10 @@ export class HistoryMirror {
       if (long) this.scheduleReload(this.quietMs);
       return;
     }
-    if (long) return this.drop();
+    if (long) {
+      this.drop();
+      return;
+    }
     // ready, or loading (the load may or may not see this change: it is patched in after it); the
     // span alone is kept, not the change with its fills
     this.pending = this.pending

@@ -19,6 +19,11 @@ const ceilTo = (x: number, step: number): number => Math.ceil(x / step) * step;
 
 /** Query parameters `<name>_lo`, `<name>_hi` (epoch ms; lo >= hi means empty). */
 export type RangeParams = Record<string, number>;
+type Bounds<P extends string> = Record<`${P}_lo` | `${P}_hi`, number>;
+/** The parameters of the sum pieces (sql/api/volume-history.sql, liquidations-history.sql). */
+export type SumPieces = Bounds<'d' | 'h1' | 'h2' | 'm1' | 'm2' | 'f1' | 'f2'>;
+/** The parameters of the open-interest pieces (sql/api/open-interest-history.sql), plus `lo`. */
+export type OiPieces = Bounds<'wd' | 'wh' | 'wm' | 'bh' | 'bm' | 'tail'> & { lo: number; w_end: number; b: number; bd_hi: number };
 
 function range(out: RangeParams, name: string, lo: number, hi: number): void {
   out[`${name}_lo`] = lo;
@@ -34,7 +39,7 @@ function range(out: RangeParams, name: string, lo: number, hi: number): void {
  *  - `f1`, `f2`: the partial 5-minute pieces at either edge, from the raw fills.
  * Together they partition [from, to) exactly.
  */
-export function sumPieces(from: number, to: number, bucketMs: number): RangeParams {
+export function sumPieces(from: number, to: number, bucketMs: number): SumPieces {
   const a5 = ceilTo(from, M5);
   const b5 = floorTo(to, M5);
   const aH = ceilTo(from, H1);
@@ -51,7 +56,7 @@ export function sumPieces(from: number, to: number, bucketMs: number): RangePara
   range(out, 'm2', hours ? bH : b5, b5);
   range(out, 'f1', from, Math.min(a5, to));
   range(out, 'f2', Math.max(b5, a5), to);
-  return out;
+  return out as SumPieces; // every range of SumPieces is set above
 }
 
 /**
@@ -66,7 +71,7 @@ export function sumPieces(from: number, to: number, bucketMs: number): RangePara
  *  - `tail` [floor_5m(w_end), w_end): the raw fills of the running 5 minutes at w_end;
  * plus `lo`, `w_end` and `b` (the bucket size).
  */
-export function oiPieces(w: HistoryWindow): RangeParams {
+export function oiPieces(w: HistoryWindow): OiPieces {
   const b = w.bucketMs;
   const lo = floorTo(w.from, b);
   const wEnd = Math.min(w.to, w.now);
@@ -81,5 +86,5 @@ export function oiPieces(w: HistoryWindow): RangeParams {
   range(out, 'bh', floorTo(lo, D1), floorTo(lo, H1));
   range(out, 'bm', floorTo(lo, H1), lo);
   range(out, 'tail', floorTo(wEnd, M5), wEnd);
-  return out;
+  return out as OiPieces; // every range of OiPieces is set above
 }

@@ -70,7 +70,7 @@ async function edgeSums(mirror: HistoryMirror, market: string | null, lo: number
 
 async function scoped(mirror: HistoryMirror, market: string | null): Promise<VariantBuckets[] | null> {
   const view = await mirror.current();
-  return view && view.variants.filter((v) => market === null || v.market === market);
+  return view ? view.variants.filter((v) => market === null || v.market === market) : null;
 }
 
 /**

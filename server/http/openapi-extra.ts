@@ -12,12 +12,11 @@
  * a bad scope, MCP the 403 `plan_required` (its own component, added here).
  */
 import * as v from 'valibot';
-import { MCP_PATH } from '../mcp/endpoint.ts';
+import { MCP_PATH } from '../mcp/path.ts';
 import { STREAM_PATH } from '../stream/route.ts';
 import { streamQuery } from '../stream/scope.ts';
 import { errorBodyOf } from './response-schemas.ts';
 import { PositionEvent } from './routes/positions.ts';
-import { tagObject } from './openapi.ts';
 
 type Json = Record<string, unknown>;
 type Convert = (schema: v.GenericSchema) => Json;
@@ -132,9 +131,10 @@ function mcpPathItem(): Json {
 
 /**
  * Adds endpoints 22 and 23 to a document built from the REST routes: their paths, tags and the
- * `PlanRequired` response component. `convert` is the document's valibot → JSON Schema converter.
+ * `PlanRequired` response component. `convert` is the document's valibot → JSON Schema converter,
+ * `tagObject` its tag builder (both passed in: this module is imported by server/http/openapi.ts).
  */
-export function addNonRestOperations(doc: Json, convert: Convert): void {
+export function addNonRestOperations(doc: Json, convert: Convert, tagObject: (name: string) => Json): void {
   const paths = doc.paths as Record<string, Json>;
   const streamPath = STREAM_PATH.replace(':protocol', '{protocol}');
   if (paths[streamPath] || paths[MCP_PATH]) throw new Error('OpenAPI: a REST route shadows the stream or MCP path');

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of every REST endpoint (`GET /v1/openapi.json`, contract §1), generated
- * from the route list ({@link restRoutes}) and the same valibot schemas that validate requests and
+ * from the route list (server/http/app.ts `restRoutes`, passed in) and the same valibot schemas that validate requests and
  * describe responses: no hand-kept copy.
  *
  * Per route:
@@ -23,7 +23,6 @@
  */
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { restRoutes } from './app.ts';
 import { API_VERSION } from './answer-headers.ts';
 import type { ErrorCode } from './errors.ts';
 import { addNonRestOperations } from './openapi-extra.ts';
@@ -283,7 +282,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], dataSource?: 
     paths,
     components: components(),
   };
-  addNonRestOperations(doc, convert);
+  addNonRestOperations(doc, convert, tagObject);
   return doc;
 }
 
@@ -314,11 +313,14 @@ function deepFreeze<T>(value: T): T {
 
 const cache = new WeakMap<Service, Json>();
 
-/** The document of the service's REST routes, built on first use and then reused (frozen). */
-export function openApiDocument(service: Service): Json {
+/**
+ * The document of the service's REST routes, built on first use and then reused (frozen). The
+ * routes come as an argument: the route list includes the route serving this document.
+ */
+export function openApiDocument(service: Service, routes: () => readonly RestRoute[]): Json {
   let doc = cache.get(service);
   if (!doc) {
-    doc = deepFreeze(buildOpenApiDocument(restRoutes(service), service.source.dataSource()));
+    doc = deepFreeze(buildOpenApiDocument(routes(), service.source.dataSource()));
     cache.set(service, doc);
   }
   return doc;

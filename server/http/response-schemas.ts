@@ -57,8 +57,6 @@ export function described<S extends v.GenericSchema>(schema: S, text: string) {
   return v.pipe(schema, v.description(text));
 }
 
-const nullableUsd = v.nullable(usd);
-
 /** ProtocolInfo (GET /v1/protocols). */
 export const ProtocolInfo = v.strictObject({
   id: described(protocolId, 'Protocol identifier used in paths and in the `protocol` field: alpha or beta.'),

@@ -10,7 +10,7 @@
  * them); times are TIMESTAMP (UTC, microseconds); JS sees times as epoch milliseconds.
  */
 
-import type { ColumnBlock } from '../ingest/columns.ts';
+import type { ColumnBlock } from './column-block.ts';
 
 export type Protocol = 'alpha' | 'beta';
 export const PROTOCOLS: readonly Protocol[] = ['alpha', 'beta'];
@@ -112,7 +112,7 @@ export interface IncomingBatch {
   marketSnapshots: MarketSnapshot[];
   positionSnapshots: IncomingPositionSnapshot[];
   /**
-   * Market snapshots in columns (`server/ingest/columns.ts`) instead of `marketSnapshots`, which
+   * Market snapshots in columns (`./column-block.ts`) instead of `marketSnapshots`, which
    * must then be empty: a source in another thread hands millions of them over without a copy.
    */
   marketSnapshotColumns?: ColumnBlock;

@@ -3,6 +3,7 @@ import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type Du
 import duckdb from '@duckdb/node-bindings';
 import { isCoded, toColumns, type Column, type ColumnBlock } from '../ingest/columns.ts';
 import type { Writer } from '../db/database.ts';
+import type { StagingPlace } from '../db/run-sql.ts';
 import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS } from './rows.ts';
 
 type ColumnDef = readonly [string, string];
@@ -20,24 +21,13 @@ export const STAGING = {
   batch_keys: [['protocol', 'VARCHAR'], ['tx', 'VARCHAR'], ['event_index', 'INTEGER'], ['slot', 'BIGINT'], ['ord_row', 'INTEGER']] as ColumnDef[],
 } as const;
 export type StagingTable = keyof typeof STAGING;
+export type { StagingPlace };
 
 const CHUNK = 2048;
 /** The number columns that may be null (NaN in a column block); validation keeps NaN out of the rest. */
 const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
   'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price',
 ]);
-
-/**
- * Where the staging tables live.
- * - `shared` (the append path): in the in-memory database `stage` that every connection of the
- *   instance sees (server/db/database.ts), so the journal connection can COPY a batch while the
- *   writer derives from it. Written only outside transactions: a DuckDB transaction may write to
- *   one attached database only, and the derive transaction writes the derived one.
- * - `temp` (catch-up, the rollup refresh): the writer's temp tables, written inside a transaction
- *   with the derived tables. They shadow the shared ones (temp comes first in name resolution)
- *   until {@link dropTempStaging}.
- */
-export type StagingPlace = 'shared' | 'temp';
 
 /** The statements (re)creating every staging table empty in `place`. */
 const CREATE_STAGING: Record<StagingPlace, string> = {

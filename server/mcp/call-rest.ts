@@ -20,7 +20,7 @@ import type { RestTool } from './catalog.ts';
 import { preview, summarize } from './summary.ts';
 import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../http/history-window.ts';
 import { parseTimestamp } from '../http/params.ts';
-import { hasProtocolArgument, pathParameters } from './tool-schema.ts';
+import { hasProtocolArgument } from './tool-schema.ts';
 import { apiErrorResult, toolErrorResult } from './results.ts';
 
 /** What a tool call runs with: the app's fetch, the caller's raw key, plan and the service clock. */

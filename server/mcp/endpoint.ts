@@ -32,9 +32,9 @@ import { callRestTool } from './call-rest.ts';
 import { describeServiceResult } from './describe.ts';
 import { apiErrorResult, toolErrorResult } from './results.ts';
 import { DESCRIBE_SERVICE, TOOL_PAGE_ROWS, compileTools, type ToolSet } from './tools.ts';
+import { MCP_PATH } from './path.ts';
 
-/** Path of the MCP endpoint. */
-export const MCP_PATH = '/v1/mcp';
+export { MCP_PATH };
 
 /** What the endpoint runs over. */
 export interface McpDeps {

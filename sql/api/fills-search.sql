@@ -5,7 +5,8 @@
 -- $market_variant VARCHAR, $type VARCHAR, $side VARCHAR, $min_size_usd DOUBLE (|size_delta_usd| at
 -- least this); the window, BIGINT epoch ms, never NULL: $from (inclusive), $to (exclusive); the
 -- cursor, never NULL: $after_us BIGINT (µs) and $after_seq BIGINT, rows strictly after (after_us,
--- after_seq) in the order (a first page passes to × 1000 and the largest seq).
+-- after_seq) in the order (a first page passes to × 1000 and the largest seq); $fetch BIGINT, the
+-- rows to return (the page size plus one, which tells whether more exist).
 -- Plan: the bounds are plain ranges on `time` (no "IS NULL OR"), so DuckDB folds them into table
 -- filters and zone maps skip the rest of the journal (the route narrows the window first).
 SELECT f.seq,

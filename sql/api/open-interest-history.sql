@@ -2,13 +2,14 @@
 -- Endpoint 8, GET /v1/alpha/open-interest/history: long/short/total open interest at the end of
 -- each epoch-aligned bucket, oldest first, one row per bucket with no gaps from the first bucket in
 -- which the scope had any position (first fill, or first snapshot with OI > 0) or the bucket of
--- $from if later, up to the bucket holding min($to, $now).
+-- `from` if later, up to the bucket holding min(`to`, now).
 -- Parameters: $market VARCHAR or NULL (NULL = protocol-wide: the sum over every alpha variant);
--- the window [from, to) with $now (service clock) and the bucket size as computed by the route
+-- the window [from, to) with now (the service clock) and the bucket size as computed by the route
 -- (server/http/history-pieces.ts oiPieces), all BIGINT epoch ms: $w_end = min(to, now), $b (bucket
 -- size, a multiple of 5 minutes), and the ranges [$<name>_lo, $<name>_hi) of the pieces below
--- ($bd_hi: everything before it; lo = $wd_lo, the bucket of from).
--- State of one variant at an evaluation point e = min(bucket end, $to, $now):
+-- ($bd_hi: everything before it; lo = $wd_lo, the bucket of from): $wd_lo $wd_hi $wh_lo $wh_hi
+-- $wm_lo $wm_hi $bh_lo $bh_hi $bm_lo $bm_hi $tail_lo $tail_hi.
+-- State of one variant at an evaluation point e = min(bucket end, to, now):
 --   * if the variant has a market snapshot before e: the OI of the latest one (oi_snapshot_5m keeps
 --     the last snapshot of each 5-minute bucket, so when e is not on a 5-minute boundary and the
 --     last snapshot of e's 5-minute bucket is at or after e, the previous bucket's last one is used);

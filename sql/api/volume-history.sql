@@ -10,6 +10,8 @@
 -- m1/m2 = whole 5-minute buckets before/after those (rollup_5m), f1/f2 = the partial 5-minute
 -- pieces at either edge (raw fills). They partition [from, to); each is one bound range, which
 -- DuckDB folds into a table filter (zone maps on `bucket` / `time` skip the rest).
+-- The pieces' bounds, each a range [lo, hi): $d_lo $d_hi $h1_lo $h1_hi $h2_lo $h2_hi $m1_lo $m1_hi
+-- $m2_lo $m2_hi $f1_lo $f1_hi $f2_lo $f2_hi.
 -- volume = |size delta| of non-liquidation fills (collateral edits add 0); fees = trading fee of
 -- all fills, liquidation fills included (their liquidation fee is not). USD rounded to 6 decimals.
 WITH pieces AS (

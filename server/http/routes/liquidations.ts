@@ -27,6 +27,7 @@ import type { Protocol } from '../../journal/rows.ts';
 import { declareValidUntil } from '../cache.ts';
 import { LiquidationIndex, servedOf, type ServedLiquidation } from '../liquidation-index.ts';
 import { JsonBody } from '../json-body.ts';
+import { decodeCursor, encodeCursor, type LiquidationFilters } from '../liquidation-cursor.ts';
 
 const DAY_MS = 86_400_000;
 /** The windows tried before the unbounded search (see the file comment). */
@@ -84,20 +85,6 @@ export function pageBody(page: readonly ServedLiquidation[], next_cursor: string
   return new JsonBody(Buffer.concat(parts));
 }
 
-/** The filters a cursor binds. */
-interface LiquidationFilters {
-  market: string | null;
-  market_variant: string | null;
-  from: number | null;
-  to: number | null;
-}
-
-interface CursorState {
-  time: number;
-  seq: number;
-  filters: LiquidationFilters;
-}
-
 const cursorParam = v.pipe(
   v.string('must be given once'),
   v.regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be a next_cursor token returned by this endpoint'),
@@ -113,38 +100,8 @@ const query = querySchema({
   limit: v.optional(limitParam),
 });
 
-/** Encodes a cursor (base64url of compact JSON). */
-export function encodeCursor(state: CursorState): string {
-  const f = state.filters;
-  return Buffer.from(JSON.stringify({ v: 1, t: state.time, s: state.seq, f: [f.market, f.market_variant, f.from, f.to] }))
-    .toString('base64url');
-}
-
 function badCursor(message = 'Parameter \'cursor\' must be a next_cursor token returned by this endpoint.'): ApiError {
   return new ApiError(400, 'invalid_parameter', message, 'cursor');
-}
-
-const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
-const isStrOrNull = (x: unknown): x is string | null => x === null || typeof x === 'string';
-const isIntOrNull = (x: unknown): x is number | null => x === null || isInt(x);
-
-/** Decodes a cursor; undefined when it is not one of ours. */
-export function decodeCursor(token: string): CursorState | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const { v: version, t, s, f } = raw as Record<string, unknown>;
-  if (version !== 1 || !isInt(t) || !isInt(s) || !Array.isArray(f) || f.length !== 4) return undefined;
-  const [market, variant, from, to] = f as unknown[];
-  if (!isStrOrNull(market) || !isStrOrNull(variant) || !isIntOrNull(from) || !isIntOrNull(to)) return undefined;
-  // Only tokens whose filters would pass validation themselves.
-  if (market !== null && v.safeParse(marketParam, market).output !== market) return undefined;
-  if (variant !== null && !v.safeParse(marketVariantParam, variant).success) return undefined;
-  return { time: t, seq: s, filters: { market, market_variant: variant, from, to } };
 }
 
 /**

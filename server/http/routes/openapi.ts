@@ -5,8 +5,8 @@ import { noQuery } from '../params.ts';
 import { OPENAPI_PATH, openApiDocument } from '../openapi.ts';
 import type { Service } from '../../service.ts';
 
-/** GET /v1/openapi.json. */
-export function openapiRoutes(service: Service): RestRoute[] {
+/** GET /v1/openapi.json, documenting `routes` (the service's whole list, read on first request). */
+export function openapiRoutes(service: Service, routes: () => readonly RestRoute[]): RestRoute[] {
   return [
     defineRoute({
       path: OPENAPI_PATH,
@@ -25,7 +25,7 @@ export function openapiRoutes(service: Service): RestRoute[] {
         ])),
         components: v.looseObject({}),
       }),
-      handle: () => openApiDocument(service),
+      handle: () => openApiDocument(service, routes),
     }),
   ];
 }

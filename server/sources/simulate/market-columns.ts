@@ -14,10 +14,10 @@ import { VARIANTS } from './markets.ts';
 const NUMBER_NAMES = MARKET_SNAPSHOT_COLUMNS.filter(([, type]) => type !== 'VARCHAR').map(([name]) => name);
 
 /** Per variant (by `idx`), its code in each string column's dictionary. */
-function dictionary(valueOf: (v: (typeof VARIANTS)[number]) => string | null): { dict: string[]; codeOf: Int32Array } {
+function dictionary(fieldOf: (v: (typeof VARIANTS)[number]) => string | null): { dict: string[]; codeOf: Int32Array } {
   const dict: string[] = [];
   const codeOf = Int32Array.from(VARIANTS, (v) => {
-    const value = valueOf(v);
+    const value = fieldOf(v);
     if (value === null) return -1;
     const at = dict.indexOf(value);
     return at >= 0 ? at : dict.push(value) - 1;

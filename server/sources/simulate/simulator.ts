@@ -181,8 +181,14 @@ export class Simulator {
   }
 
   private handle(t: number, kind: EventKind, ref: number): void {
-    if (kind === EventKind.Arrival) return this.arrival(ref >> 1, ref & 1 ? 'beta' : 'alpha', t);
-    if (kind === EventKind.Visit) return this.visit(ref, t);
+    if (kind === EventKind.Arrival) {
+      this.arrival(ref >> 1, ref & 1 ? 'beta' : 'alpha', t);
+      return;
+    }
+    if (kind === EventKind.Visit) {
+      this.visit(ref, t);
+      return;
+    }
     const pos = this.book.open.get(ref);
     if (pos === undefined) return; // the lifecycle already ended (closed or liquidated)
     if (kind === EventKind.Close) {

@@ -7,7 +7,6 @@
 import { configFlag, openInterest, openInterestInTokens, poolSide, POOL, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import type { AlphaPrices } from '../alpha-events.ts';
 import { applyExponent, applyFactor, divToFactor, UNIT } from './fixed.ts';
-import type { MinMax } from '../alpha-events.ts';
 
 const side = <T>(isLong: boolean, long: T, short: T): T => (isLong ? long : short);
 
