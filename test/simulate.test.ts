@@ -115,6 +115,8 @@ describe('simulator: determinism', () => {
     const decoded = days.flatMap((b) => (b.marketSnapshotColumns ? marketSnapshotsOf(b.marketSnapshotColumns) : []));
     expect(decoded.length).toBe(run.markets.length);
     expect(digest(decoded)).toBe(digest(run.markets));
+    // every row says its index price is the simulator's own, published at the snapshot's minute
+    expect(decoded.every((m) => m.index_price_source === 'simulated' && m.index_price_time === m.time)).toBe(true);
     // as the worker packs a group of days, and a group mixing row-held and column-held snapshots
     expect(digest(marketSnapshotsOf(packBatches(days).marketSnapshots))).toBe(digest(run.markets));
     const last = days.length - 1;

@@ -172,7 +172,7 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
     const service = await openService({ dataDir: data.dir });
     try {
       const dir = join(data.dir, 'journal');
-      const markets = await service.db.querySql(`SELECT epoch_ms(time) AS t, * EXCLUDE (time) FROM read_parquet('${dir}/market_snapshots/**/*.parquet', hive_partitioning = true) ORDER BY protocol, t`);
+      const markets = await service.db.querySql(`SELECT epoch_ms(time) AS t, epoch_ms(index_price_time) AS index_ms, * EXCLUDE (time, index_price_time) FROM read_parquet('${dir}/market_snapshots/**/*.parquet', hive_partitioning = true) ORDER BY protocol, t`);
       const alpha = markets.filter((r) => r.protocol === 'alpha');
       const beta = markets.filter((r) => r.protocol === 'beta');
       const minutes = [0, 1, 2, 3, 4, 5].map((i) => C0 + i * 60_000);
@@ -181,6 +181,8 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
       alpha.forEach((r, i) => {
         const dt = 100 + 60 * i; // seconds since the market's borrowing / funding clocks
         expect(r).toMatchObject({ market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]', index_price: 100, oi_long_usd: 300_000, oi_short_usd: 100_000 });
+        // the PriceFeed's own report time (the keeper wrote it 10 s before the pass), not the snapshot's
+        expect([Number(r.index_ms), r.index_price_source]).toEqual([minutes[i]! - 10_000, 'oracle']);
         expect(r.borrowing_rate_long).toBeCloseTo(3.6e-5, 15); // 1e12 /s × 3600 / 1e20
         expect(r.borrowing_rate_short).toBeCloseTo(3.6e-6, 15); // 1e11 /s
         expect(r.funding_rate_raw).toBeCloseTo(3.6e-5, 15);
@@ -196,6 +198,8 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
         const hourly = 25_696 / 1e9;
         expect(r).toMatchObject({ market: 'SOL-PERP', market_variant: null, oi_long_usd: 20_000, oi_short_usd: 0, borrowing_rate_short: 0, funding_rate_raw: 0 });
         expect(r.index_price).toBe(i < 3 ? 100 : 150); // Doves AgPriceFeed, then the latest fill's price
+        // the AgPriceFeed's own timestamp (5 s before the pass), then the fill's time, marked as a fill's price
+        expect([Number(r.index_ms), r.index_price_source]).toEqual(i < 3 ? [minutes[i]! - 5_000, 'oracle'] : [T0, 'fill']);
         expect(r.borrowing_rate_long).toBeCloseTo(hourly, 15);
         expect(r.funding_rate_long).toBeCloseTo(-hourly, 15);
         expect(r.cum_borrowing_long).toBeCloseTo((123_456_789_012 + Math.floor((25_696 * 60 * i) / 3600)) / 1e9, 12);

@@ -174,7 +174,8 @@ export class MarketStatePoller {
     const f = (await fills()).get(`${protocol}:${key}`);
     if (f) return { usd: f.price, source: 'fill', publishTime: Math.floor(f.timeMs / 1000) };
     const usd = fallback();
-    return usd === undefined ? undefined : { usd, source: 'fill', publishTime: 0 };
+    // the market's latest TradeEvent prices held in memory: a fill's price, of a time not kept
+    return usd === undefined ? undefined : { usd, source: 'fill', publishTime: null };
   }
 
   private async latestFillPrices(): Promise<Map<string, { price: number; timeMs: number }>> {
