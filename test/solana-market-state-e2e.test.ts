@@ -34,6 +34,9 @@ const [MARKET, MARKET_TOKEN, TOKEN_MAP, FEED_SOL, FEED_USDC, AG_SOL, AG_USDC, PY
   'broken-market', 'unknown-position',
 ].map(labelKey) as [string, string, string, string, string, string, string, string, string, string, string, string, string, string];
 
+/** USDC is priced by Pyth in this token map: its sponsored push feed (oracle-prices.md §3c), no store PriceFeed */
+const USDC_FEED_ID = 'eaa020c61cc479712813461ce153894a96a6c00b21ed0cfc2798d1f9a9e9c94a';
+const PUSH_USDC = 'Dpw1EAVrSB1ibxiDQyTAW6Zip3J4Btk2x4SgApQCeFbX';
 const E20 = 10n ** 20n;
 const u128 = (v: bigint) => le(v, 16);
 const k = (b58: string) => keyBytes(b58);
@@ -49,12 +52,14 @@ function book(): AccountBook {
   b.set(TOKEN_MAP, ALPHA, laid(8564 + 2 * 328, [
     [0, fromHex('6b2b1b18f53e917e')], [48, k(WSOL)], [80, Uint8Array.of(0)], [81, k(USDC)], [113, Uint8Array.of(1)], [8496, le(2, 4)],
     [8564 + 33, Uint8Array.of(9)], [8564 + 328 + 33, Uint8Array.of(6)],
+    [8564 + 328 + 35, Uint8Array.of(1)], [8564 + 328 + 36 + 64, fromHex(USDC_FEED_ID)], // USDC: expected provider Pyth, feeds[1]
   ]));
   const feed = (token: string, price: bigint) => laid(488, [
     [0, fromHex('bd67fc179823f39c')], [24, k(STORE)], [88, k(token)], [168, Uint8Array.of(8)], [176, le(C0S - 10, 8)], [184, u128(price)], [200, u128(price)], [216, u128(price)],
   ]);
   b.set(FEED_SOL, ALPHA, feed(WSOL, 100n * 10n ** 8n));
-  b.set(FEED_USDC, ALPHA, feed(USDC, 10n ** 8n));
+  // USDC's push feed: Full PriceUpdateV2, $1.00000000 ± 0 (expo −8)
+  b.set(PUSH_USDC, PYTH, laid(134, [[0, fromHex('22f123639d7ef4cd')], [40, Uint8Array.of(1)], [41, fromHex(USDC_FEED_ID)], [73, le(10n ** 8n, 8)], [89, le(-8, 4)], [93, le(C0S - 10, 8)]]));
   b.set(MARKET, ALPHA, laid(9176, [
     [0, fromHex('dbbed53700e3c69a')], [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
     [88, k(MARKET_TOKEN)], [120, k(WSOL)], [152, k(WSOL)], [184, k(USDC)], [216, k(STORE)],
@@ -149,7 +154,8 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
       seen++;
       clock += 60_000;
       const s = clock / 1000;
-      for (const f of [FEED_SOL, FEED_USDC]) accounts.write(f, 176, le(s - 10, 8)); // the keeper keeps the feeds fresh
+      accounts.write(FEED_SOL, 176, le(s - 10, 8)); // the keeper keeps the feed fresh
+      accounts.write(PUSH_USDC, 93, le(s - 10, 8)); // and Pyth its push feed
       if (accounts.accounts.get(PYTH_SOL)) accounts.write(AG_SOL, 177, le(s - 5, 8));
       if (seen >= passes && !stopping) stopping = feed.stop();
     });
