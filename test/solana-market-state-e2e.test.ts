@@ -29,11 +29,14 @@ const WSOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const SOL_CUSTODY = '7xS2gz2bTp3fwCC7knJvUWTEU9Tycczu6VhJYKgi1wdz';
 const USDC_CUSTODY = 'G18jKKXQwBbrHeiK3C9MRXhkHsLHf7XgCSisykV46EZa';
-const [MARKET, MARKET_TOKEN, TOKEN_MAP, FEED_SOL, FEED_USDC, AG_SOL, AG_USDC, PYTH_SOL, PYTH_USDC, P1, P2, TRADER, BROKEN_MARKET, P3] = [
-  'market', 'market-token', 'token-map', 'feed-sol', 'feed-usdc', 'ag-sol', 'ag-usdc', 'pyth-sol', 'pyth-usdc', 'alpha-position', 'beta-position', 'trader',
+const [MARKET, MARKET_TOKEN, TOKEN_MAP, FEED_SOL, AG_SOL, AG_USDC, PYTH_SOL, PYTH_USDC, P1, P2, TRADER, BROKEN_MARKET, P3] = [
+  'market', 'market-token', 'token-map', 'feed-sol', 'ag-sol', 'ag-usdc', 'pyth-sol', 'pyth-usdc', 'alpha-position', 'beta-position', 'trader',
   'broken-market', 'unknown-position',
-].map(labelKey) as [string, string, string, string, string, string, string, string, string, string, string, string, string, string];
+].map(labelKey) as [string, string, string, string, string, string, string, string, string, string, string, string, string];
 
+/** USDC is priced by Pyth in this token map: its sponsored push feed (oracle-prices.md §3c), no store PriceFeed */
+const USDC_FEED_ID = 'eaa020c61cc479712813461ce153894a96a6c00b21ed0cfc2798d1f9a9e9c94a';
+const PUSH_USDC = 'Dpw1EAVrSB1ibxiDQyTAW6Zip3J4Btk2x4SgApQCeFbX';
 const E20 = 10n ** 20n;
 const u128 = (v: bigint) => le(v, 16);
 const k = (b58: string) => keyBytes(b58);
@@ -49,12 +52,14 @@ function book(): AccountBook {
   b.set(TOKEN_MAP, ALPHA, laid(8564 + 2 * 328, [
     [0, fromHex('6b2b1b18f53e917e')], [48, k(WSOL)], [80, Uint8Array.of(0)], [81, k(USDC)], [113, Uint8Array.of(1)], [8496, le(2, 4)],
     [8564 + 33, Uint8Array.of(9)], [8564 + 328 + 33, Uint8Array.of(6)],
+    [8564 + 328 + 35, Uint8Array.of(1)], [8564 + 328 + 36 + 64, fromHex(USDC_FEED_ID)], // USDC: expected provider Pyth, feeds[1]
   ]));
   const feed = (token: string, price: bigint) => laid(488, [
     [0, fromHex('bd67fc179823f39c')], [24, k(STORE)], [88, k(token)], [168, Uint8Array.of(8)], [176, le(C0S - 10, 8)], [184, u128(price)], [200, u128(price)], [216, u128(price)],
   ]);
   b.set(FEED_SOL, ALPHA, feed(WSOL, 100n * 10n ** 8n));
-  b.set(FEED_USDC, ALPHA, feed(USDC, 10n ** 8n));
+  // USDC's push feed: Full PriceUpdateV2, $1.00000000 ± 0 (expo −8)
+  b.set(PUSH_USDC, PYTH, laid(134, [[0, fromHex('22f123639d7ef4cd')], [40, Uint8Array.of(1)], [41, fromHex(USDC_FEED_ID)], [73, le(10n ** 8n, 8)], [89, le(-8, 4)], [93, le(C0S - 10, 8)]]));
   b.set(MARKET, ALPHA, laid(9176, [
     [0, fromHex('dbbed53700e3c69a')], [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
     [88, k(MARKET_TOKEN)], [120, k(WSOL)], [152, k(WSOL)], [184, k(USDC)], [216, k(STORE)],
@@ -149,7 +154,8 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
       seen++;
       clock += 60_000;
       const s = clock / 1000;
-      for (const f of [FEED_SOL, FEED_USDC]) accounts.write(f, 176, le(s - 10, 8)); // the keeper keeps the feeds fresh
+      accounts.write(FEED_SOL, 176, le(s - 10, 8)); // the keeper keeps the feed fresh
+      accounts.write(PUSH_USDC, 93, le(s - 10, 8)); // and Pyth its push feed
       if (accounts.accounts.get(PYTH_SOL)) accounts.write(AG_SOL, 177, le(s - 5, 8));
       if (seen >= passes && !stopping) stopping = feed.stop();
     });
@@ -172,7 +178,7 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
     const service = await openService({ dataDir: data.dir });
     try {
       const dir = join(data.dir, 'journal');
-      const markets = await service.db.querySql(`SELECT epoch_ms(time) AS t, * EXCLUDE (time) FROM read_parquet('${dir}/market_snapshots/**/*.parquet', hive_partitioning = true) ORDER BY protocol, t`);
+      const markets = await service.db.querySql(`SELECT epoch_ms(time) AS t, epoch_ms(index_price_time) AS index_ms, * EXCLUDE (time, index_price_time) FROM read_parquet('${dir}/market_snapshots/**/*.parquet', hive_partitioning = true) ORDER BY protocol, t`);
       const alpha = markets.filter((r) => r.protocol === 'alpha');
       const beta = markets.filter((r) => r.protocol === 'beta');
       const minutes = [0, 1, 2, 3, 4, 5].map((i) => C0 + i * 60_000);
@@ -181,6 +187,8 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
       alpha.forEach((r, i) => {
         const dt = 100 + 60 * i; // seconds since the market's borrowing / funding clocks
         expect(r).toMatchObject({ market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]', index_price: 100, oi_long_usd: 300_000, oi_short_usd: 100_000 });
+        // the PriceFeed's own report time (the keeper wrote it 10 s before the pass), not the snapshot's
+        expect([Number(r.index_ms), r.index_price_source]).toEqual([minutes[i]! - 10_000, 'oracle']);
         expect(r.borrowing_rate_long).toBeCloseTo(3.6e-5, 15); // 1e12 /s × 3600 / 1e20
         expect(r.borrowing_rate_short).toBeCloseTo(3.6e-6, 15); // 1e11 /s
         expect(r.funding_rate_raw).toBeCloseTo(3.6e-5, 15);
@@ -196,6 +204,8 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
         const hourly = 25_696 / 1e9;
         expect(r).toMatchObject({ market: 'SOL-PERP', market_variant: null, oi_long_usd: 20_000, oi_short_usd: 0, borrowing_rate_short: 0, funding_rate_raw: 0 });
         expect(r.index_price).toBe(i < 3 ? 100 : 150); // Doves AgPriceFeed, then the latest fill's price
+        // the AgPriceFeed's own timestamp (5 s before the pass), then the fill's time, marked as a fill's price
+        expect([Number(r.index_ms), r.index_price_source]).toEqual(i < 3 ? [minutes[i]! - 5_000, 'oracle'] : [T0, 'fill']);
         expect(r.borrowing_rate_long).toBeCloseTo(hourly, 15);
         expect(r.funding_rate_long).toBeCloseTo(-hourly, 15);
         expect(r.cum_borrowing_long).toBeCloseTo((123_456_789_012 + Math.floor((25_696 * 60 * i) / 3600)) / 1e9, 12);

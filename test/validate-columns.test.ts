@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fillsOf, positionSnapshotsOf, toColumns } from '../server/ingest/columns.ts';
 import { InvalidBatchError, validateBatch } from '../server/ingest/validate.ts';
-import { FILL_COLUMNS, POSITION_SNAPSHOT_COLUMNS, type IncomingBatch, type IncomingFill, type IncomingPositionSnapshot } from '../server/journal/rows.ts';
-import { fill, positionSnapshot } from './helpers/fixtures.ts';
+import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS, type IncomingBatch, type IncomingFill, type IncomingPositionSnapshot, type MarketSnapshot } from '../server/journal/rows.ts';
+import { fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 
 const FILL_IN = FILL_COLUMNS.filter(([n]) => n !== 'seq' && n !== 'position_id');
 const PSNAP_IN = POSITION_SNAPSHOT_COLUMNS.filter(([n]) => n !== 'position_id');
@@ -39,5 +39,18 @@ describe('validation of batches with column mirrors', () => {
     expect(() => validateBatch(mirrored(good(), [positionSnapshot(), bad]))).toThrow('position snapshot 1: unknown source');
     const inf = positionSnapshot({ liquidation_price: Infinity });
     expect(() => validateBatch(mirrored(good(), [inf]))).toThrow('position snapshot 0: liquidation_price is not a number or null');
+  });
+
+  it('checks where a market snapshot\'s index price came from and when, as rows and as columns', () => {
+    const rows = (over: Partial<MarketSnapshot>): IncomingBatch => ({ fills: [], marketSnapshots: [marketSnapshot(), marketSnapshot(over)], positionSnapshots: [] });
+    const cols = (over: Partial<MarketSnapshot>): IncomingBatch => ({
+      fills: [], marketSnapshots: [], positionSnapshots: [], marketSnapshotColumns: toColumns([marketSnapshot(), marketSnapshot(over)], MARKET_SNAPSHOT_COLUMNS),
+    });
+    for (const make of [rows, cols]) {
+      expect(() => validateBatch(make({ index_price_time: 1_700_000_000_000, index_price_source: 'oracle' }))).not.toThrow();
+      expect(() => validateBatch(make({ index_price_time: null, index_price_source: null }))).not.toThrow();
+      expect(() => validateBatch(make({ index_price_source: 'guess' as MarketSnapshot['index_price_source'] }))).toThrow(/index_price_source/);
+      expect(() => validateBatch(make({ index_price_time: Infinity }))).toThrow(/index_price_time/);
+    }
   });
 });

@@ -53,7 +53,7 @@ for (const kind of KINDS) {
     console.log(`same  journal ${kind}: no files`);
     continue;
   }
-  const read = (dir: string) => `SELECT * FROM read_parquet(${literal(kindGlob(dir, kind))}, hive_partitioning = false)`;
+  const read = (dir: string) => `SELECT * FROM read_parquet(${literal(kindGlob(dir, kind))}, hive_partitioning = false, union_by_name = true)`;
   await compare(`journal ${kind}`, read(a), read(b));
 }
 const parquet = (dir: string) => files(join(dir, 'journal')).filter((f) => f.endsWith('.parquet'));

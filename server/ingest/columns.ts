@@ -170,11 +170,11 @@ export function positionSnapshotsOf(b: ColumnBlock): IncomingPositionSnapshot[] 
 
 /** Market snapshot rows of a block with the journal's market snapshot columns (e.g. the simulator's). */
 export function marketSnapshotsOf(b: ColumnBlock): MarketSnapshot[] {
-  const [protocol, market, variant] = ['protocol', 'market', 'market_variant'].map((n) => strings(b, n));
-  const [time, index, oiL, oiS, frL, frS, brL, brS, raw, cbL, cbS, cfpL, cfpS, cfeL, cfeS] = [
+  const [protocol, market, variant, indexSource] = ['protocol', 'market', 'market_variant', 'index_price_source'].map((n) => strings(b, n));
+  const [time, index, oiL, oiS, frL, frS, brL, brS, raw, cbL, cbS, cfpL, cfpS, cfeL, cfeS, indexTime] = [
     'time', 'index_price', 'oi_long_usd', 'oi_short_usd', 'funding_rate_long', 'funding_rate_short', 'borrowing_rate_long',
     'borrowing_rate_short', 'funding_rate_raw', 'cum_borrowing_long', 'cum_borrowing_short', 'cum_funding_paid_long',
-    'cum_funding_paid_short', 'cum_funding_earned_long', 'cum_funding_earned_short',
+    'cum_funding_paid_short', 'cum_funding_earned_long', 'cum_funding_earned_short', 'index_price_time',
   ].map((n) => numbers(b, n)) as Float64Array[];
   const out: MarketSnapshot[] = new Array(b.length);
   for (let i = 0; i < b.length; i++) {
@@ -184,6 +184,7 @@ export function marketSnapshotsOf(b: ColumnBlock): MarketSnapshot[] {
       borrowing_rate_long: brL![i]!, borrowing_rate_short: brS![i]!, funding_rate_raw: raw![i]!,
       cum_borrowing_long: cbL![i]!, cum_borrowing_short: cbS![i]!, cum_funding_paid_long: cfpL![i]!, cum_funding_paid_short: cfpS![i]!,
       cum_funding_earned_long: cfeL![i]!, cum_funding_earned_short: cfeS![i]!,
+      index_price_time: nullable(indexTime![i]!), index_price_source: indexSource!(i) as MarketSnapshot['index_price_source'],
     };
   }
   return out;

@@ -1,5 +1,5 @@
 import { isCoded, type Column, type ColumnBlock } from './columns.ts';
-import { FILL_TYPES, MARKET_SNAPSHOT_COLUMNS, PROTOCOLS, type IncomingBatch, type IncomingFill, type MarketSnapshot } from '../journal/rows.ts';
+import { FILL_TYPES, INDEX_PRICE_SOURCES, MARKET_SNAPSHOT_COLUMNS, PROTOCOLS, type IncomingBatch, type IncomingFill, type MarketSnapshot } from '../journal/rows.ts';
 
 /** A batch a source produced that the journal must not take. */
 export class InvalidBatchError extends Error {
@@ -17,7 +17,7 @@ const FILL_NUMBERS = [
 const FILL_NULLABLE = ['borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd'] as const;
 const FILL_TEXT = ['tx', 'position_key', 'address', 'market'] as const;
 const SNAPSHOT_NUMBERS = MARKET_SNAPSHOT_COLUMNS.map(([n]) => n).filter(
-  (n) => n !== 'protocol' && n !== 'market' && n !== 'market_variant',
+  (n) => n !== 'protocol' && n !== 'market' && n !== 'market_variant' && n !== 'index_price_time' && n !== 'index_price_source',
 ) as (keyof MarketSnapshot)[];
 
 /** What is wrong with a fill, or undefined. */
@@ -54,6 +54,10 @@ export function validateBatch(batch: IncomingBatch): void {
     if (!PROTOCOLS.includes(s.protocol)) throw new InvalidBatchError(`market snapshot ${i}: unknown protocol`);
     if (!text(s.market)) throw new InvalidBatchError(`market snapshot ${i}: market is empty`);
     for (const k of SNAPSHOT_NUMBERS) if (!finite(s[k])) throw new InvalidBatchError(`market snapshot ${i}: ${k} is not a finite number`);
+    if (!finiteOrNull(s.index_price_time)) throw new InvalidBatchError(`market snapshot ${i}: index_price_time is not a number or null`);
+    if (s.index_price_source !== null && !INDEX_PRICE_SOURCES.includes(s.index_price_source)) {
+      throw new InvalidBatchError(`market snapshot ${i}: unknown index_price_source ${String(s.index_price_source)}`);
+    }
   });
   if (batch.marketSnapshotColumns) validateMarketSnapshotColumns(batch.marketSnapshotColumns, batch.marketSnapshots.length);
   for (let i = 0; !snapshotsOk && i < batch.positionSnapshots.length; i++) {
@@ -80,6 +84,10 @@ function validateMarketSnapshotColumns(b: ColumnBlock, rows: number): void {
   stringsOf('protocol', false, PROTOCOLS);
   stringsOf('market', false);
   stringsOf('market_variant', true);
+  stringsOf('index_price_source', true, INDEX_PRICE_SOURCES);
+  const indexTime = b.columns.index_price_time;
+  if (!(indexTime instanceof Float64Array) || indexTime.length !== b.length) throw bad(`index_price_time is not a number column of ${b.length} rows`);
+  for (let i = 0; i < indexTime.length; i++) if (indexTime[i] === Infinity || indexTime[i] === -Infinity) throw bad(`row ${i}: index_price_time is infinite`);
   for (const k of SNAPSHOT_NUMBERS) {
     const c = b.columns[k];
     if (!(c instanceof Float64Array) || c.length !== b.length) throw bad(`${k} is not a number column of ${b.length} rows`);

@@ -18,6 +18,10 @@ export type Side = 'long' | 'short';
 export type FillType = 'open' | 'increase' | 'decrease' | 'close' | 'liquidation';
 export const FILL_TYPES: readonly FillType[] = ['open', 'increase', 'decrease', 'close', 'liquidation'];
 export type SnapshotSource = 'event' | 'poll';
+/** Where a market snapshot's index price came from: an oracle account, the latest fill's oracle
+ * price (no oracle account readable), or the simulator's own price path. */
+export type IndexPriceSource = 'oracle' | 'fill' | 'simulated';
+export const INDEX_PRICE_SOURCES: readonly IndexPriceSource[] = ['oracle', 'fill', 'simulated'];
 
 /** One fill as a source produces it: everything but `seq` and `position_id`. */
 export interface IncomingFill {
@@ -40,7 +44,9 @@ export interface IncomingFill {
   collateral_delta_usd: number;
   position_collateral_usd: number;
   price: number;
-  /** running size-weighted average entry price after the fill */
+  /** size-weighted average of the lifecycle's increase prices up to and including this fill
+   * (contract §6), for every source; not the protocol's own average entry, which weights by the
+   * size held and differs once a decrease is followed by an increase */
   entry_price: number;
   pnl_delta_usd: number;
   fee_usd: number;
@@ -85,6 +91,11 @@ export interface MarketSnapshot {
   cum_funding_paid_short: number;
   cum_funding_earned_long: number;
   cum_funding_earned_short: number;
+  /** when the index price was published (epoch ms): the oracle's own timestamp, the fill's time,
+   * or the simulated minute; null in journals written before the column existed */
+  index_price_time: number | null;
+  /** where the index price came from; null in journals written before the column existed */
+  index_price_source: IndexPriceSource | null;
 }
 
 /** A position snapshot as a source produces it (the append path fills `position_id`). */
@@ -181,6 +192,10 @@ export const MARKET_SNAPSHOT_COLUMNS = [
   ['cum_funding_paid_short', 'DOUBLE'],
   ['cum_funding_earned_long', 'DOUBLE'],
   ['cum_funding_earned_short', 'DOUBLE'],
+  // added later: older files lack them, so every reader of these files reads by name
+  // (`union_by_name = true`) and sees nulls there
+  ['index_price_time', 'TIMESTAMP'],
+  ['index_price_source', 'VARCHAR'],
 ] as const;
 
 export const POSITION_SNAPSHOT_COLUMNS = [

@@ -26,7 +26,7 @@ export type { StagingPlace };
 const CHUNK = 2048;
 /** The number columns that may be null (NaN in a column block); validation keeps NaN out of the rest. */
 const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
-  'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price',
+  'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price', 'index_price_time',
 ]);
 
 /** The statements (re)creating every staging table empty in `place`. */
@@ -61,7 +61,10 @@ export async function dropTempStaging(w: Writer): Promise<void> {
 function castOf(name: string, type: string, column: Column | undefined): string {
   if (type === 'VARCHAR') return column && isCoded(column) ? `CASE WHEN r."${name}" >= 0 THEN d.words[r."${name}"::INTEGER + 1] END` : `r."${name}"`;
   // epoch ms → µs timestamp; ms values are integers, exact in a double
-  if (type === 'TIMESTAMP') return `make_timestamp((r."${name}" * 1000)::BIGINT)`;
+  if (type === 'TIMESTAMP') {
+    const ms = NULLABLE_NUMBERS.has(name) ? `nullif(r."${name}", 'NaN'::DOUBLE)` : `r."${name}"`;
+    return `make_timestamp((${ms} * 1000)::BIGINT)`;
+  }
   if (NULLABLE_NUMBERS.has(name)) return `nullif(r."${name}", 'NaN'::DOUBLE)::${type}`;
   return `r."${name}"::${type}`;
 }

@@ -10,7 +10,7 @@
 -- $first_snapshot BIGINT epoch ms or NULL (the market's first snapshot; NULL = none: fills only).
 WITH obs AS (
   SELECT epoch_us(time) AS t_us, index_price AS price, 1 AS src, coalesce(market_variant, '') AS k, 0::BIGINT AS seq
-  FROM read_parquet(__GLOB__, hive_partitioning = true)
+  FROM read_parquet(__GLOB__, hive_partitioning = true, union_by_name = true) -- files of different ages differ in columns
   WHERE day BETWEEN $from_day::DATE AND $to_day::DATE
     AND time >= make_timestamp($from::BIGINT * 1000) AND time < make_timestamp($to::BIGINT * 1000)
     AND market = $market::VARCHAR

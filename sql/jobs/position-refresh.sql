@@ -41,7 +41,7 @@ snaps AS (
   SELECT protocol, market, coalesce(market_variant, '') AS vkey, time,
          cum_borrowing_long, cum_borrowing_short, cum_funding_paid_long, cum_funding_paid_short,
          cum_funding_earned_long, cum_funding_earned_short
-  FROM read_parquet(__FILES__, hive_partitioning = true)
+  FROM read_parquet(__FILES__, hive_partitioning = true, union_by_name = true) -- files of different ages differ in columns
 ),
 at_fill AS (
   SELECT c.*, s.time AS sf_time,

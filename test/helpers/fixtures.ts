@@ -68,6 +68,8 @@ export function marketSnapshot(over: Partial<MarketSnapshot> = {}): MarketSnapsh
     cum_funding_paid_short: 0,
     cum_funding_earned_long: 0,
     cum_funding_earned_short: 0,
+    index_price_time: null,
+    index_price_source: null,
     ...over,
   };
 }

@@ -27,6 +27,8 @@ function dictionary(fieldOf: (v: (typeof VARIANTS)[number]) => string | null): {
 const PROTOCOL = dictionary((v) => v.protocol);
 const MARKET = dictionary((v) => v.market);
 const VARIANT = dictionary((v) => v.variant);
+/** every simulated index price comes from the simulator's own price path */
+const INDEX_SOURCE = dictionary(() => 'simulated');
 
 /** Growable columns of market snapshot rows; `row` adds one, whose numbers the caller then sets. */
 export class MarketColumns {
@@ -77,7 +79,7 @@ export class MarketColumns {
     for (const [name, type] of MARKET_SNAPSHOT_COLUMNS) {
       if (type !== 'VARCHAR') columns[name] = this.col[name]!.slice(0, n);
       else {
-        const { dict, codeOf } = name === 'protocol' ? PROTOCOL : name === 'market' ? MARKET : VARIANT;
+        const { dict, codeOf } = name === 'protocol' ? PROTOCOL : name === 'market' ? MARKET : name === 'market_variant' ? VARIANT : INDEX_SOURCE;
         columns[name] = { codes: codes(codeOf), dict: [...dict] };
       }
     }

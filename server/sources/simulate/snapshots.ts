@@ -48,5 +48,6 @@ export function pushMarketSnapshots(m: number, pools: Pools, prices: PricePaths,
     c.cum_funding_paid_short![i] = rt.cumFPS;
     c.cum_funding_earned_long![i] = rt.cumFEL;
     c.cum_funding_earned_short![i] = rt.cumFES;
+    c.index_price_time![i] = m; // the price path's own minute: the simulated oracle publishes every minute
   }
 }

@@ -13,6 +13,7 @@ import { decodeBetaPool, JLP_POOL } from '../accounts/beta-pool.ts';
 import { decodeBetaPosition, type BetaPositionAccount } from '../accounts/beta-position.ts';
 import { tryDecode } from '../accounts/bytes.ts';
 import { decodeGmsolPriceFeed, GMSOL_PRICE_FEED_DISCRIMINATOR, GMSOL_PRICE_FEED_SIZE } from '../oracles/gmsol-price-feed.ts';
+import { pythPushFeedAddress } from '../oracles/pyth-push-feed.ts';
 import type { SolanaRpc } from '../rpc.ts';
 import { ALPHA_MARKET, ALPHA_PROGRAM, ALPHA_STORE, BETA_PROGRAM } from '../layout.ts';
 
@@ -33,6 +34,8 @@ export interface Discovered {
   /** alpha PriceFeed accounts by token mint */
   alphaFeeds: Map<string, string[]>;
   alphaTokens: Map<string, AlphaTokenConfig>;
+  /** alpha tokens the token map prices by Pyth: their sponsored push-feed account and feed id, by mint */
+  alphaPythFeeds: Map<string, { address: string; feedId: string }>;
   betaCustodies: string[];
   /** per beta custody: its Doves AgPriceFeed and its `oracle_account` */
   betaOracles: Map<string, { ag: string; pyth: string }>;
@@ -57,6 +60,7 @@ export async function discover(rpc: SolanaRpc): Promise<Discovered> {
     const [map] = await rpc.getMultipleAccounts([tokenMap]);
     alphaTokens = tryDecode(decodeTokenMap, map ?? null, 'alpha TokenMap') ?? alphaTokens;
   }
+  const alphaPythFeeds = await pythFeedsOf(alphaTokens);
   const [poolAccount] = await rpc.getMultipleAccounts([JLP_POOL]);
   const pool = tryDecode(decodeBetaPool, poolAccount ?? null, 'beta Pool');
   const betaCustodies = pool?.custodies ?? [];
@@ -65,8 +69,26 @@ export async function discover(rpc: SolanaRpc): Promise<Discovered> {
     const c = tryDecode(decodeBetaCustody, a, 'beta Custody');
     if (c) betaOracles.set(c.address, { ag: c.dovesAgOracle, pyth: c.oracleAccount });
   }
-  log.debug(`solana: market state of ${alphaMarkets.length} alpha markets (${alphaFeeds.size} price-feed tokens, ${alphaTokens.size} token configs), ${betaCustodies.length} beta custodies`);
-  return { alphaMarkets, alphaFeeds, alphaTokens, betaCustodies, betaOracles };
+  log.debug(`solana: market state of ${alphaMarkets.length} alpha markets (${alphaFeeds.size} price-feed tokens, ${alphaPythFeeds.size} Pyth push feeds, ${alphaTokens.size} token configs), ${betaCustodies.length} beta custodies`);
+  return { alphaMarkets, alphaFeeds, alphaTokens, alphaPythFeeds, betaCustodies, betaOracles };
+}
+
+/** Pyth provider kind in `TokenConfig.expected_provider` (oracle-prices.md §2a). */
+const PYTH_PROVIDER = 1;
+
+/**
+ * The tokens whose expected provider is Pyth and whose `feeds[1]` is set: such a token has no
+ * store PriceFeed; its price persists in Pyth's sponsored push-feed account (shard 0) of that feed
+ * id, when Pyth sponsors it (otherwise the account does not exist and the read gives nothing).
+ */
+export async function pythFeedsOf(tokens: Map<string, AlphaTokenConfig>): Promise<Map<string, { address: string; feedId: string }>> {
+  const out = new Map<string, { address: string; feedId: string }>();
+  for (const t of tokens.values()) {
+    const feedId = t.feeds[PYTH_PROVIDER];
+    if (t.expectedProvider !== PYTH_PROVIDER || !feedId || /^0+$/.test(feedId)) continue;
+    out.set(t.mint, { address: await pythPushFeedAddress(feedId), feedId });
+  }
+  return out;
 }
 
 /** Every alpha Position account of the store and every beta Position account (2 getProgramAccounts). */

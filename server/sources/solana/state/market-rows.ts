@@ -18,8 +18,8 @@ import type { AlphaPrices } from '../alpha-events.ts';
 export interface IndexPrice {
   usd: number;
   source: 'oracle' | 'fill';
-  /** the oracle's own publish time (unix s), or the fill's time */
-  publishTime: number;
+  /** the oracle's own publish time (unix s), or the fill's time; null when not known */
+  publishTime: number | null;
 }
 
 export interface AlphaRow {
@@ -60,6 +60,7 @@ export function alphaMarketRow(m: AlphaMarketAccount, prices: AlphaPrices, index
       cum_funding_paid_short: funding.paidShort,
       cum_funding_earned_long: funding.earnedLong,
       cum_funding_earned_short: funding.earnedShort,
+      ...indexColumns(index),
     },
   };
 }
@@ -100,5 +101,11 @@ export function betaMarketRow(
     cum_funding_paid_short: 0,
     cum_funding_earned_long: 0,
     cum_funding_earned_short: 0,
+    ...indexColumns(index),
   };
+}
+
+/** The row's record of where its index price came from and when it was published (epoch ms). */
+function indexColumns(index: IndexPrice): Pick<MarketSnapshot, 'index_price_time' | 'index_price_source'> {
+  return { index_price_time: index.publishTime === null ? null : index.publishTime * 1000, index_price_source: index.source };
 }

@@ -23,7 +23,7 @@ import { tryDecode } from '../accounts/bytes.ts';
 import { discover, readPositions, type Discovered } from './chain-reads.ts';
 import type { FundingPoint } from './funding-integral.ts';
 import { alphaMarketRow, betaMarketRow, type AlphaRow, type IndexPrice } from './market-rows.ts';
-import { alphaModelPrices, betaOraclePrice, isFresh, newestFeed } from './prices.ts';
+import { alphaModelPrices, alphaTokenFeed, betaOraclePrice, isFresh } from './prices.ts';
 import type { AlphaPrices } from '../alpha-events.ts';
 import { alphaPrice, microsToUsd } from '../units.ts';
 
@@ -87,7 +87,7 @@ export class MarketStatePoller {
     const time = Math.floor(nowMs / 60_000) * 60_000;
     const nowSec = Math.floor(nowMs / 1000);
     const d = this.discovered;
-    const feedKeys = [...d.alphaFeeds.values()].flat();
+    const feedKeys = [...d.alphaFeeds.values()].flat().concat([...d.alphaPythFeeds.values()].map((f) => f.address));
     const oracleKeys = d.betaCustodies.flatMap((c) => { const o = d.betaOracles.get(c); return o ? [o.ag, o.pyth] : []; });
     const keys = [...d.alphaMarkets, ...feedKeys, ...d.betaCustodies, ...oracleKeys];
     const accounts = new Map<string, OwnedAccount | null>();
@@ -97,7 +97,7 @@ export class MarketStatePoller {
     const markets = d.alphaMarkets.map((k) => tryDecode(decodeAlphaMarket, get(k), 'alpha Market')).filter((m): m is AlphaMarketAccount => m !== undefined);
     const custodies = new Map<string, BetaCustodyAccount>();
     for (const k of d.betaCustodies) { const c = tryDecode(decodeBetaCustody, get(k), 'beta Custody'); if (c) custodies.set(k, c); }
-    const feedOf = (mint: string) => newestFeed((d.alphaFeeds.get(mint) ?? []).map(get));
+    const feedOf = (mint: string) => alphaTokenFeed(mint, d, get, nowSec);
     let fills: Map<string, { price: number; timeMs: number }> | undefined;
     const fillPrices = async () => (fills ??= await this.latestFillPrices()); // read only when an oracle is missing
 
@@ -174,7 +174,8 @@ export class MarketStatePoller {
     const f = (await fills()).get(`${protocol}:${key}`);
     if (f) return { usd: f.price, source: 'fill', publishTime: Math.floor(f.timeMs / 1000) };
     const usd = fallback();
-    return usd === undefined ? undefined : { usd, source: 'fill', publishTime: 0 };
+    // the market's latest TradeEvent prices held in memory: a fill's price, of a time not kept
+    return usd === undefined ? undefined : { usd, source: 'fill', publishTime: null };
   }
 
   private async latestFillPrices(): Promise<Map<string, { price: number; timeMs: number }>> {

@@ -1,8 +1,9 @@
 /**
- * The prices a snapshot uses. alpha: per token, the store's freshest PriceFeed (USD, and as a unit
+ * The prices a snapshot uses. alpha: per token, the provider its token config expects (the
+ * store's freshest PriceFeed, or for a Pyth-priced token its sponsored push feed; USD, and as a unit
  * price through the token map's decimals), else the market's latest TradeEvent prices. beta: the
  * custody's Doves AgPriceFeed, else its Pyth account. Index prices fall back to the newest fill's
- * when no oracle account is fresh (the row is then marked `fill` by the poller's log and docs).
+ * when no oracle account is fresh (the row's `index_price_source` is then `fill`).
  */
 import type { AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import type { AlphaTokenConfig } from '../accounts/alpha-token-map.ts';
@@ -10,7 +11,8 @@ import type { RawAccount } from '../accounts/bytes.ts';
 import { decodeDovesAgPrice } from '../oracles/doves-ag-price.ts';
 import { decodeGmsolPriceFeed, type GmsolPriceFeed } from '../oracles/gmsol-price-feed.ts';
 import type { OraclePrice } from '../oracles/price.ts';
-import { decodePythLegacy, decodePythPriceUpdate, PYTH_LEGACY_ID, PYTH_RECEIVER_ID } from '../oracles/pyth-price-update.ts';
+import { decodePythLegacy, decodePythPriceUpdate, PYTH_LEGACY_ID, PYTH_RECEIVER_ID, type PythPrice } from '../oracles/pyth-price-update.ts';
+import { decodePythPushFeed } from '../oracles/pyth-push-feed.ts';
 import { tryDecode } from '../accounts/bytes.ts';
 import type { AlphaPrices, MinMax } from '../alpha-events.ts';
 
@@ -29,6 +31,34 @@ export function newestFeed(accounts: (RawAccount | null)[]): GmsolPriceFeed | un
   return best;
 }
 
+/** A token's oracle price with the bid / ask the program prices by (raw, at the price's exponent). */
+export type TokenFeed = OraclePrice & { min: bigint; max: bigint };
+
+/** A Pyth price as the program turns it into min / max: price ∓ confidence (oracle-prices.md §2d). */
+export function pythTokenFeed(p: PythPrice): TokenFeed | undefined {
+  if (p.conf >= p.raw) return undefined; // no positive bid: unusable, as the program would find it
+  return { ...p, min: p.raw - p.conf, max: p.raw + p.conf };
+}
+
+/** Where a token's price may be read: the store's PriceFeed accounts and, for a Pyth-priced token, its push feed. */
+export interface AlphaFeedAccounts {
+  alphaFeeds: Map<string, string[]>;
+  alphaPythFeeds: Map<string, { address: string; feedId: string }>;
+}
+
+/**
+ * A token's price: from the provider its token config expects (the Pyth push feed for a
+ * Pyth-priced token, else the store's freshest PriceFeed), the other one when that is not fresh.
+ */
+export function alphaTokenFeed(mint: string, d: AlphaFeedAccounts, get: (address: string) => RawAccount | null, nowSec: number): TokenFeed | undefined {
+  const store = newestFeed((d.alphaFeeds.get(mint) ?? []).map(get));
+  const push = d.alphaPythFeeds.get(mint);
+  const pyth = push ? tryDecode((a) => decodePythPushFeed(a, push.feedId), get(push.address), 'Pyth push feed') : undefined;
+  const fromPyth = pyth ? pythTokenFeed(pyth) : undefined;
+  if (!fromPyth) return store;
+  return isFresh(fromPyth, nowSec) || !isFresh(store, nowSec) ? fromPyth : store;
+}
+
 /** A feed value (USD per whole token × 10^feedDecimals) → a unit price (per smallest unit × 1e20). */
 function toUnit(value: bigint, feedDecimals: number, tokenDecimals: number): bigint {
   const shift = 20 - feedDecimals - tokenDecimals;
@@ -36,7 +66,7 @@ function toUnit(value: bigint, feedDecimals: number, tokenDecimals: number): big
 }
 
 /** A token's unit min / max from its fresh feed, when the token map gives its decimals. */
-export function feedUnitPrice(feed: GmsolPriceFeed | undefined, token: AlphaTokenConfig | undefined, nowSec: number): MinMax | undefined {
+export function feedUnitPrice(feed: TokenFeed | undefined, token: AlphaTokenConfig | undefined, nowSec: number): MinMax | undefined {
   if (!isFresh(feed, nowSec) || !token) return undefined;
   const d = -feed.expo;
   return { min: toUnit(feed.min, d, token.decimals), max: toUnit(feed.max, d, token.decimals) };
@@ -48,7 +78,7 @@ export function feedUnitPrice(feed: GmsolPriceFeed | undefined, token: AlphaToke
  */
 export function alphaModelPrices(
   m: AlphaMarketAccount,
-  feedOf: (mint: string) => GmsolPriceFeed | undefined,
+  feedOf: (mint: string) => TokenFeed | undefined,
   tokens: Map<string, AlphaTokenConfig>,
   lastTrade: AlphaPrices | undefined,
   nowSec: number,
