@@ -1,32 +1,54 @@
 -- GET /v1/{protocol}/prices/history: OHLC of one market's index price per epoch-aligned bucket,
--- oldest first; buckets without an observation omitted. Observations: the market snapshots of the
--- journal (every variant of the market; read from its Parquet files, glob spliced in as __GLOB__
--- by server/http/price-candles.ts) and, before the market's first snapshot, the index price the
--- fills carry (derived `fills`). open / close = the price of the first / last observation of the
--- bucket (time, then fills before snapshots, then a fill's seq or a snapshot's variant: the journal
--- holds one snapshot per variant and instant, and keeps no row order inside a file), high / low = max / min.
--- Parameters: $protocol VARCHAR, $market VARCHAR, $from, $to BIGINT epoch ms (window [from, to)),
--- $from_day, $to_day VARCHAR (the window's UTC days, for partition pruning), $bucket_ms BIGINT,
--- $first_snapshot BIGINT epoch ms or NULL (the market's first snapshot; NULL = none: fills only).
-WITH obs AS (
-  SELECT epoch_us(time) AS t_us, index_price AS price, 1 AS src, coalesce(market_variant, '') AS k, 0::BIGINT AS seq
-  FROM read_parquet(__GLOB__, hive_partitioning = true)
-  WHERE day BETWEEN $from_day::DATE AND $to_day::DATE
-    AND time >= make_timestamp($from::BIGINT * 1000) AND time < make_timestamp($to::BIGINT * 1000)
-    AND market = $market::VARCHAR
+-- oldest first; buckets without an observation omitted. Observations: the market snapshots (every
+-- variant of the market) and, before the market's first snapshot, the index price the fills carry.
+-- open / close = the price of the first / last observation of the bucket by (time, fills before
+-- snapshots, a snapshot's variant, a fill's seq: one snapshot per variant and instant), high / low
+-- = max / min.
+-- Whole 5-minute buckets come from the derived `price_5m`, partial ones from raw observations:
+-- - snapshots: price_5m (src 1) over [$inner_from, $inner_to); the window's partial 5-minute edges
+--   [$from, $inner_from) and [$inner_to, $to) from the journal's Parquet files of the edge days
+--   (the edge CTE, spliced in by server/http/price-candles.ts: t_us, price, k, or no row);
+-- - fills, before the first snapshot only: price_5m (src 0) over [$inner_from, $fill_inner_to)
+--   (the 5-minute bucket of the first snapshot excluded), derived `fills` over [$from, $fill_lo_to)
+--   and [$fill_hi_from, $fill_to) (the route computes these bounds; they tile [$from, $fill_to)).
+-- Every output interval is a multiple of 5 minutes, so a 5-minute bucket lies in one output bucket.
+-- Parameters: $protocol VARCHAR, $market VARCHAR; BIGINT epoch ms: $from, $to, $inner_from,
+-- $inner_to, $fill_lo_to, $fill_inner_to, $fill_hi_from, $fill_to; $bucket_ms BIGINT.
+WITH edge AS (__EDGE__),
+obs AS (
+  SELECT first_us AS t_us, open, high, low, close, observations AS n,
+         (first_us, src, first_k, first_seq) AS fkey, (last_us, src, last_k, last_seq) AS lkey
+  FROM price_5m
+  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR AND src = 1
+    AND bucket >= make_timestamp($inner_from::BIGINT * 1000) AND bucket < make_timestamp($inner_to::BIGINT * 1000)
   UNION ALL
-  SELECT epoch_us(time), index_price, 0, '', seq
+  SELECT first_us, open, high, low, close, observations,
+         (first_us, src, first_k, first_seq), (last_us, src, last_k, last_seq)
+  FROM price_5m
+  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR AND src = 0
+    AND bucket >= make_timestamp($inner_from::BIGINT * 1000) AND bucket < make_timestamp($fill_inner_to::BIGINT * 1000)
+  UNION ALL
+  SELECT t_us, price, price, price, price, 1, (t_us, 1, k, 0::BIGINT), (t_us, 1, k, 0::BIGINT)
+  FROM edge
+  UNION ALL
+  SELECT epoch_us(time), index_price, index_price, index_price, index_price, 1,
+         (epoch_us(time), 0, '', seq), (epoch_us(time), 0, '', seq)
   FROM fills
   WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR
-    AND time >= epoch_ms($from::BIGINT)
-    AND time < epoch_ms(least($to::BIGINT, coalesce($first_snapshot::BIGINT, $to::BIGINT)))
+    AND time >= epoch_ms($from::BIGINT) AND time < epoch_ms($fill_lo_to::BIGINT)
+  UNION ALL
+  SELECT epoch_us(time), index_price, index_price, index_price, index_price, 1,
+         (epoch_us(time), 0, '', seq), (epoch_us(time), 0, '', seq)
+  FROM fills
+  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR
+    AND time >= epoch_ms($fill_hi_from::BIGINT) AND time < epoch_ms($fill_to::BIGINT)
 )
 SELECT epoch_ms(t_us // 1000 // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS time,
-       arg_min(price, (t_us, src, k, seq)) AS open,
-       max(price) AS high,
-       min(price) AS low,
-       arg_max(price, (t_us, src, k, seq)) AS close,
-       count(*)::INTEGER AS observations
+       arg_min(open, fkey) AS open,
+       max(high) AS high,
+       min(low) AS low,
+       arg_max(close, lkey) AS close,
+       sum(n)::INTEGER AS observations
 FROM obs
 GROUP BY 1
 ORDER BY 1;

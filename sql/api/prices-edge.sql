@@ -1,0 +1,7 @@
+-- The market snapshots of the partial 5-minute edges of a price-history window (spliced into
+-- sql/api/prices-history.sql as its edge CTE, over the edge days' Parquet files spliced in for the files token).
+SELECT epoch_us(time) AS t_us, index_price AS price, coalesce(market_variant, '') AS k
+FROM read_parquet(__FILES__, hive_partitioning = true)
+WHERE market = $market::VARCHAR
+  AND ((time >= make_timestamp($from::BIGINT * 1000) AND time < make_timestamp($inner_from::BIGINT * 1000))
+    OR (time >= make_timestamp($inner_to::BIGINT * 1000) AND time < make_timestamp($to::BIGINT * 1000)))
