@@ -15,40 +15,45 @@
 -- Parameters: $protocol VARCHAR, $market VARCHAR; BIGINT epoch ms: $from, $to, $inner_from,
 -- $inner_to, $fill_lo_to, $fill_inner_to, $fill_hi_from, $fill_to; $bucket_ms BIGINT.
 WITH edge AS (__EDGE__),
-obs AS (
-  SELECT first_us AS t_us, open, high, low, close, observations AS n,
-         (first_us, src, first_k, first_seq) AS fkey, (last_us, src, last_k, last_seq) AS lkey
-  FROM price_5m
-  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR AND src = 1
-    AND bucket >= make_timestamp($inner_from::BIGINT * 1000) AND bucket < make_timestamp($inner_to::BIGINT * 1000)
+-- the raw observations (edge snapshots, fills) reduced to 5-minute rows first, with full keys
+raw AS (
+  SELECT t_us, price, 1 AS src, k, 0::BIGINT AS seq FROM edge
   UNION ALL
-  SELECT first_us, open, high, low, close, observations,
-         (first_us, src, first_k, first_seq), (last_us, src, last_k, last_seq)
-  FROM price_5m
-  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR AND src = 0
-    AND bucket >= make_timestamp($inner_from::BIGINT * 1000) AND bucket < make_timestamp($fill_inner_to::BIGINT * 1000)
-  UNION ALL
-  SELECT t_us, price, price, price, price, 1, (t_us, 1, k, 0::BIGINT), (t_us, 1, k, 0::BIGINT)
-  FROM edge
-  UNION ALL
-  SELECT epoch_us(time), index_price, index_price, index_price, index_price, 1,
-         (epoch_us(time), 0, '', seq), (epoch_us(time), 0, '', seq)
+  SELECT epoch_us(time), index_price, 0, '', seq
   FROM fills
   WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR
     AND time >= epoch_ms($from::BIGINT) AND time < epoch_ms($fill_lo_to::BIGINT)
   UNION ALL
-  SELECT epoch_us(time), index_price, index_price, index_price, index_price, 1,
-         (epoch_us(time), 0, '', seq), (epoch_us(time), 0, '', seq)
+  SELECT epoch_us(time), index_price, 0, '', seq
   FROM fills
   WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR
     AND time >= epoch_ms($fill_hi_from::BIGINT) AND time < epoch_ms($fill_to::BIGINT)
+),
+-- 5-minute rows: inside one output bucket their first (last) times order them strictly (distinct
+-- 5-minute buckets are disjoint; in the first snapshot's bucket every raw fill precedes its
+-- snapshots), so the final pick needs the time alone
+rows5 AS (
+  SELECT first_us, last_us, open, high, low, close, observations AS n
+  FROM price_5m
+  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR AND src = 1
+    AND bucket >= make_timestamp($inner_from::BIGINT * 1000) AND bucket < make_timestamp($inner_to::BIGINT * 1000)
+  UNION ALL
+  SELECT first_us, last_us, open, high, low, close, observations
+  FROM price_5m
+  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR AND src = 0
+    AND bucket >= make_timestamp($inner_from::BIGINT * 1000) AND bucket < make_timestamp($fill_inner_to::BIGINT * 1000)
+  UNION ALL
+  SELECT min(t_us), max(t_us), arg_min(price, (t_us, src, k, seq)), max(price), min(price),
+         arg_max(price, (t_us, src, k, seq)), count(*)::INTEGER
+  FROM raw
+  GROUP BY t_us // 300000000
 )
-SELECT epoch_ms(t_us // 1000 // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS time,
-       arg_min(open, fkey) AS open,
+SELECT epoch_ms(first_us // 1000 // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS time,
+       arg_min(open, first_us) AS open,
        max(high) AS high,
        min(low) AS low,
-       arg_max(close, lkey) AS close,
+       arg_max(close, last_us) AS close,
        sum(n)::INTEGER AS observations
-FROM obs
+FROM rows5
 GROUP BY 1
 ORDER BY 1;
