@@ -31,6 +31,7 @@ const PRICE_STEPS = (source: 'fill' | 'snapshot'): string[] => [`price-${source}
  * batch_rollup, which rollup-stage makes from the batch's fills. */
 const FILL_STEPS = [
   'insert-fills',
+  'fills-by-address-insert',
   'liquidations-insert',
   'lifecycles-delete',
   'lifecycles-insert',

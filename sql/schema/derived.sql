@@ -157,5 +157,14 @@ CREATE TABLE IF NOT EXISTS liquidations (
   liquidation_fee_usd DECIMAL(18,6)
 );
 
+-- Every fill's stream-frame columns again, inserted per batch in (protocol, address, time, seq)
+-- order, so a wallet's fills (GET /v1/{protocol}/fills with `address`) sit in a few row groups
+-- that zone maps on `address` find, instead of a scan of its whole active span in `fills`.
+CREATE TABLE IF NOT EXISTS fills_by_address AS
+SELECT seq, protocol, position_id, address, market, market_variant, side, time, type, size_delta_usd,
+       position_size_usd, collateral_delta_usd, price, entry_price, pnl_delta_usd, fee_usd,
+       borrowing_fee_usd, funding_fee_usd, liquidation_fee_usd, fee_total_usd, tx
+FROM fills LIMIT 0;
+
 -- Key/value bookkeeping: `derived_seq` = the journal seq the derived state includes.
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
