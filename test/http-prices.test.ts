@@ -53,6 +53,21 @@ function expectedCandles(protocol: Protocol, market: string, from: number, to: n
 }
 
 describe('GET /v1/{protocol}/prices/history', () => {
+  it('windows that cut 5-minute buckets (and the first snapshot\'s) equal the raw observations', async () => {
+    // whole 5-minute buckets are read from the derived price_5m, partial ones from raw rows
+    const windows: [number, number, string, number][] = [
+      [START + 6 * H + 150_000, NOW - H - 7 * 60_000, '5m', 5 * 60_000],
+      [SNAPSHOTS_FROM - 3 * 60_000 - 17_000, SNAPSHOTS_FROM + 2 * H + 61_000, '15m', 15 * 60_000],
+      [SNAPSHOTS_FROM + 3 * H + 60_000, SNAPSHOTS_FROM + 3 * H + 240_000, '5m', 5 * 60_000],
+    ];
+    for (const protocol of ['alpha', 'beta'] as const) {
+      for (const [from, to, interval, bucket] of windows) {
+        const body = await get(`/v1/${protocol}/prices/history?market=SOL-PERP&interval=${interval}&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`);
+        expect(body.data, `${protocol} ${interval} ${new Date(from).toISOString()}`).toEqual(expectedCandles(protocol, 'SOL-PERP', from, to, bucket));
+      }
+    }
+  });
+
   for (const protocol of ['alpha', 'beta'] as const) {
     it(`${protocol}: candles equal the first / last / extreme index prices per bucket, across the first snapshot`, async () => {
       const market = 'SOL-PERP';

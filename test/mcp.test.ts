@@ -66,11 +66,17 @@ describe('tools/list', () => {
     const search = byName.get('search_accounts')!.inputSchema as { properties: Record<string, Record<string, unknown>> };
     expect(search.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });
     expect(search.properties.sort_by!.enum).toEqual(['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional']);
+    // `protocol` is optional (default alpha): clients written before beta's twins keep working
     expect(byName.get('list_markets')!.inputSchema).toMatchObject({
-      required: ['protocol'], properties: { protocol: { enum: ['alpha', 'beta'] } }, additionalProperties: false,
+      properties: { protocol: { enum: ['alpha', 'beta'], default: 'alpha' } }, additionalProperties: false,
     });
-    expect(byName.get('position_fills')!.inputSchema.required).toEqual(['protocol', 'address', 'id']);
-    expect(byName.get('funding_rate_history')!.inputSchema.required).toEqual(['protocol']);
+    expect(byName.get('list_markets')!.inputSchema.required).toBeUndefined();
+    expect(byName.get('position_fills')!.inputSchema.required).toEqual(['address', 'id']);
+    expect(byName.get('funding_rate_history')!.inputSchema.required).toBeUndefined();
+    for (const tool of REST_TOOLS.filter((x) => x.paths.beta !== undefined)) {
+      expect(byName.get(tool.name)!.description, tool.name).toContain('Without `protocol` the tool answers for alpha.');
+    }
+    expect(byName.get('describe_service')!.description).toMatch(/omitted, they answer for alpha/);
     expect(byName.get('search_liquidations')!.description).toMatch(/Costs 5 credits per call/);
     expect(byName.get('market_stats')!.description).toMatch(/per hour/);
   });
@@ -143,6 +149,17 @@ describe('tools/call equals REST', () => {
       expect(preview!.text.length).toBeLessThan(3000);
       if (Array.isArray(body.data) && body.data.length === 0) continue;
       expect(body.data, `${c.tool} should have data in the fixture`).toBeTruthy();
+    }
+  });
+
+  it('answers for alpha when a twin tool is called without `protocol`', async () => {
+    const client = await connect('premium');
+    for (const [tool, rest] of [['list_markets', '/v1/alpha/markets'], ['volume_history', '/v1/alpha/volume/history?interval=1d&from=2026-05-25']] as const) {
+      const args = tool === 'volume_history' ? { interval: '1d', from: '2026-05-25' } : {};
+      const result = await call(client, tool, args);
+      expect(result.isError, tool).toBeFalsy();
+      expect(result.structuredContent, tool).toEqual(await (await t.get(rest, 'premium')).json());
+      expect(result.structuredContent, tool).not.toEqual(await (await t.get(rest.replace('/alpha/', '/beta/'), 'premium')).json());
     }
   });
 

@@ -46,6 +46,10 @@ export const QUERY_PARAMS = {
   'api/beta-markets': [],
   'api/edge-fills': ['lo', 'hi'],
   'api/fills-address-span': ['protocol', 'address'],
+  'api/fills-search-address': [
+    'protocol', 'address', 'from', 'to', 'after_us', 'after_seq', 'market', 'market_variant', 'type', 'side',
+    'min_size_usd', 'fetch',
+  ],
   'api/fills-search': [
     'protocol', 'from', 'to', 'after_us', 'after_seq', 'address', 'market', 'market_variant', 'type', 'side',
     'min_size_usd', 'fetch',
@@ -62,8 +66,10 @@ export const QUERY_PARAMS = {
   ],
   'api/prices-first-day': ['protocol', 'market'],
   'api/prices-first-snapshot': ['from_day', 'to_day', 'market'],
+  'api/prices-edge': ['market', 'from', 'inner_from', 'inner_to', 'to'],
   'api/prices-history': [
-    'from_day', 'to_day', 'from', 'to', 'market', 'protocol', 'first_snapshot', 'bucket_ms',
+    'protocol', 'market', 'from', 'fill_lo_to', 'fill_hi_from', 'fill_to', 'inner_from', 'inner_to', 'fill_inner_to',
+    'bucket_ms',
   ],
   'api/protocols-stats': ['now'],
   'api/volume-history': [
@@ -87,7 +93,12 @@ export const QUERY_PARAMS = {
   'derive/funding-insert': [],
   'derive/insert-fills': [],
   'derive/lifecycles-delete': [],
+  'derive/fills-by-address-insert': [],
   'derive/lifecycles-insert': [],
+  'derive/price-fill-stage': [],
+  'derive/price-insert': [],
+  'derive/price-snapshot-stage': [],
+  'derive/price-update': [],
   'derive/liquidations-insert': [],
   'derive/market-latest-delete': [],
   'derive/market-latest-insert': [],

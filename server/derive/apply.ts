@@ -23,11 +23,15 @@ export const ROLLUP_STEPS = [
 /** The fill steps that copy position_latest rows of open lifecycles (a rebuild skips them). */
 export const OPEN_POSITION_FILL_STEPS = ['open-position-latest-fill-delete', 'open-position-latest-fill-insert'];
 
+/** The 5-minute price OHLC steps of fills or market snapshots (batch_price is the stage's). */
+const PRICE_STEPS = (source: 'fill' | 'snapshot'): string[] => [`price-${source}-stage`, 'price-update', 'price-insert'];
+
 /** Derive steps in order; each is one statement in sql/derive/. Fill steps read batch_fills,
- * snapshot steps batch_msnap / batch_psnap; rollup-update, rollup-insert and markets-insert read
+ * snapshot steps batch_msnap / batch_psnap (price-update and price-insert read batch_price, made by price-fill-stage or price-snapshot-stage); rollup-update, rollup-insert and markets-insert read
  * batch_rollup, which rollup-stage makes from the batch's fills. */
 const FILL_STEPS = [
   'insert-fills',
+  'fills-by-address-insert',
   'liquidations-insert',
   'lifecycles-delete',
   'lifecycles-insert',
@@ -37,6 +41,7 @@ const FILL_STEPS = [
   ...OPEN_POSITION_FILL_STEPS,
   ...ACCOUNT_MERGE,
   ...ROLLUP_STEPS,
+  ...PRICE_STEPS('fill'),
 ];
 const MARKET_SNAPSHOT_STEPS = [
   'market-latest-delete',
@@ -48,6 +53,7 @@ const MARKET_SNAPSHOT_STEPS = [
   'oi-snapshot-1h-delete',
   'oi-snapshot-1h-insert',
   'funding-insert',
+  ...PRICE_STEPS('snapshot'),
 ];
 const POSITION_SNAPSHOT_STEPS = [
   'position-latest-delete',
@@ -85,7 +91,7 @@ export async function applyKind(w: Writer, kind: StagedKind, phases?: PhaseTimer
 }
 
 /** The temp tables derive steps make from a batch (replaced by the next batch's). */
-const BATCH_TEMPS = ['batch_rollup', 'account_changes', 'batch_accounts'];
+const BATCH_TEMPS = ['batch_rollup', 'account_changes', 'batch_accounts', 'batch_price'];
 
 /** Drops the derive steps' per-batch temp tables: after a catch-up, whose chunks made them large. */
 export async function dropBatchTemps(w: Writer): Promise<void> {

@@ -1,8 +1,10 @@
 /**
- * Candles of one market's index price (GET /v1/{protocol}/prices/history): market snapshots are
- * read from the journal's Parquet files (the derived state keeps no snapshot prices), fills' index
- * prices from the derived `fills` before the market's first snapshot. See sql/api/prices-history.sql.
+ * Candles of one market's index price (GET /v1/{protocol}/prices/history): market snapshots from
+ * the derived 5-minute OHLC (`price_5m`) for the window's whole 5-minute buckets and from the
+ * journal's Parquet files of the edge days for its partial ones, fills' index prices from the
+ * derived 5-minute OHLC of fills (and raw `fills` for partial buckets) before the market's first snapshot. See sql/api/prices-history.sql.
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqlFile } from '../db/sql-files.ts';
 import type { Row } from '../db/database.ts';
@@ -60,10 +62,53 @@ async function readFirstSnapshot(service: Service, protocol: Protocol, market: s
   return typeof row?.first_ms === 'number' ? row.first_ms : null;
 }
 
+const FIVE_MINUTES_MS = 300_000;
+
+/** The quoted Parquet files of a protocol's market snapshots on the given UTC days (those that exist). */
+function snapshotFiles(service: Service, protocol: Protocol, days: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const d of new Set(days)) {
+    const dir = join(journalDir(service.dataDir), 'market_snapshots', `protocol=${protocol}`, `day=${d}`);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (name.endsWith('.parquet')) files.push(`'${join(dir, name).replaceAll("'", "''")}'`);
+  }
+  return files;
+}
+
 /** The candles of `market` in window `w`, oldest first. */
 export async function priceCandles(service: Service, protocol: Protocol, market: string, w: HistoryWindow): Promise<Row[]> {
   const first = await firstSnapshot(service, protocol, market);
-  return parquetQuery(service, protocol, 'api/prices-history', {
-    protocol, market, from: w.from, to: w.to, from_day: day(w.from), to_day: day(w.to), bucket_ms: w.bucketMs, first_snapshot: first,
-  });
+  // whole 5-minute buckets come from price_5m, the partial ones at the window's ends from the journal
+  const innerFrom = Math.min(Math.ceil(w.from / FIVE_MINUTES_MS) * FIVE_MINUTES_MS, w.to);
+  const innerTo = Math.max(Math.floor(w.to / FIVE_MINUTES_MS) * FIVE_MINUTES_MS, innerFrom);
+  const edgeDays = [
+    ...(w.from < innerFrom ? [day(w.from), day(innerFrom - 1)] : []),
+    ...(innerTo < w.to ? [day(innerTo), day(w.to - 1)] : []),
+  ];
+  // fills count before the first snapshot: their whole 5-minute buckets up to the first snapshot's
+  // bucket from price_5m, the rest (window edges, that bucket's part before the snapshot) raw
+  const fillTo = Math.min(w.to, first ?? w.to);
+  const fillInnerTo = Math.max(Math.min(innerTo, first === null ? innerTo : Math.floor(first / FIVE_MINUTES_MS) * FIVE_MINUTES_MS), innerFrom);
+  const params = {
+    protocol, market, from: w.from, to: w.to, inner_from: innerFrom, inner_to: innerTo, bucket_ms: w.bucketMs,
+    fill_lo_to: Math.min(innerFrom, fillTo), fill_inner_to: fillInnerTo, fill_hi_from: Math.max(fillInnerTo, w.from), fill_to: fillTo,
+  };
+  for (let attempt = 0; ; attempt++) {
+    const files = snapshotFiles(service, protocol, edgeDays);
+    const edge = files.length === 0
+      ? 'SELECT 0::BIGINT AS t_us, 0::DOUBLE AS price, \'\' AS k WHERE false'
+      : sqlFile('api/prices-edge').replace('__FILES__', `[${files.join(', ')}]`);
+    try {
+      return await service.db.querySql(sqlFile('api/prices-history').replace('__EDGE__', edge), params);
+    } catch (err) {
+      // a file the compaction job replaced between the listing and the read: list again once
+      if (attempt === 0 && /No such file|cannot open file|No files found/i.test(String(err))) continue;
+      throw err;
+    }
+  }
 }

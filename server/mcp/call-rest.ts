@@ -40,6 +40,7 @@ const LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-rese
 
 const PATH_TOKEN = /^[A-Za-z0-9]{1,128}$/;
 const PROTOCOLS = ['alpha', 'beta'];
+const DEFAULT_PROTOCOL = 'alpha';
 
 /** One argument as a query-string value; `undefined` when omitted (absent or null). */
 function wireValue(name: string, value: unknown): string | undefined {
@@ -57,11 +58,9 @@ export function restRequestOf(tool: RestTool, args: Record<string, unknown>): { 
   const rest: Record<string, unknown> = { ...args };
   let pattern = tool.paths.alpha;
   if (hasProtocolArgument(tool)) {
-    const protocol = rest.protocol;
+    // omitted = alpha: the tools took no `protocol` before beta's twins existed
+    const protocol = rest.protocol ?? DEFAULT_PROTOCOL;
     delete rest.protocol;
-    if (protocol === undefined || protocol === null) {
-      throw new ApiError(400, 'invalid_parameter', "Argument 'protocol' is required (alpha or beta).", 'protocol');
-    }
     if (typeof protocol !== 'string' || !PROTOCOLS.includes(protocol)) {
       throw new ApiError(400, 'invalid_parameter', "Argument 'protocol' must be alpha or beta.", 'protocol');
     }

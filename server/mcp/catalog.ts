@@ -21,7 +21,7 @@ export interface RestTool {
   title: string;
   /** what it returns, units, limits, paging: for a model */
   description: string;
-  /** one path for alpha-only tools; alpha + beta = a required `protocol` argument */
+  /** one path for alpha-only tools; alpha + beta = an optional `protocol` argument (default alpha) */
   paths: ProtocolPaths;
   shape: BodyShape;
   /** what one row of `data` is, for the summary ("liquidation events") */

@@ -24,7 +24,8 @@ export const DESCRIBE_SERVICE_DESCRIPTION =
   + '(data_source: simulated, solana or replay: simulated numbers are synthetic, never present them as the chain\'s; '
   + 'first and last fill time and journal seq, since when market snapshots exist, position snapshots), freshness '
   + '(last append time and its age in seconds), and your plan: requests per minute, monthly credits and credits left, '
-  + 'history depths in days (null = full history) and the credit cost of each tool. Costs no credits; counts against the rate limit.';
+  + 'history depths in days (null = full history) and the credit cost of each tool. Tools serving both protocols take '
+  + '`protocol` (alpha or beta); omitted, they answer for alpha. Costs no credits; counts against the rate limit.';
 
 /** What describe_service needs besides the service. */
 export interface DescribeContext {
@@ -97,7 +98,8 @@ export function describeSummary(payload: Record<string, unknown>): string {
   const age = data.freshness.last_append_age_seconds;
   const credits = data.plan.credits_remaining === null ? 'unmetered' : `${data.plan.credits_remaining} credits left`;
   const source = data.data_source.source === 'simulated' ? 'SIMULATED data (not the chain\'s)' : `data source ${data.data_source.source}`;
-  return `Service (${source}): ${parts.join('; ')}. Last append ${age === null ? 'never' : `${age} s ago`}. Plan ${data.plan.name}, ${credits}.`;
+  return `Service (${source}): ${parts.join('; ')}. Last append ${age === null ? 'never' : `${age} s ago`}. Plan ${data.plan.name}, ${credits}. `
+    + 'Tools serving both protocols take protocol=alpha|beta (default alpha).';
 }
 
 /** describe_service as a tool result. */

@@ -1,8 +1,8 @@
 /**
  * Input schemas of the MCP tools, generated from the REST routes they wrap: the route's strict
  * valibot query schema converted with the OpenAPI document's converter (server/http/openapi.ts),
- * plus the path parameters of the route and, for tools wrapping alpha and beta twins, a required
- * `protocol`. Nothing is hand-kept: a new query parameter on a route appears in its tool.
+ * plus the path parameters of the route and, for tools wrapping alpha and beta twins, an optional
+ * `protocol` (default alpha, so clients written before beta's twins existed keep working). Nothing is hand-kept: a new query parameter on a route appears in its tool.
  */
 import { convert } from '../http/openapi.ts';
 import { openApiPath } from '../http/openapi.ts';
@@ -30,8 +30,8 @@ const PATH_ARGUMENTS: Record<string, Json> = {
 };
 
 const PROTOCOL_ARGUMENT: Json = {
-  type: 'string', enum: ['alpha', 'beta'],
-  description: 'Protocol: alpha (GMX-Solana) or beta (Jupiter Perps).',
+  type: 'string', enum: ['alpha', 'beta'], default: 'alpha',
+  description: 'Protocol: alpha (GMX-Solana) or beta (Jupiter Perps); omitted = alpha.',
 };
 
 /** True when the tool wraps alpha and beta twins (and so takes a `protocol` argument). */
@@ -70,7 +70,6 @@ export function toolInputSchema(tool: RestTool, routes: ReadonlyMap<string, Rest
   const required: string[] = [];
   if (hasProtocolArgument(tool)) {
     properties.protocol = PROTOCOL_ARGUMENT;
-    required.push('protocol');
   }
   for (const name of pathParameters(tool.paths.alpha)) {
     properties[name] = PATH_ARGUMENTS[name] ?? { type: 'string', description: `Path parameter ${name}.` };

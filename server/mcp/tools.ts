@@ -27,6 +27,9 @@ export interface ToolSet {
 /** Rows of a tool's page when the call gives no `limit`: sized for a model's context, not REST's 500. */
 export const TOOL_PAGE_ROWS = 25;
 
+/** Said by every tool that serves both protocols: `protocol` is optional. */
+const PROTOCOL_DEFAULT_NOTE = ' Without `protocol` the tool answers for alpha.';
+
 /** Builds the tool set over the app's REST routes. */
 export function compileTools(routes: readonly RestRoute[]): ToolSet {
   const byPath = new Map(routes.map((r) => [r.path, r]));
@@ -48,7 +51,7 @@ export function compileTools(routes: readonly RestRoute[]): ToolSet {
     list.push({
       name: tool.name,
       title: tool.title,
-      description: `${tool.description} Costs ${costs[tool.name]} credit${costs[tool.name] === 1 ? '' : 's'} per call.`,
+      description: `${tool.description}${tool.paths.beta !== undefined ? PROTOCOL_DEFAULT_NOTE : ''} Costs ${costs[tool.name]} credit${costs[tool.name] === 1 ? '' : 's'} per call.`,
       inputSchema: toolInputSchema(tool, byPath, tool.pageRows ?? TOOL_PAGE_ROWS),
       annotations: { readOnlyHint: true, openWorldHint: false },
     });

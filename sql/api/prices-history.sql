@@ -1,32 +1,59 @@
 -- GET /v1/{protocol}/prices/history: OHLC of one market's index price per epoch-aligned bucket,
--- oldest first; buckets without an observation omitted. Observations: the market snapshots of the
--- journal (every variant of the market; read from its Parquet files, glob spliced in as __GLOB__
--- by server/http/price-candles.ts) and, before the market's first snapshot, the index price the
--- fills carry (derived `fills`). open / close = the price of the first / last observation of the
--- bucket (time, then fills before snapshots, then a fill's seq or a snapshot's variant: the journal
--- holds one snapshot per variant and instant, and keeps no row order inside a file), high / low = max / min.
--- Parameters: $protocol VARCHAR, $market VARCHAR, $from, $to BIGINT epoch ms (window [from, to)),
--- $from_day, $to_day VARCHAR (the window's UTC days, for partition pruning), $bucket_ms BIGINT,
--- $first_snapshot BIGINT epoch ms or NULL (the market's first snapshot; NULL = none: fills only).
-WITH obs AS (
-  SELECT epoch_us(time) AS t_us, index_price AS price, 1 AS src, coalesce(market_variant, '') AS k, 0::BIGINT AS seq
-  FROM read_parquet(__GLOB__, hive_partitioning = true, union_by_name = true) -- files of different ages differ in columns
-  WHERE day BETWEEN $from_day::DATE AND $to_day::DATE
-    AND time >= make_timestamp($from::BIGINT * 1000) AND time < make_timestamp($to::BIGINT * 1000)
-    AND market = $market::VARCHAR
+-- oldest first; buckets without an observation omitted. Observations: the market snapshots (every
+-- variant of the market) and, before the market's first snapshot, the index price the fills carry.
+-- open / close = the price of the first / last observation of the bucket by (time, fills before
+-- snapshots, a snapshot's variant, a fill's seq: one snapshot per variant and instant), high / low
+-- = max / min.
+-- Whole 5-minute buckets come from the derived `price_5m`, partial ones from raw observations:
+-- - snapshots: price_5m (src 1) over [$inner_from, $inner_to); the window's partial 5-minute edges
+--   [$from, $inner_from) and [$inner_to, to) from the journal's Parquet files of the edge days
+--   (the edge CTE, spliced in by server/http/price-candles.ts: t_us, price, k, or no row);
+-- - fills, before the first snapshot only: price_5m (src 0) over [$inner_from, $fill_inner_to)
+--   (the 5-minute bucket of the first snapshot excluded), derived `fills` over [$from, $fill_lo_to)
+--   and [$fill_hi_from, $fill_to) (the route computes these bounds; they tile [$from, $fill_to)).
+-- Every output interval is a multiple of 5 minutes, so a 5-minute bucket lies in one output bucket.
+-- Parameters: $protocol VARCHAR, $market VARCHAR; BIGINT epoch ms: $from, $inner_from,
+-- $inner_to, $fill_lo_to, $fill_inner_to, $fill_hi_from, $fill_to; $bucket_ms BIGINT.
+WITH edge AS (__EDGE__),
+-- the raw observations (edge snapshots, fills) reduced to 5-minute rows first, with full keys
+raw AS (
+  SELECT t_us, price, 1 AS src, k, 0::BIGINT AS seq FROM edge
   UNION ALL
   SELECT epoch_us(time), index_price, 0, '', seq
   FROM fills
   WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR
-    AND time >= epoch_ms($from::BIGINT)
-    AND time < epoch_ms(least($to::BIGINT, coalesce($first_snapshot::BIGINT, $to::BIGINT)))
+    AND time >= epoch_ms($from::BIGINT) AND time < epoch_ms($fill_lo_to::BIGINT)
+  UNION ALL
+  SELECT epoch_us(time), index_price, 0, '', seq
+  FROM fills
+  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR
+    AND time >= epoch_ms($fill_hi_from::BIGINT) AND time < epoch_ms($fill_to::BIGINT)
+),
+-- 5-minute rows: inside one output bucket their first (last) times order them strictly (distinct
+-- 5-minute buckets are disjoint; in the first snapshot's bucket every raw fill precedes its
+-- snapshots), so the final pick needs the time alone
+rows5 AS (
+  SELECT first_us, last_us, open, high, low, close, observations AS n
+  FROM price_5m
+  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR AND src = 1
+    AND bucket >= make_timestamp($inner_from::BIGINT * 1000) AND bucket < make_timestamp($inner_to::BIGINT * 1000)
+  UNION ALL
+  SELECT first_us, last_us, open, high, low, close, observations
+  FROM price_5m
+  WHERE protocol = $protocol::VARCHAR AND market = $market::VARCHAR AND src = 0
+    AND bucket >= make_timestamp($inner_from::BIGINT * 1000) AND bucket < make_timestamp($fill_inner_to::BIGINT * 1000)
+  UNION ALL
+  SELECT min(t_us), max(t_us), arg_min(price, (t_us, src, k, seq)), max(price), min(price),
+         arg_max(price, (t_us, src, k, seq)), count(*)::INTEGER
+  FROM raw
+  GROUP BY t_us // 300000000
 )
-SELECT epoch_ms(t_us // 1000 // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS time,
-       arg_min(price, (t_us, src, k, seq)) AS open,
-       max(price) AS high,
-       min(price) AS low,
-       arg_max(price, (t_us, src, k, seq)) AS close,
-       count(*)::INTEGER AS observations
-FROM obs
+SELECT epoch_ms(first_us // 1000 // $bucket_ms::BIGINT * $bucket_ms::BIGINT) AS time,
+       arg_min(open, first_us) AS open,
+       max(high) AS high,
+       min(low) AS low,
+       arg_max(close, last_us) AS close,
+       sum(n)::INTEGER AS observations
+FROM rows5
 GROUP BY 1
 ORDER BY 1;

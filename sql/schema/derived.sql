@@ -109,6 +109,20 @@ CREATE TABLE IF NOT EXISTS oi_snapshot_5m (
   time TIMESTAMP NOT NULL, oi_long_usd DECIMAL(18,6) NOT NULL, oi_short_usd DECIMAL(18,6) NOT NULL
 );
 
+-- 5-minute OHLC of each market's index price, per source: src 1 = market snapshots (every variant
+-- of the market), src 0 = the index price fills carry (GET /v1/{protocol}/prices/history reads
+-- whole buckets here; fills count only before the market's first snapshot, decided at read). The
+-- keys of the first and last observation (time in epoch µs, then a snapshot's variant or a fill's
+-- seq; one snapshot per variant and instant) let a batch merge into a kept bucket in any order and
+-- let a read combine buckets exactly as the raw observations would (sql/derive/price-*.sql).
+CREATE TABLE IF NOT EXISTS price_5m (
+  protocol VARCHAR NOT NULL, market VARCHAR NOT NULL, src INTEGER NOT NULL, bucket TIMESTAMP NOT NULL,
+  open DOUBLE NOT NULL, high DOUBLE NOT NULL, low DOUBLE NOT NULL, close DOUBLE NOT NULL,
+  observations INTEGER NOT NULL,
+  first_us BIGINT NOT NULL, first_k VARCHAR NOT NULL, first_seq BIGINT NOT NULL,
+  last_us BIGINT NOT NULL, last_k VARCHAR NOT NULL, last_seq BIGINT NOT NULL
+);
+
 -- Coarser levels of the two 5-minute tables (issue 7), so that a history window reads whole days
 -- and hours instead of every 5-minute row, and folds everything before the window into one row per
 -- variant: rollup_1h / rollup_1d carry every rollup_5m column summed per hour / day (the daily rows
@@ -142,6 +156,15 @@ CREATE TABLE IF NOT EXISTS liquidations (
   price DOUBLE NOT NULL, entry_price DOUBLE NOT NULL, pnl_delta_usd DECIMAL(18,6) NOT NULL,
   liquidation_fee_usd DECIMAL(18,6)
 );
+
+-- Every fill's stream-frame columns again, inserted per batch in (protocol, address, time, seq)
+-- order, so a wallet's fills (GET /v1/{protocol}/fills with `address`) sit in a few row groups
+-- that zone maps on `address` find, instead of a scan of its whole active span in `fills`.
+CREATE TABLE IF NOT EXISTS fills_by_address AS
+SELECT seq, protocol, position_id, address, market, market_variant, side, time, type, size_delta_usd,
+       position_size_usd, collateral_delta_usd, price, entry_price, pnl_delta_usd, fee_usd,
+       borrowing_fee_usd, funding_fee_usd, liquidation_fee_usd, fee_total_usd, tx
+FROM fills LIMIT 0;
 
 -- Key/value bookkeeping: `derived_seq` = the journal seq the derived state includes.
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);

@@ -10,7 +10,8 @@
  *
  * Plan: newest first over every fill is a top-N over the whole journal, so a search first tries
  * windows that end at its upper bound and reach back {@link SPANS_MS}; when one fills the page no
- * older row can belong on it. An `address` narrows the window to its account's first and last fill.
+ * older row can belong on it. An `address` narrows the window to its account's first and last fill
+ * and reads `fills_by_address` (the fills in wallet order, zone maps on `address`) instead.
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
@@ -164,6 +165,8 @@ export function fillRoutes(service: Service, protocol: Protocol): RestRoute[] {
           fetch: limit + 1,
         };
         let rows: Row[] | null = lo >= hi ? [] : null;
+        // a wallet's fills are a few row groups of fills_by_address: one top-N over them
+        if (rows === null && filters.address !== null) rows = await service.db.query('api/fills-search-address', params);
         // every match is older than `top` (exclusive, epoch ms)
         const top = Math.min(hi, after ? Math.floor(after.time / 1000) + 1 : Infinity);
         for (const reach of rows === null ? SPANS_MS : []) {
