@@ -42,7 +42,7 @@ describe('unwritten changes during a backfill', () => {
   }, 120_000);
 
   it('the limit is a size; anything else is refused naming the variable', () => {
-    expect(unwrittenLimitFrom({})).toBe(256e6);
+    expect(unwrittenLimitFrom({})).toBe(512e6);
     expect(unwrittenLimitFrom({ PERPS_CHECKPOINT_UNWRITTEN: '1GiB' })).toBe(2 ** 30);
     expect(() => unwrittenLimitFrom({ PERPS_CHECKPOINT_UNWRITTEN: 'lots' })).toThrow('PERPS_CHECKPOINT_UNWRITTEN "lots"');
   });

@@ -158,8 +158,8 @@ export const startCommand = defineCommand({
     await checkSourceReachable(args.source, { rpcUrl, from: args.from });
     const unlock = acquireDataLock(dataDir);
     // the bulk work of a serving process (catch-up, the demo backfill) under 1GB, not the bulk
-    // commands' 2GB: with checkpoints during the backfill (server/db/unwritten-changes.ts), the
-    // demo backfill then peaked at ~1.5 GiB of RSS instead of ~1.65 (docs/operations.md, "Memory")
+    // commands' 2GB: beside serving, DuckDB's cache of written blocks must not take the RSS budget
+    // (docs/operations.md, "Memory")
     process.env.PERPS_DUCKDB_MEMORY ??= '1GB';
     const service = await openService({ dataDir }).catch((err: unknown) => {
       unlock();

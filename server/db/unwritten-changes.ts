@@ -8,8 +8,8 @@
 import { log } from '../log.ts';
 import type { Database } from './database.ts';
 
-/** Unwritten changes past which a bulk load checkpoints (PERPS_CHECKPOINT_UNWRITTEN, default 256MB). */
-export const DEFAULT_UNWRITTEN_LIMIT = '256MB';
+/** Unwritten changes past which a bulk load checkpoints (PERPS_CHECKPOINT_UNWRITTEN, default 512MB). */
+export const DEFAULT_UNWRITTEN_LIMIT = '512MB';
 
 const UNITS: Record<string, number> = { KB: 1e3, MB: 1e6, GB: 1e9, KIB: 1024, MIB: 1024 ** 2, GIB: 1024 ** 3 };
 
@@ -17,7 +17,7 @@ const UNITS: Record<string, number> = { KB: 1e3, MB: 1e6, GB: 1e9, KIB: 1024, MI
 export function unwrittenLimitFrom(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.PERPS_CHECKPOINT_UNWRITTEN ?? DEFAULT_UNWRITTEN_LIMIT;
   const m = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|KiB|MiB|GiB)$/i.exec(raw.trim());
-  if (!m) throw new Error(`PERPS_CHECKPOINT_UNWRITTEN "${raw}": expected a size such as 256MB or 1GiB`);
+  if (!m) throw new Error(`PERPS_CHECKPOINT_UNWRITTEN "${raw}": expected a size such as 512MB or 1GiB`);
   return Number(m[1]) * UNITS[m[2]!.toUpperCase()]!;
 }
 
