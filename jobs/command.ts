@@ -2,6 +2,7 @@ import { defineCommand } from 'citty';
 import { configFromEnv } from '../server/config.ts';
 import { log } from '../server/log.ts';
 import { openService } from '../server/service.ts';
+import { withDataLock } from '../server/startup-checks.ts';
 import { JOB_NAMES, jobDefinition, type JobName } from './service-jobs.ts';
 import { Scheduler } from './scheduler.ts';
 
@@ -18,15 +19,18 @@ export const jobsCommand = defineCommand({
       async run({ args }) {
         const name = args.name as JobName;
         if (!JOB_NAMES.includes(name)) throw new Error(`unknown job "${args.name}": use ${JOB_NAMES.join(', ')}`);
-        const service = await openService({ dataDir: args.data ?? configFromEnv().dataDir });
-        const scheduler = new Scheduler();
-        try {
-          const result = await scheduler.add(jobDefinition(name, service)).trigger();
-          log.success(`job ${name}: ${JSON.stringify(result)}`);
-        } finally {
-          await scheduler.stop();
-          await service.close();
-        }
+        const dataDir = args.data ?? configFromEnv().dataDir;
+        await withDataLock(dataDir, async () => {
+          const service = await openService({ dataDir });
+          const scheduler = new Scheduler();
+          try {
+            const result = await scheduler.add(jobDefinition(name, service)).trigger();
+            log.success(`job ${name}: ${JSON.stringify(result)}`);
+          } finally {
+            await scheduler.stop();
+            await service.close();
+          }
+        });
       },
     }),
   },

@@ -1,7 +1,9 @@
 /**
  * What `start` checks before it writes any file, so that a start that cannot work fails in one
- * line (exit 1) and leaves the data directory as it was: the port is free, no other server holds
+ * line (exit 1) and leaves the data directory as it was: the port is free, no other process holds
  * the data directory (a pid lock file, `<data>/server.lock`), and the source can be reached.
+ * The other commands that open a data directory (`simulate`, `rebuild`, `replay`, `jobs run`)
+ * take the same lock ({@link withDataLock}), so any two of them meet this one line, not DuckDB's.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -75,7 +77,7 @@ export function acquireDataLock(dataDir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
       const other = readLock(path);
       if (other && other.pid !== process.pid && alive(other.pid)) {
-        throw new Error(`data directory ${dataDir} is in use by process ${other.pid} (since ${other.started}: ${other.command}); stop it, or start with another --data`);
+        throw new Error(`data directory ${dataDir} is in use by process ${other.pid} (since ${other.started}: ${other.command}); stop it first, or use another --data`);
       }
       unlinkSync(path); // stale: its process is gone
     }
@@ -95,7 +97,23 @@ export function plainLockError(err: unknown, dataDir: string): Error {
   const message = (err as Error).message ?? String(err);
   if (!/Could not set lock on file/i.test(message)) return err as Error;
   const pid = /PID (\d+)/.exec(message)?.[1];
-  return new Error(`data directory ${dataDir} is in use by ${pid ? `process ${pid}` : 'another process'} (it holds the derived state's database); stop it, or start with another --data`);
+  return new Error(`data directory ${dataDir} is in use by ${pid ? `process ${pid}` : 'another process'} (it holds the derived state's database); stop it first, or use another --data`);
+}
+
+/**
+ * Runs `fn`, a command's work on the data directory, holding its lock ({@link acquireDataLock});
+ * given back when `fn` ends, however it ends. A DuckDB lock refusal inside (a program that holds
+ * the derived state's file without the lock) becomes {@link plainLockError}'s one line.
+ */
+export async function withDataLock<T>(dataDir: string, fn: () => Promise<T>): Promise<T> {
+  const release = acquireDataLock(dataDir);
+  try {
+    return await fn();
+  } catch (err) {
+    throw plainLockError(err, dataDir);
+  } finally {
+    release();
+  }
 }
 
 /** Fails in one line when the source cannot be reached: the RPC endpoint answers, the replayed journal exists. */

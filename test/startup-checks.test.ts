@@ -3,7 +3,8 @@
  * in use, a data directory another server holds, an unreachable source. Each fails in one line,
  * exit 1, and leaves the data directory as it was.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,4 +82,63 @@ describe('start-up checks', () => {
     expect(s.output()).toContain('holds no journal');
     expect(existsSync(fresh)).toBe(false);
   }, 30_000);
+});
+
+/** Runs `tsx server/cli.ts ...args`; resolves with its exit code and combined output. */
+function cli(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PERPS_LOG_LEVEL: '3' },
+    });
+    let output = '';
+    child.stdout.on('data', (b: Buffer) => (output += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (output += b.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+describe('the data directory lock of the other commands', () => {
+  it('simulate, rebuild, replay and jobs run on a directory a server holds fail in one line naming it, and leave its lock', async () => {
+    const shared = join(dir, 'commands');
+    const server = startChild(['--source', 'none', '--data', shared, '--port', String(await freePort())]);
+    try {
+      expect(await server.waitFor('serving')).toBe(true);
+      const commands = [
+        ['simulate', '--until', '2025-03-13T00:00:00Z'],
+        ['rebuild'],
+        ['replay', '--from', shared],
+        ['jobs', 'run', 'checkpoint'],
+      ];
+      for (const args of commands) {
+        const r = await cli([...args, '--data', shared]);
+        expect(r.code, args[0]).toBe(1);
+        expect(r.output, args[0]).toContain(`data directory ${shared} is in use by process ${server.child.pid}`);
+        expect(r.output, args[0]).not.toMatch(/Could not set lock|IO Error|\n\s+at /);
+        expect(JSON.parse(readFileSync(lockPath(shared), 'utf8')).pid).toBe(server.child.pid);
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    // the server gone, the same commands run, and each gives the directory back when done
+    for (const args of [['jobs', 'run', 'checkpoint'], ['rebuild']]) {
+      const r = await cli([...args, '--data', shared]);
+      expect(r.code, `${args.join(' ')}: ${r.output}`).toBe(0);
+      expect(existsSync(lockPath(shared)), args[0]).toBe(false);
+    }
+  }, 120_000);
+
+  it('a server does not start on a directory a command holds: it names the command', async () => {
+    const d = join(dir, 'held');
+    mkdirSync(d, { recursive: true });
+    // a command running: its lock names a live process (this test's)
+    writeFileSync(lockPath(d), JSON.stringify({ pid: process.pid, started: '2026-01-01T00:00:00.000Z', command: 'server/cli.ts rebuild --data held' }));
+    const s = startChild(['--source', 'none', '--data', d, '--port', String(await freePort())]);
+    expect(await s.exited).toBe(1);
+    expect(s.output()).toContain(`data directory ${d} is in use by process ${process.pid} (since 2026-01-01T00:00:00.000Z: server/cli.ts rebuild --data held)`);
+    const r = await cli(['simulate', '--until', '2025-03-13T00:00:00Z', '--data', d]);
+    expect(r.code).toBe(1);
+    expect(r.output).toContain(`data directory ${d} is in use by process ${process.pid}`);
+    expect(existsSync(join(d, 'journal'))).toBe(false);
+  }, 60_000);
 });

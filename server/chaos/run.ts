@@ -8,6 +8,9 @@
  * 3. a full disk: the data directory copied onto a small tmpfs (root only; skipped otherwise),
  *    filled by a ballast file while live, then freed: `/health` must fail with the reason while
  *    reads are served, ingestion must resume, and the invariants must hold again.
+ * After the kills, the journal's fills are compared with an uninterrupted run of the same seed to
+ * the same time (server/chaos/uninterrupted.ts), and a few API answers with a recount from the
+ * journal (server/chaos/recount.ts).
  * Prints its figures (JSON last) and exits 1 when an invariant or a bound fails.
  *
  * Flags: --scale (0.05) --seed (7) --kills-backfill (6) --kills-live (3) --bad (3000) --slow (20)
@@ -22,6 +25,8 @@ import type { HealthBody } from '../http/health.ts';
 import { freePort, mib, spawnServer, type ServerChild } from '../bench/server-process.ts';
 import { badRequests, connectionFlood, rng, slowConsumers } from './floods.ts';
 import { checkJournal, journalHolds, type JournalFigures } from './invariants.ts';
+import { apiAgainstRecount } from './recount.ts';
+import { compareWithUninterrupted, sameFills } from './uninterrupted.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -182,15 +187,19 @@ async function main() {
     await server.stop();
     const journal: JournalFigures = await checkJournal(dataDir);
     say(`after ${kills.backfillKills + kills.liveKills} kills: ${journal.fills} fills, seq gap-free ${journal.seqGapFree}, duplicate fill keys ${journal.duplicateFillKeys}, duplicate position snapshots ${journal.duplicatePositionSnapshots}, ${journal.parquetFiles} files (${journal.unreadableFiles.length} unreadable), rebuild diff ${JSON.stringify(journal.rebuildDiff)}`);
+    const twin = await compareWithUninterrupted(dataDir, work);
+    say(`uninterrupted run of seed ${flags.seed} to ${twin.completeTo}: ${twin.uninterruptedFills} fills against the killed run's ${twin.killedFills}; only in the killed run ${twin.onlyKilled}, only in the uninterrupted one ${twin.onlyUninterrupted} (seq differs for ${twin.seqDiffers})`);
+    const recount = await apiAgainstRecount(dataDir, premiumKey(dataDir));
+    for (const c of recount) say(`API against a recount: ${c.what}: ${c.differences.length ? `${c.differences.length} differences, e.g. ${c.differences.slice(0, 3).join('; ')}` : 'equal'}`);
     const canMount = process.getuid?.() === 0 && flags['disk-full'] !== 'false';
     const disk = canMount ? await diskFull(dataDir, work) : null;
     if (!canMount) say('disk full: skipped (needs root to mount a small tmpfs)');
     if (disk) say(`after the full disk: ${disk.journal.fills} fills, seq gap-free ${disk.journal.seqGapFree}, duplicate position snapshots ${disk.journal.duplicatePositionSnapshots}, rebuild diff ${JSON.stringify(disk.journal.rebuildDiff)}`);
-    failed = !journalHolds(journal) || (disk !== null && (!journalHolds(disk.journal) || disk.tempFilesWhileFull > 0))
+    failed = !journalHolds(journal) || !sameFills(twin) || recount.some((c) => c.differences.length > 0) || (disk !== null && (!journalHolds(disk.journal) || disk.tempFilesWhileFull > 0))
       || requests.bad.fivexx > 0 || requests.bad.fourxxWithoutBody > 0;
     const seconds = Math.round((performance.now() - started) / 1000);
     say(`${failed ? 'FAILED' : 'passed'} in ${seconds} s`);
-    process.stdout.write(`${JSON.stringify({ scale: Number(flags.scale), seed: Number(flags.seed), seconds, kills, journal, requests, rssAfterMib, disk }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ scale: Number(flags.scale), seed: Number(flags.seed), seconds, kills, journal, uninterrupted: twin, recount, requests, rssAfterMib, disk }, null, 2)}\n`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
 import { rebuildState } from '../derive/rebuild.ts';
+import { withDataLock } from '../startup-checks.ts';
 import { numberFlag } from './flags.ts';
 
 /** `rebuild`: throw the derived state away and derive it again from the journal alone. */
@@ -19,6 +20,6 @@ export const rebuildCommand = defineCommand({
     const chunkRows = args['chunk-rows'] === undefined ? undefined : numberFlag('chunk-rows', args['chunk-rows'], { integer: true, min: 1 });
     const dataDir = args.data ?? configFromEnv().dataDir;
     if (!existsSync(dataDir)) throw new Error(`no data directory at ${dataDir}: nothing to rebuild`);
-    await rebuildState(dataDir, undefined, { chunkRows });
+    await withDataLock(dataDir, () => rebuildState(dataDir, undefined, { chunkRows }));
   },
 });

@@ -2,6 +2,7 @@ import { defineCommand } from 'citty';
 import { configFromEnv } from '../config.ts';
 import { log } from '../log.ts';
 import { openService } from '../service.ts';
+import { withDataLock } from '../startup-checks.ts';
 import { parseSpeed, runReplay } from '../sources/replay-source.ts';
 
 /**
@@ -18,19 +19,22 @@ export const replayCommand = defineCommand({
   },
   async run({ args }) {
     const speed = parseSpeed(args.speed);
-    const service = await openService({ dataDir: args.data ?? configFromEnv().dataDir });
-    const abort = new AbortController();
-    const stop = (signal: string) => {
-      log.info(`${signal}: stopping the replay after the append in flight`);
-      abort.abort();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    try {
-      const r = await runReplay(service, { from: args.from, speed, signal: abort.signal });
-      if (!r.done) log.info(`replay: stopped after ${r.fills} fills; run it again to resume`);
-    } finally {
-      await service.close();
-    }
+    const dataDir = args.data ?? configFromEnv().dataDir;
+    await withDataLock(dataDir, async () => {
+      const service = await openService({ dataDir });
+      const abort = new AbortController();
+      const stop = (signal: string) => {
+        log.info(`${signal}: stopping the replay after the append in flight`);
+        abort.abort();
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      try {
+        const r = await runReplay(service, { from: args.from, speed, signal: abort.signal });
+        if (!r.done) log.info(`replay: stopped after ${r.fills} fills; run it again to resume`);
+      } finally {
+        await service.close();
+      }
+    });
   },
 });

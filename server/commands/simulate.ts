@@ -3,6 +3,7 @@ import { configFromEnv } from '../config.ts';
 import { parseTimestamp, TIMESTAMP_MESSAGE } from '../http/params.ts';
 import { numberFlag } from './flags.ts';
 import { openService } from '../service.ts';
+import { withDataLock } from '../startup-checks.ts';
 import { backfillSimulator } from '../sources/simulate-source.ts';
 
 /** `simulate`: fill (or extend) a journal with simulated history, without serving it. */
@@ -19,11 +20,13 @@ export const simulateCommand = defineCommand({
     const until = args.until ? parseTimestamp(args.until) : Date.now();
     if (until === undefined) throw new Error(`--until ${TIMESTAMP_MESSAGE}, got "${args.until}"`);
     const opts = { seed: numberFlag('seed', args.seed, { integer: true }), scale: numberFlag('scale', args.scale, { above: 0 }) };
-    const service = await openService({ dataDir });
-    try {
-      await backfillSimulator(service, opts, until);
-    } finally {
-      await service.close();
-    }
+    await withDataLock(dataDir, async () => {
+      const service = await openService({ dataDir });
+      try {
+        await backfillSimulator(service, opts, until);
+      } finally {
+        await service.close();
+      }
+    });
   },
 });

@@ -157,6 +157,10 @@ export const startCommand = defineCommand({
     await checkPortFree(hostname, port);
     await checkSourceReachable(args.source, { rpcUrl, from: args.from });
     const unlock = acquireDataLock(dataDir);
+    // the bulk work of a serving process (catch-up, the demo backfill) under 1GB, not the bulk
+    // commands' 2GB: beside serving, DuckDB's cache of written blocks must not take the RSS budget
+    // (docs/operations.md, "Memory")
+    process.env.PERPS_DUCKDB_MEMORY ??= '1GB';
     const service = await openService({ dataDir }).catch((err: unknown) => {
       unlock();
       throw plainLockError(err, dataDir);
