@@ -202,7 +202,7 @@ interface Draw {
   sorts16: string[];
 }
 
-/** Beta's twins of endpoints 5-19 (named `b5` … `b19`; beta has no variants and funding history takes a market). */
+/** Beta's twins of the alpha workloads from `/liquidations/search` to `/positions/{address}/{id}/lifecycle` (named `b5` … `b19` after theirs; beta has no variants and funding history takes a market). */
 function betaWorkloads(b: BenchData['beta'], x: Draw): EndpointWorkload[] {
   const { pick, maybe, gen, q, order, windowed } = x;
   const market = () => maybe(0.6, `market=${enc(pick(b.markets))}`);

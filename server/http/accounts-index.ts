@@ -1,5 +1,5 @@
 /**
- * Endpoint 13's working set (issue 7), one per protocol: every Account of the protocol (the alpha_account_held() shape: the
+ * The working set of `GET /v1/{protocol}/accounts/search`, one per protocol: every Account of the protocol (the alpha_account_held() shape: the
  * Account and the exact parts behind endpoint 12's totals, a few tens of thousands of rows) held
  * in memory for one journal generation (./accounts-snapshot.ts), with one sorted order per
  * (sort key, direction), all built when it loads. A search is then a walk of that order applying the

@@ -69,7 +69,7 @@ export interface RouteParts {
   accounts?: AccountsIndex;
   /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
   openPositions?: OpenPositionsIndex;
-  /** beta's endpoints 12-14's (and 15's account check) accounts (default: a new one, loaded on first use) */
+  /** the accounts behind beta's `/accounts/stats`, `/accounts/search`, `/accounts/{address}` (and the account check of `/accounts/{address}/history`) (default: a new one, loaded on first use) */
   betaAccounts?: AccountsIndex;
 }
 

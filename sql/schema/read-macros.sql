@@ -38,7 +38,7 @@ CREATE OR REPLACE MACRO activity_24h(now_ms) AS TABLE
   FROM pieces
   GROUP BY ALL;
 
--- The live state of every open lifecycle of protocol `proto`, shared by endpoints 16 and 17 (whose figures
+-- The live state of every open lifecycle of protocol `proto`, shared by `/open-positions/search` and `/open-positions/stats` (whose figures
 -- must agree; a test checks it): the latest position snapshot when it is at least as new as the
 -- lifecycle's last fill ("fresh"); otherwise (no snapshot yet, or a fill newer than it) the state
 -- after the last fill: size and collateral of the lifecycle, unsettled amounts 0 (fees settle on
@@ -263,7 +263,7 @@ CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
   WHERE f.protocol = 'alpha' AND f.seq > after_seq AND f.seq <= upto_seq;
 
 -- An address's closed and liquidated lifecycles of protocol `proto` in the History-row shape
--- (endpoint 15); the history read index holds alpha's only, so beta passes mark 0.
+-- (`/accounts/{address}/history`); the history read index holds alpha's only, so beta passes mark 0.
 -- Arguments: proto, of_address, mark. Without a scan of `lifecycles`: the history read index
 -- (sql/schema/read-index.sql, sorted by address) up to `mark`, and `lifecycles` after it (its last
 -- rows: zone maps on last_seq skip the rest), of those closed in [lo_ms, hi_ms) (epoch ms: the
@@ -285,7 +285,7 @@ CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE SELECT *
 DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;
 DROP MACRO TABLE IF EXISTS alpha_records;
 
--- Liquidation events of protocol `proto` exactly as endpoint 5 serves them (fields: contract §5; size_usd =
+-- Liquidation events of protocol `proto` exactly as `/liquidations/search` serves them (fields: contract §5; size_usd =
 -- −size_delta_usd, collateral_usd = −collateral_delta_usd, pnl_usd = the fill's realized PnL before
 -- fees, liquidation_fee_usd 0 when absent; USD rounded to 6 decimals, prices not), then time_ms and
 -- seq (the cursor; the route strips them) and time_us (epoch µs, the in-memory index's sort key).

@@ -43,7 +43,7 @@ const searchQuery = querySchema({
   limit: v.optional(limitParam),
 });
 
-/** GET /v1/{protocol}/accounts/stats, /accounts/search, /accounts/:address (`accounts`: the protocol's in-memory snapshot, shared with endpoint 15; 12 takes its totals). */
+/** GET /v1/{protocol}/accounts/stats, /accounts/search, /accounts/:address (`accounts`: the protocol's in-memory snapshot, shared with `/accounts/{address}/history`; `/accounts/stats` takes its totals). */
 export function accountRoutes(service: Service, protocol: Protocol, accounts: AccountsIndex): RestRoute[] {
   const name = protocol === 'alpha' ? 'alpha' : 'beta';
   return [

@@ -164,7 +164,7 @@ const positionNotFound = (protocol: Protocol) => notFound(`This address has no $
 /**
  * Whether a lifecycle row read by position_id alone (sql/api/alpha-position.sql, alpha-position-span.sql)
  * is a lifecycle of `protocol` and `address`. The SQL filters on the integer id only and leaves the
- * string comparisons to this check (issue 7).
+ * string comparisons to this check.
  */
 function isLifecycleOf(row: Row | undefined, protocol: Protocol, address: string): row is Row {
   return row !== undefined && row.protocol === protocol && row.address === address;
