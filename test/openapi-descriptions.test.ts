@@ -89,7 +89,7 @@ describe('OpenAPI descriptions', () => {
   it('puts the limit and request-id headers on every authenticated answer, and Retry-After on the 429', () => {
     for (const [label, op] of operations()) {
       if ((op.security ?? []).length === 0) continue;
-      const ok = op.responses['200'];
+      const ok = op.responses['200'] ?? op.responses['201'];
       expect(Object.keys(ok.headers ?? {}), label).toEqual(expect.arrayContaining(
         ['x-request-id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Credits-Remaining']));
       if (label.startsWith('POST')) continue; // MCP answers limits inside a tool result, never as a 429

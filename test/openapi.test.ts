@@ -158,7 +158,7 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('lists every route of restRoutes with its path and query parameters, security and error answers', () => {
-    const nonRest = ['/v1/stream/{protocol}/fills', '/v1/mcp'];
+    const nonRest = ['/v1/stream/{protocol}/fills', '/v1/stream/tickets', '/v1/mcp'];
     expect(Object.keys(doc.paths).sort()).toEqual([...routes.map((r) => openApiPath(r.path).path), ...nonRest].sort());
     for (const route of routes) {
       const { path, params } = openApiPath(route.path);

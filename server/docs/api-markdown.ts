@@ -96,10 +96,10 @@ function errorsOf(doc: Json, op: Json): string {
 function operationSection(doc: Json, o: Operation): string {
   const parts = [`### ${headingOf(o)}`, '', o.op.summary, ''];
   parts.push(`Credits: ${creditsOf(o)}. Plans: ${plansOf(o)}.`, '', parameterTable(o.op), '');
-  const ok = o.op.responses['200'];
-  const media = ok?.content?.['application/json'];
+  const status = o.op.responses['200'] ? '200' : '201';
+  const media = o.op.responses[status]?.content?.['application/json'];
   if (media?.schema && o.route?.auth !== false) {
-    parts.push('200 body:', '', fieldTable(media.schema), '');
+    parts.push(`${status} body:`, '', fieldTable(media.schema), '');
   }
   parts.push(`Errors: ${errorsOf(doc, o.op)}`, '');
   if (media?.example !== undefined) parts.push('Example:', '', '```json', JSON.stringify(media.example, null, 2), '```', '');
@@ -153,7 +153,8 @@ function recordSections(doc: Json): string {
 export function apiMarkdown(doc: Json, routes: readonly RestRoute[]): string {
   const ops = operationsOf(doc, routes);
   const rest = ops.filter((o) => o.route);
-  const stream = ops.find((o) => o.path.startsWith('/v1/stream/'));
+  const stream = ops.find((o) => o.path.startsWith('/v1/stream/') && o.path.endsWith('/fills'));
+  const tickets = ops.find((o) => o.path === '/v1/stream/tickets');
   const mcp = ops.find((o) => o.path === '/v1/mcp');
   const link = (heading: string) => `#${anchorOf(heading)}`;
   return [
@@ -208,6 +209,7 @@ export function apiMarkdown(doc: Json, routes: readonly RestRoute[]): string {
     '## Stream',
     '',
     ...(stream ? [operationSection(doc, stream), STREAM_RULES, '', streamCloseCodes(), ''] : []),
+    ...(tickets ? [operationSection(doc, tickets)] : []),
     '## MCP',
     '',
     ...(mcp ? [`### ${headingOf(mcp)}`, '', MCP_RULES, '', mcpToolTable(routes), ''] : []),

@@ -13,7 +13,8 @@
  */
 import * as v from 'valibot';
 import { MCP_PATH } from '../mcp/path.ts';
-import { STREAM_PATH } from '../stream/route.ts';
+import { STREAM_PATH, TICKETS_PATH } from '../stream/route.ts';
+import { STREAM_PROTOCOL, TICKET_TTL_MS } from '../stream/tickets.ts';
 import { streamQuery } from '../stream/scope.ts';
 import { errorBodyOf } from './response-schemas.ts';
 import { PositionEvent } from './routes/positions.ts';
@@ -129,8 +130,44 @@ function mcpPathItem(): Json {
   };
 }
 
+/** Path item of the stream tickets (`POST /v1/stream/tickets`): how a browser opens the stream without its key in the URL. */
+function ticketsPathItem(): Json {
+  const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+  const ticket = {
+    type: 'object',
+    description: 'A single-use stream ticket.',
+    required: ['ticket', 'expires_at', 'protocol'],
+    additionalProperties: false,
+    properties: {
+      ticket: { type: 'string', description: `Offer it as the WebSocket subprotocol \`ticket.<ticket>\`, beside \`${STREAM_PROTOCOL}\`; good for one socket.` },
+      expires_at: { type: 'string', format: 'date-time', description: `When the ticket lapses if unused (UTC; ${TICKET_TTL_MS / 1000} s after it was issued).` },
+      protocol: { type: 'string', description: 'The subprotocol the service speaks, to offer with the ticket.' },
+    },
+  };
+  return {
+    post: {
+      operationId: 'post_stream_ticket',
+      summary: 'A single-use ticket to open the fills stream from a browser',
+      description: 'A browser cannot set `x-api-key` on a WebSocket: it asks for a ticket with its key in the header, then opens the stream offering `' + STREAM_PROTOCOL + '` and `ticket.<ticket>` as subprotocols. The ticket is bound to the key, valid ' + TICKET_TTL_MS / 1000 + ' s and for one socket; a key revoked meanwhile fails. Rate-limited; costs no credit. Any method but POST is a 405 with `Allow: POST`.',
+      tags: ['stream'],
+      security: [{ ApiKey: [] }],
+      responses: {
+        201: {
+          description: 'The ticket (never cached).',
+          headers: LIMIT_HEADER_REFS,
+          content: { 'application/json': { schema: { type: 'object', description: 'The ticket under `data`.', required: ['data'], additionalProperties: false, properties: { data: ticket } } } },
+        },
+        401: ref('Unauthorized'),
+        403: ref('PlanRequired'),
+        429: ref('TooManyRequests'),
+        500: ref('InternalError'),
+      },
+    },
+  };
+}
+
 /**
- * Adds endpoints 22 and 23 to a document built from the REST routes: their paths, tags and the
+ * Adds the stream, its tickets and MCP to a document built from the REST routes: their paths, tags and the
  * `PlanRequired` response component. `convert` is the document's valibot → JSON Schema converter,
  * `tagObject` its tag builder (both passed in: this module is imported by server/http/openapi.ts).
  */
@@ -140,6 +177,7 @@ export function addNonRestOperations(doc: Json, convert: Convert, tagObject: (na
   if (paths[streamPath] || paths[MCP_PATH]) throw new Error('OpenAPI: a REST route shadows the stream or MCP path');
   paths[streamPath] = streamPathItem(convert);
   paths[MCP_PATH] = mcpPathItem();
+  paths[TICKETS_PATH] = ticketsPathItem();
   (doc.tags as Json[]).push(tagObject('stream'), tagObject('mcp'));
   const components = doc.components as { schemas: Json; responses: Json };
   components.schemas.Error403 = convert(errorBodyOf(['plan_required']));
