@@ -35,9 +35,9 @@ describe('unwritten changes during a backfill', () => {
   it('are checkpointed once past the limit, and pile up without one', async () => {
     const unbounded = await backfill('unbounded', '1000GB');
     const bounded = await backfill('bounded', '4MB');
-    // ~46 MB against ~14 MB: the limit, plus what one append of 5,000 rows adds and the
-    // staging tables' own blocks
-    expect(bounded).toBeLessThan(16e6);
+    // ~61 MB against ~18 MB: the limit, plus what one append of 5,000 rows adds to every derived
+    // table (fills_by_address and price_5m included) and the staging tables' own blocks
+    expect(bounded).toBeLessThan(20e6);
     expect(unbounded).toBeGreaterThan(2.5 * bounded);
   }, 120_000);
 
