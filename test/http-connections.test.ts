@@ -5,33 +5,19 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../server/http/serve.ts';
-import { KeyStore } from '../server/keys/store.ts';
-import { openLimits, type Limits } from '../server/limits/gate.ts';
-import type { Service } from '../server/service.ts';
-import { at, fill, tempService } from './helpers/fixtures.ts';
+import type { RunningServer } from '../server/http/serve.ts';
+import { openOneFillServer } from './helpers/one-fill-server.ts';
 
 let server: RunningServer;
-let service: Service;
-let limits: Limits;
 let key: string;
 let done: () => Promise<void>;
 
 beforeAll(async () => {
-  const t = await tempService(at('2026-06-02T00:00:00Z'));
-  service = t.service;
-  await service.append({ fills: [fill({ time: at('2026-06-01T10:00:00Z') })], marketSnapshots: [], positionSnapshots: [] });
-  const keys = KeyStore.open(t.dir);
-  key = keys.create({ plan: 'trial', label: 'conn' }).key;
-  limits = openLimits(t.dir, { flushMs: 0 });
-  server = await startServer({ service, keys, limits, port: 0, hostname: '127.0.0.1', connections: { headersMs: 400, requestMs: 800, keepAliveMs: 300, checkEveryMs: 100 } });
-  done = t.cleanup;
+  const s = await openOneFillServer({ plan: 'trial', serve: { connections: { headersMs: 400, requestMs: 800, keepAliveMs: 300, checkEveryMs: 100 } } });
+  ({ server, key } = s);
+  done = s.close;
 });
-afterAll(async () => {
-  await server.close();
-  limits.close();
-  await done();
-});
+afterAll(() => done());
 
 /** Opens a raw TCP connection; resolves with everything the server sent and how long until it closed. */
 function raw(send?: (s: Socket) => void): Promise<{ text: string; closedAfterMs: number }> {

@@ -8,36 +8,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServerMetrics } from '../server/http/metrics.ts';
-import { startServer, type RunningServer } from '../server/http/serve.ts';
-import { KeyStore } from '../server/keys/store.ts';
-import { openLimits, type Limits } from '../server/limits/gate.ts';
+import type { RunningServer } from '../server/http/serve.ts';
 import type { Service } from '../server/service.ts';
-import { at, fill, tempService } from './helpers/fixtures.ts';
+import { at, fill } from './helpers/fixtures.ts';
+import { openOneFillServer } from './helpers/one-fill-server.ts';
 
 let server: RunningServer;
 let service: Service;
-let limits: Limits;
 let key: string;
 let dir: string;
 let done: () => Promise<void>;
 const ADDRESS = 'Addr1111111111111111111111111111111111111111';
 
 beforeAll(async () => {
-  const t = await tempService(at('2026-06-02T00:00:00Z'));
-  service = t.service;
-  dir = t.dir;
-  await service.append({ fills: [fill({ time: at('2026-06-01T10:00:00Z'), address: ADDRESS })], marketSnapshots: [], positionSnapshots: [] });
-  const keys = KeyStore.open(t.dir);
-  key = keys.create({ plan: 'premium', label: 'm' }).key;
-  limits = openLimits(t.dir, { flushMs: 0 });
-  server = await startServer({ service, keys, limits, port: 0, hostname: '127.0.0.1', metrics: 'local', accessLog: join(t.dir, 'access.log') });
-  done = t.cleanup;
+  const s = await openOneFillServer({ plan: 'premium', fillOver: { address: ADDRESS }, serve: (d) => ({ metrics: 'local', accessLog: join(d, 'access.log') }) });
+  ({ server, service, key, dir } = s);
+  done = s.close;
 });
-afterAll(async () => {
-  await server.close();
-  limits.close();
-  await done();
-});
+afterAll(() => done());
 
 const url = (path: string) => `${server.url.replace(/\/$/, '')}${path}`;
 const get = (path: string, headers: Record<string, string> = { 'x-api-key': key }) => fetch(url(path), { headers });

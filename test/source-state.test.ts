@@ -6,34 +6,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLETE_TO_HEADER } from '../server/http/completeness.ts';
-import { startServer, type RunningServer } from '../server/http/serve.ts';
-import { KeyStore } from '../server/keys/store.ts';
-import { openLimits, type Limits } from '../server/limits/gate.ts';
+import type { RunningServer } from '../server/http/serve.ts';
 import { openService, type Service } from '../server/service.ts';
 import { openSimulator, simulatedTo, simulateUntil } from '../server/sources/simulate-source.ts';
-import { at, fill, tempDataDir, tempService } from './helpers/fixtures.ts';
+import { at, tempDataDir } from './helpers/fixtures.ts';
+import { openOneFillServer } from './helpers/one-fill-server.ts';
 
 describe('x-data-complete-to and /health source', () => {
   let server: RunningServer;
   let service: Service;
-  let limits: Limits;
   let key: string;
   let done: () => Promise<void>;
   beforeAll(async () => {
-    const t = await tempService(at('2026-06-02T00:00:00Z'));
-    service = t.service;
-    await service.append({ fills: [fill({ time: at('2026-06-01T10:00:00Z') })], marketSnapshots: [], positionSnapshots: [] });
-    const keys = KeyStore.open(t.dir);
-    key = keys.create({ plan: 'trial', label: 'c' }).key;
-    limits = openLimits(t.dir, { flushMs: 0 });
-    server = await startServer({ service, keys, limits, port: 0, hostname: '127.0.0.1' });
-    done = t.cleanup;
+    const s = await openOneFillServer({ plan: 'trial' });
+    ({ server, service, key } = s);
+    done = s.close;
   });
-  afterAll(async () => {
-    await server.close();
-    limits.close();
-    await done();
-  });
+  afterAll(() => done());
 
   const get = (path: string, withKey = true) => fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: withKey ? { 'x-api-key': key } : {} });
 
