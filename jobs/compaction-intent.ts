@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fsyncPathAsync, writeFileAtomicAsync } from '../server/fs-atomic.ts';
+import { fsyncPathAsync, writeFileAtomicAsync } from '../server/lib/fs-atomic.ts';
 import { journalDir } from '../server/journal/layout.ts';
-import { log } from '../server/log.ts';
+import { log } from '../server/lib/log.ts';
 
 /**
  * A redo record of one partition's compaction: once it is on disk the swap completes, even

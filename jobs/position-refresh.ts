@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { sqlFingerprint } from '../server/db/sql-fingerprint.ts';
 import { sqlFile } from '../server/db/sql-files.ts';
 import type { IncomingPositionSnapshot, Protocol } from '../server/journal/rows.ts';
-import { log } from '../server/log.ts';
+import { log } from '../server/lib/log.ts';
 import type { Service } from '../server/service.ts';
 import { ALPHA, BETA } from '../server/sources/simulate/markets.ts';
 import { dataPartitions, withFiles } from './journal-files.ts';

@@ -2,7 +2,7 @@ import type { Writer } from '../server/db/database.ts';
 import { sqlFile } from '../server/db/sql-files.ts';
 import { inTransaction, readWatermark, type Watermark } from '../server/derive/apply.ts';
 import { dropTempStaging, resetStaging } from '../server/journal/stage.ts';
-import { log } from '../server/log.ts';
+import { log } from '../server/lib/log.ts';
 import type { Service } from '../server/service.ts';
 import { markRollupsRefreshed, ROLLUP_REFRESH_COMMIT_KEY, ROLLUP_REFRESH_SEQ_KEY } from '../server/derive/rollup-watermark.ts';
 import { dataPartitions, withFiles } from './journal-files.ts';

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { log } from '../server/log.ts';
+import { log } from '../server/lib/log.ts';
 
 /** One scheduled job: a name, a cron pattern (UTC, with seconds allowed) and what it does. */
 export interface JobDefinition<R = unknown> {

@@ -1,4 +1,4 @@
-import { log } from '../server/log.ts';
+import { log } from '../server/lib/log.ts';
 import type { Service } from '../server/service.ts';
 import { compactJournal } from './compaction.ts';
 import { refreshPositions } from './position-refresh.ts';

@@ -14,7 +14,7 @@ import { LifecycleIndex } from './ingest/lifecycle-index.ts';
 import { readCheckpoint } from './journal/checkpoint.ts';
 import { recoverJournal } from './journal/commit.ts';
 import type { IncomingBatch } from './journal/rows.ts';
-import { log } from './log.ts';
+import { log } from './lib/log.ts';
 
 export interface ServiceOptions {
   /** journal at <dataDir>/journal, derived DuckDB at <dataDir>/state.duckdb */

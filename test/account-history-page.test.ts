@@ -1,11 +1,11 @@
 /**
- * Endpoint 15's in-memory order (server/http/account-history.ts `pageOrder`): the page a selection
+ * Endpoint 15's in-memory order (server/read/lifecycles/account-history.ts `pageOrder`): the page a selection
  * of the page's last value finds equals the page of a full sort, for random values with ties, NULLs
  * (NaN), -0 and +0, in both orders and at every offset.
  */
 import { describe, expect, it } from 'vitest';
-import { pageOrder } from '../server/http/account-history.ts';
-import { K, KEY_WIDTH, setKeyRow } from '../server/http/lifecycle-accounts.ts';
+import { pageOrder } from '../server/read/lifecycles/account-history.ts';
+import { K, KEY_WIDTH, setKeyRow } from '../server/read/lifecycles/lifecycle-accounts.ts';
 
 /** A deterministic generator (mulberry32). */
 function random(seed: number): () => number {

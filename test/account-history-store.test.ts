@@ -1,6 +1,6 @@
 /**
  * Endpoint 15 from the lifecycle store's account files and the in-memory tail of lifecycles closed
- * after its mark (server/http/account-history.ts, lifecycle-accounts.ts, closed-tail.ts) answers byte
+ * after its mark (server/read/lifecycles/account-history.ts, lifecycle-accounts.ts, closed-tail.ts) answers byte
  * for byte as sql/api/alpha-account-history.sql does: every filter, sort, order and page, with and
  * without the plan's history depth, for accounts of every size, unknown and beta-only addresses, at
  * every stage of the store (none, a first segment, closes after its mark, a second segment, a third
@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
-import { mountRoute } from '../server/http/app.ts';
+import { mountRoute } from '../server/main/app.ts';
 import { handleError } from '../server/http/errors.ts';
-import { HistoryIndex } from '../server/http/history-index.ts';
-import { LifecycleStore } from '../server/http/lifecycle-store.ts';
-import { ClosedTail } from '../server/http/closed-tail.ts';
+import { HistoryIndex } from '../server/read/lifecycles/history-index.ts';
+import { LifecycleStore } from '../server/read/lifecycles/lifecycle-store.ts';
+import { ClosedTail } from '../server/read/lifecycles/closed-tail.ts';
 import { positionRoutes } from '../server/http/routes/positions.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { answersOf } from './helpers/answers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AccountTableBuilder } from '../server/http/account-table.ts';
+import { AccountTableBuilder } from '../server/read/accounts/account-table.ts';
 import type { Row } from '../server/db/database.ts';
 
 /** Rows with every kind of value a column can hold, and a column that turns from numbers to strings. */

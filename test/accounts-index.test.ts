@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountsIndex, MAX_PATCH } from '../server/http/accounts-index.ts';
-import { summaryOf, totalsFromSql } from '../server/http/accounts-summary.ts';
+import { AccountsIndex, MAX_PATCH } from '../server/read/accounts/accounts-index.ts';
+import { summaryOf, totalsFromSql } from '../server/read/accounts/accounts-summary.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 
 /**
  * Endpoints 13 and 14 answer from an in-memory snapshot of the alpha accounts
- * (server/http/accounts-index.ts). After every append they must answer from the new state: each
+ * (server/read/accounts/accounts-index.ts). After every append they must answer from the new state: each
  * answer is compared with the accounts as DuckDB holds them right then, sorted and filtered here.
  */
 const START = Date.UTC(2026, 3, 20);

@@ -1,5 +1,5 @@
 /**
- * server/buffered-writer.ts: what is appended through the reused buffer is the file's content, in order,
+ * server/lib/buffered-writer.ts: what is appended through the reused buffer is the file's content, in order,
  * and `bytes` / the returned lengths are UTF-8 byte counts (the lifecycle store's offsets), for text
  * smaller and larger than the buffer, multi-byte characters, and raw bytes between them.
  */
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BufferedWriter } from '../server/buffered-writer.ts';
+import { BufferedWriter } from '../server/lib/buffered-writer.ts';
 
 describe('BufferedWriter', () => {
   it('writes everything in order with UTF-8 byte counts', () => {

@@ -38,7 +38,7 @@ function probed(out: string): { conf: string | null; flush: string } {
 
 describe('bulk allocator', () => {
   it('is set by rebuild before DuckDB loads, and not in a process that does not ask for it', async () => {
-    const out = await node(['server/cli.ts', 'rebuild', '--data', dir]);
+    const out = await node(['server/main/cli.ts', 'rebuild', '--data', dir]);
     expect(out).toContain(`allocator: bulk (DUCKDB_JE_MALLOC_CONF=${BULK_JEMALLOC_CONF}, flush thresholds ${BULK_FLUSH_THRESHOLD})`);
     expect(out).not.toContain('bulk allocator settings came after DuckDB loaded');
     const plain = probed(await node(['--input-type=module', '-e', PROBE]));

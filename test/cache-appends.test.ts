@@ -1,5 +1,5 @@
 /**
- * Which appends a cached answer survives (server/http/cache-footprint.ts): an append keeps the
+ * Which appends a cached answer survives (server/cache/footprint.ts): an append keeps the
  * answers of addresses it has no fill of (endpoints 14, 15, 19, and 18 once a lifecycle is no longer
  * open) and of windows that end before its fills and market snapshots; it drops everything else.
  * After every kind of append, every answer (cached, then repeated) equals the uncached one, and the
@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { H3 } from 'h3';
 import { at, fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
-import type { ResponseCache } from '../server/http/cache.ts';
+import type { ResponseCache } from '../server/cache/response-cache.ts';
 import type { IncomingBatch } from '../server/journal/rows.ts';
 import type { PlanName } from '../server/keys/plans.ts';
 import type { Service } from '../server/service.ts';

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { H3 } from 'h3';
 import { at, fill, marketSnapshot } from './helpers/fixtures.ts';
-import type { ResponseCache } from '../server/http/cache.ts';
+import type { ResponseCache } from '../server/cache/response-cache.ts';
 import type { PlanName } from '../server/keys/plans.ts';
 import { openCacheFixture, type CacheFixture, type CachePair } from './helpers/cache-pair.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The response cache (server/http/cache.ts): a cached answer equals the uncached one for every
+ * The response cache (server/cache/response-cache.ts): a cached answer equals the uncached one for every
  * route, an append invalidates it, clock-dependent answers are not served past their validity,
  * and auth, rate limits and credits still apply to cached answers. Past its byte budget it drops
  * the entries used longest ago.
@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRouterParam, H3 } from 'h3';
 import { at, fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
-import { mountRoute } from '../server/http/app.ts';
+import { mountRoute } from '../server/main/app.ts';
 import { defineRoute } from '../server/http/routes/define.ts';
 import { noQuery } from '../server/http/params.ts';
-import { ResponseCache } from '../server/http/cache.ts';
+import { ResponseCache } from '../server/cache/response-cache.ts';
 import type { KeyStore } from '../server/keys/store.ts';
 import type { PlanName } from '../server/keys/plans.ts';
 import type { Service } from '../server/service.ts';

@@ -7,7 +7,7 @@ import { mergeKind, planFillChunks, planSnapshotChunks, type Chunk } from '../se
 import { rebuildState } from '../server/derive/rebuild.ts';
 import { openService, statePath } from '../server/service.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
-import { simulateUntil } from '../server/sources/simulate-source.ts';
+import { simulateUntil } from '../server/sources/simulate/source.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 import { diffStates } from './helpers/state-diff.ts';
 

@@ -10,7 +10,7 @@ import { apiAgainstRecount } from '../server/chaos/recount.ts';
 import { compareWithUninterrupted, sameFills } from '../server/chaos/uninterrupted.ts';
 import { KeyStore } from '../server/keys/store.ts';
 import { openService } from '../server/service.ts';
-import { openSimulator, simulateUntil } from '../server/sources/simulate-source.ts';
+import { openSimulator, simulateUntil } from '../server/sources/simulate/source.ts';
 import { fill, tempDataDir } from './helpers/fixtures.ts';
 
 const LAUNCH = Date.UTC(2025, 2, 12);

@@ -9,9 +9,9 @@ const run = promisify(execFile);
 const { dir, cleanup } = tempDataDir();
 afterAll(cleanup);
 
-/** Runs `tsx server/cli.ts ...args` and returns stdout. */
+/** Runs `tsx server/main/cli.ts ...args` and returns stdout. */
 async function cli(...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { env: { ...process.env, PERPS_LOG_LEVEL: '1' } });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', ...args], { env: { ...process.env, PERPS_LOG_LEVEL: '1' } });
   return stdout;
 }
 
@@ -45,7 +45,7 @@ describe('bad flags', () => {
       [['rebuild'], `no data directory at ${untouched}: nothing to rebuild`],
     ];
     for (const [args, message] of cases) {
-      const failed = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args, '--data', untouched],
+      const failed = await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', ...args, '--data', untouched],
         { env: { ...process.env, PERPS_LOG_LEVEL: '1' } }).then(() => undefined, (err: { code: number; stderr: string; stdout: string }) => err);
       expect(failed, args.join(' ')).toBeDefined();
       expect(failed!.code).toBe(1);
@@ -54,7 +54,7 @@ describe('bad flags', () => {
       expect(output).not.toMatch(/\n\s+at /); // no stack trace
       expect(existsSync(untouched), args.join(' ')).toBe(false);
     }
-    const badEnv = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', '--data', untouched],
+    const badEnv = await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--data', untouched],
       { env: { ...process.env, PERPS_LOG_LEVEL: '1', PORT: 'http' } }).then(() => undefined, (err: { stderr: string; stdout: string }) => err);
     expect(badEnv!.stderr + badEnv!.stdout).toContain('--port (or $PORT) must be an integer >= 0 and <= 65535, got "http"');
     expect(existsSync(untouched)).toBe(false);
@@ -65,7 +65,7 @@ describe('start', () => {
   it('serves on a fresh data dir with demo keys, requires a key, and stops on SIGTERM', async () => {
     const fresh = join(dir, 'fresh');
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', '--source', 'none', '--data', fresh, '--port', String(port)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'none', '--data', fresh, '--port', String(port)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PERPS_LOG_LEVEL: '3' },
     });

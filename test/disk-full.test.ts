@@ -1,5 +1,5 @@
 /**
- * A full disk, injected where the journal writes (the file system calls of server/fs-atomic.ts fail
+ * A full disk, injected where the journal writes (the file system calls of server/lib/fs-atomic.ts fail
  * with ENOSPC): an append that cannot be written fails whole (no file a reader can see, the
  * checkpoint not advanced, the temp commit tree removed), a source pauses and retries it with
  * backoff while `/health` says failing with the reason and reads are served, and once space is
@@ -19,8 +19,8 @@ import { diffStates } from './helpers/state-diff.ts';
 /** Where the next journal write fails with ENOSPC (null: the disk has room). */
 const disk = vi.hoisted(() => ({ fullAt: null as null | 'parquet-fsync' | 'checkpoint' | 'intent' }));
 
-vi.mock('../server/fs-atomic.ts', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('../server/fs-atomic.ts')>();
+vi.mock('../server/lib/fs-atomic.ts', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('../server/lib/fs-atomic.ts')>();
   const enospc = (path: string) => Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', errno: -28 });
   return {
     ...fs,

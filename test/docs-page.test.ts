@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { openTestApp, type TestApp } from './helpers/app.ts';
-import { startServer, type RunningServer } from '../server/http/serve.ts';
+import { startServer, type RunningServer } from '../server/main/serve.ts';
 import { DOCS_BUNDLE_PATH, DOCS_PATH } from '../server/http/docs-page.ts';
 import { OPENAPI_PATH } from '../server/http/openapi.ts';
 

@@ -1,13 +1,13 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it, vi } from 'vitest';
-import { EdgeBuckets, edgeFillOf, type EdgeFill } from '../server/http/edge-buckets.ts';
+import { EdgeBuckets, edgeFillOf, type EdgeFill } from '../server/read/buckets/edge-buckets.ts';
 import type { Fill } from '../server/journal/rows.ts';
 import { at, fill as incomingFill, tempService } from './helpers/fixtures.ts';
-import { bucketsAhead, movingSpans, prefetchEdges } from '../server/http/edge-prefetch.ts';
-import type { HistoryMirror } from '../server/http/history-mirror.ts';
+import { bucketsAhead, movingSpans, prefetchEdges } from '../server/read/buckets/edge-prefetch.ts';
+import type { HistoryMirror } from '../server/read/buckets/history-mirror.ts';
 
 /**
- * The cache of edge buckets (server/http/edge-buckets.ts) on a fake reader: one read per bucket,
+ * The cache of edge buckets (server/read/buckets/edge-buckets.ts) on a fake reader: one read per bucket,
  * shared while under way, least recently used dropped past capacity, and never a bucket kept from
  * before a change that touched it.
  */

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeFileAtomicAsync } from '../server/fs-atomic.ts';
+import { writeFileAtomic, writeFileAtomicAsync } from '../server/lib/fs-atomic.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 
 const { dir, cleanup } = tempDataDir();

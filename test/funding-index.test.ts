@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { refreshRollups } from '../jobs/rollup-refresh.ts';
-import { FundingIndex } from '../server/http/funding-index.ts';
+import { FundingIndex } from '../server/read/funding/funding-index.ts';
 import { resolveWindow, windowParams, type HistoryInterval, type HistoryWindow } from '../server/http/history-window.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { fill } from './helpers/fixtures.ts';
 import { randomWindows } from './helpers/history-windows.ts';
 
 /**
- * Endpoint 11 from the in-memory hourly funding rows (server/http/funding-index.ts) gives exactly
+ * Endpoint 11 from the in-memory hourly funding rows (server/read/funding/funding-index.ts) gives exactly
  * the rows of its SQL, bit for bit (DuckDB's own DECIMAL → DOUBLE cast of the exact sums), for
  * windows that start and end anywhere and every coarse interval and variant; after live appends,
  * a change announced over the whole history, and the rollup refresh repairing a drift.

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEAP_GROWING_PERCENT, heapGrowingPercentFrom, heapGrowthFlag } from '../server/commands/heap-growth.ts';
+import { DEFAULT_HEAP_GROWING_PERCENT, heapGrowingPercentFrom, heapGrowthFlag } from '../server/main/commands/heap-growth.ts';
 
 describe('V8 heap growth of a serving process (PERPS_V8_HEAP_GROWING_PERCENT)', () => {
   it('defaults to a full collection at twice the surviving heap; 0 leaves V8 its own heuristic', () => {

@@ -1,5 +1,5 @@
 /**
- * Endpoints 15 and 18 through the read index (server/http/history-index.ts): the closed alpha
+ * Endpoints 15 and 18 through the read index (server/read/lifecycles/history-index.ts): the closed alpha
  * lifecycles up to the index's mark come from `alpha_history_index` (sorted by address), the later
  * ones from `lifecycles`, the open ones from `open_lifecycles`. At every stage (never built, built, a tail of later closes, built again, rebuilt
  * by itself once the tail is long) each answer equals the one read from `lifecycles` alone, which
@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { H3 } from 'h3';
-import { createApp } from '../server/http/app.ts';
-import { ResponseCache } from '../server/http/cache.ts';
-import { HistoryIndex } from '../server/http/history-index.ts';
+import { createApp } from '../server/main/app.ts';
+import { ResponseCache } from '../server/cache/response-cache.ts';
+import { HistoryIndex } from '../server/read/lifecycles/history-index.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 

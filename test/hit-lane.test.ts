@@ -6,9 +6,9 @@
  */
 import type { H3 } from 'h3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { appLoaded, createApp } from '../server/http/app.ts';
-import { ResponseCache } from '../server/http/cache.ts';
-import { BYTES_FROM_CHARS } from '../server/http/json-body.ts';
+import { appLoaded, createApp } from '../server/main/app.ts';
+import { ResponseCache } from '../server/cache/response-cache.ts';
+import { BYTES_FROM_CHARS } from '../server/cache/json-body.ts';
 import { at, fill } from './helpers/fixtures.ts';
 import { openStreamServer, type StreamServer } from './helpers/stream.ts';
 

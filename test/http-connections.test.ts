@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../server/http/serve.ts';
+import type { RunningServer } from '../server/main/serve.ts';
 import { openOneFillServer } from './helpers/one-fill-server.ts';
 
 let server: RunningServer;

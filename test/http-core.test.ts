@@ -2,11 +2,11 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { at, fill, marketSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
-import { mountRoute } from '../server/http/app.ts';
+import { mountRoute } from '../server/main/app.ts';
 import { defineRoute } from '../server/http/routes/define.ts';
 import { marketParam, noQuery, offsetParam, querySchema } from '../server/http/params.ts';
 import { keyIdOf } from '../server/keys/format.ts';
-import { log } from '../server/log.ts';
+import { log } from '../server/lib/log.ts';
 import type { IncomingBatch } from '../server/journal/rows.ts';
 
 const NOW = at('2026-06-02T00:00:00Z');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restRoutes } from '../server/http/app.ts';
+import { restRoutes } from '../server/main/app.ts';
 import { csvColumns, csvOf, wantsCsv } from '../server/http/csv.ts';
 import type { RestRoute } from '../server/http/routes/define.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';

@@ -9,7 +9,7 @@ import ajv2020Module from 'ajv/dist/2020.js';
 import ajvFormatsModule from 'ajv-formats';
 import { at, fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
-import { restRoutes } from '../server/http/app.ts';
+import { restRoutes } from '../server/main/app.ts';
 import { OPENAPI_PATH, openApiPath } from '../server/http/openapi.ts';
 import { ERROR_CODES } from '../server/http/response-schemas.ts';
 import type { RestRoute } from '../server/http/routes/define.ts';

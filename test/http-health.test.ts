@@ -8,10 +8,10 @@ import { at, fill } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { Writer } from '../server/db/database.ts';
 import { API_VERSION } from '../server/http/answer-headers.ts';
-import { appLoaded, createApp } from '../server/http/app.ts';
+import { appLoaded, createApp } from '../server/main/app.ts';
 import { PROBE_TIMEOUT_MS } from '../server/http/health.ts';
-import { HistoryIndex } from '../server/http/history-index.ts';
-import { log } from '../server/log.ts';
+import { HistoryIndex } from '../server/read/lifecycles/history-index.ts';
+import { log } from '../server/lib/log.ts';
 
 const NOW = at('2026-06-02T00:00:00Z');
 let t: TestApp | undefined;

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServerMetrics } from '../server/http/metrics.ts';
-import type { RunningServer } from '../server/http/serve.ts';
+import type { RunningServer } from '../server/main/serve.ts';
 import type { Service } from '../server/service.ts';
 import { at, fill } from './helpers/fixtures.ts';
 import { openOneFillServer } from './helpers/one-fill-server.ts';

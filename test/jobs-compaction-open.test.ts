@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compactJournal } from '../jobs/compaction.ts';
 import { dataPartitions } from '../jobs/journal-files.ts';
 import { computeRefresh } from '../jobs/position-refresh.ts';
-import { createApp } from '../server/http/app.ts';
+import { createApp } from '../server/main/app.ts';
 import type { IncomingBatch } from '../server/journal/rows.ts';
 import { openService } from '../server/service.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compactJournal, type CompactionFailpoint } from '../jobs/compaction.ts';
 import { dataPartitions } from '../jobs/journal-files.ts';
-import { createApp } from '../server/http/app.ts';
+import { createApp } from '../server/main/app.ts';
 import { openService } from '../server/service.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { answers, A, batches, journalRows, NOW } from './helpers/compaction-journal.ts';

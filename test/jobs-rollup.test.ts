@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { refreshRollups } from '../jobs/rollup-refresh.ts';
 import { rebuildState } from '../server/derive/rebuild.ts';
 import { openService, statePath, type Service } from '../server/service.ts';
-import { backfillSimulator } from '../server/sources/simulate-source.ts';
+import { backfillSimulator } from '../server/sources/simulate/source.ts';
 import { at, fill, marketSnapshot, tempDataDir, tempService } from './helpers/fixtures.ts';
 import { diffWithRebuild } from './helpers/rebuild-diff.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Scheduler } from '../jobs/scheduler.ts';
 import { JOB_DEFAULTS, scheduleOf } from '../jobs/service-jobs.ts';
-import { log } from '../server/log.ts';
+import { log } from '../server/lib/log.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compactJournal } from '../jobs/compaction.ts';
 import { computeRefresh } from '../jobs/position-refresh.ts';
 import { refreshRollups } from '../jobs/rollup-refresh.ts';
-import { ReplayReader } from '../server/sources/replay-reader.ts';
+import { ReplayReader } from '../server/sources/replay/reader.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { answers, batches, NOW } from './helpers/compaction-journal.ts';
 import { at } from './helpers/fixtures.ts';

@@ -7,7 +7,7 @@ import { apiKeyDigest, digestsEqual, generateApiKey, hashApiKey, keyIdOf, KEY_PA
 import { KeyStore } from '../server/keys/store.ts';
 import { getPlan, PLAN_NAMES, SOLD_PLANS } from '../server/keys/plans.ts';
 import { demoKeysPath, ensureDemoKeys, type DemoKey } from '../server/keys/demo.ts';
-import { log } from '../server/log.ts';
+import { log } from '../server/lib/log.ts';
 
 // Wrap timingSafeEqual and hash so the tests can see every comparison, and when a key is hashed.
 vi.mock('node:crypto', async (importOriginal) => {

@@ -1,10 +1,10 @@
 /**
- * The lifecycle store's merge policy (server/http/lifecycle-merge.ts `shouldMergeLast`): over years
+ * The lifecycle store's merge policy (server/read/lifecycles/lifecycle-merge.ts `shouldMergeLast`): over years
  * of segments of ~20,000 closes each, the store keeps a few segments (so a few open files and
  * lookups per request) and rewrites each lifecycle a logarithmic number of times.
  */
 import { describe, expect, it } from 'vitest';
-import { shouldMergeLast } from '../server/http/lifecycle-merge.ts';
+import { shouldMergeLast } from '../server/read/lifecycles/lifecycle-merge.ts';
 
 describe('shouldMergeLast', () => {
   it('keeps O(log n) segments and rewrites each lifecycle O(log n) times', () => {

@@ -1,6 +1,6 @@
 /**
  * Endpoints 18 and 19 from the lifecycle store and the open-position set
- * (server/http/lifecycle-store.ts, lifecycle-answers.ts) answer byte for byte as the SQL does, for
+ * (server/read/lifecycles/lifecycle-store.ts, lifecycle-answers.ts) answer byte for byte as the SQL does, for
  * every alpha lifecycle of a simulated journal and every kind of query: before the store holds
  * anything, right after its first segment, with lifecycles opened, filled and closed after its mark
  * (the tail), after a second segment, and after the app is opened again on its files. A store whose
@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
-import { createApp, mountRoute } from '../server/http/app.ts';
-import { ResponseCache } from '../server/http/cache.ts';
+import { createApp, mountRoute } from '../server/main/app.ts';
+import { ResponseCache } from '../server/cache/response-cache.ts';
 import { handleError } from '../server/http/errors.ts';
-import { HistoryIndex } from '../server/http/history-index.ts';
-import { LifecycleStore } from '../server/http/lifecycle-store.ts';
-import { OpenPositionsIndex, type OpenLifecycle } from '../server/http/open-positions-index.ts';
+import { HistoryIndex } from '../server/read/lifecycles/history-index.ts';
+import { LifecycleStore } from '../server/read/lifecycles/lifecycle-store.ts';
+import { OpenPositionsIndex, type OpenLifecycle } from '../server/read/open-positions/open-positions-index.ts';
 import { positionRoutes } from '../server/http/routes/positions.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { answersOf } from './helpers/answers.ts';

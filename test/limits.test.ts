@@ -12,7 +12,7 @@ import { RateLimiter, WINDOW_MS } from '../server/limits/rate-limiter.ts';
 import { CreditStore, monthOf, nextMonthStart, usagePath } from '../server/limits/credits.ts';
 import { KeyStore } from '../server/keys/store.ts';
 import { getPlan } from '../server/keys/plans.ts';
-import { restRoutes } from '../server/http/app.ts';
+import { restRoutes } from '../server/main/app.ts';
 
 const NOW = at('2026-06-02T00:00:00Z');
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
-import { LiquidationIndex, servedOf, type LiquidationSearch } from '../server/http/liquidation-index.ts';
+import { LiquidationIndex, servedOf, type LiquidationSearch } from '../server/read/liquidations/liquidation-index.ts';
 import { pageBody } from '../server/http/routes/liquidations.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 

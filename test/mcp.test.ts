@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serve } from 'h3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restRoutes } from '../server/http/app.ts';
+import { restRoutes } from '../server/main/app.ts';
 import type { PlanName } from '../server/keys/plans.ts';
 import { REST_TOOLS, UNWRAPPED_PATHS } from '../server/mcp/catalog.ts';
 import { TOOL_PAGE_ROWS } from '../server/mcp/tools.ts';

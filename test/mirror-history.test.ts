@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { refreshRollups } from '../jobs/rollup-refresh.ts';
-import { HistoryMirror } from '../server/http/history-mirror.ts';
-import { oiPieces, sumPieces } from '../server/http/history-pieces.ts';
+import { HistoryMirror } from '../server/read/buckets/history-mirror.ts';
+import { oiPieces, sumPieces } from '../server/read/buckets/history-pieces.ts';
 import { resolveWindow, type HistoryInterval, type HistoryWindow } from '../server/http/history-window.ts';
-import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from '../server/http/mirror-history.ts';
-import { oiSeries } from '../server/http/oi-series.ts';
+import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from '../server/read/buckets/mirror-history.ts';
+import { oiSeries } from '../server/read/buckets/oi-series.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { randomWindows } from './helpers/history-windows.ts';
-import { readAhead } from '../server/http/edge-prefetch.ts';
-import type { EdgeFill } from '../server/http/edge-buckets.ts';
+import { readAhead } from '../server/read/buckets/edge-prefetch.ts';
+import type { EdgeFill } from '../server/read/buckets/edge-buckets.ts';
 import { PLAN_NAMES } from '../server/keys/plans.ts';
 import { fill } from './helpers/fixtures.ts';
 

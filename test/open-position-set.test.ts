@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../server/db/database.ts';
-import { PositionSet, type OpenPositionSearch } from '../server/http/open-position-set.ts';
+import { PositionSet, type OpenPositionSearch } from '../server/read/open-positions/open-position-set.ts';
 
 /**
  * Endpoint 16's in-memory search on a hand-built set, for what the simulated journal lacks (its

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../server/db/database.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
-import { OpenPositionsIndex } from '../server/http/open-positions-index.ts';
-import type { OpenPositionSearch, OpenPositionSort } from '../server/http/open-position-set.ts';
+import { OpenPositionsIndex } from '../server/read/open-positions/open-positions-index.ts';
+import type { OpenPositionSearch, OpenPositionSort } from '../server/read/open-positions/open-position-set.ts';
 import { OPEN_POSITION_SORTS } from '../server/http/routes/open-positions.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 

@@ -9,7 +9,7 @@ import ajv2020Module from 'ajv/dist/2020.js';
 import ajvFormatsModule from 'ajv-formats';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 import { fill } from './helpers/fixtures.ts';
-import { restRoutes } from '../server/http/app.ts';
+import { restRoutes } from '../server/main/app.ts';
 import { openApiPath } from '../server/http/openapi.ts';
 import { RESPONSE_EXAMPLES } from '../server/http/openapi-examples.ts';
 import { fillRow } from '../server/stream/fill-json.ts';

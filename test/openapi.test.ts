@@ -4,7 +4,7 @@ import ajv2020Module from 'ajv/dist/2020.js';
 import ajvFormatsModule from 'ajv-formats';
 import { at, fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
-import { restRoutes } from '../server/http/app.ts';
+import { restRoutes } from '../server/main/app.ts';
 import { openApiPath } from '../server/http/openapi.ts';
 import type { RestRoute } from '../server/http/routes/define.ts';
 import type { IncomingBatch } from '../server/journal/rows.ts';

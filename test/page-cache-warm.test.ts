@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { warmPageCache } from '../server/http/page-cache-warm.ts';
+import { warmPageCache } from '../server/lib/page-cache-warm.ts';
 
 /** The page-cache warm-up reads every byte of its files (past one read's size), within its budget only. */
 const dir = mkdtempSync(join(tmpdir(), 'page-cache-'));

@@ -1,11 +1,11 @@
 /**
- * The compiled record builder (recordRow, server/http/lifecycle-timeline.ts) serves exactly what
+ * The compiled record builder (recordRow, server/read/lifecycles/lifecycle-timeline.ts) serves exactly what
  * setting each column in turn served before it, as JSON text: names in column order, missing
  * values as null, times (epoch µs) as ISO only when they are numbers, every other value as it is.
  */
 import { describe, expect, it } from 'vitest';
 import { isoFromMicros } from '../server/db/values.ts';
-import { recordRow } from '../server/http/lifecycle-timeline.ts';
+import { recordRow } from '../server/read/lifecycles/lifecycle-timeline.ts';
 
 const COLUMNS = ['protocol', 'position_id', 'market', 'opened_at', 'closed_at', 'entry_price', 'net_pnl_usd', 'open_tx'];
 

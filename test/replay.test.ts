@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshRollups } from '../jobs/rollup-refresh.ts';
-import { REPLAY_SOURCE, runReplay } from '../server/sources/replay-source.ts';
+import { REPLAY_SOURCE, runReplay } from '../server/sources/replay/source.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
-import { createApp } from '../server/http/app.ts';
+import { createApp } from '../server/main/app.ts';
 import { KeyStore } from '../server/keys/store.ts';
 import { openLimits } from '../server/limits/gate.ts';
 import { openService, statePath, type Service } from '../server/service.ts';

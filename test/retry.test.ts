@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { retryInBackground, tryThenRetry } from '../server/retry.ts';
+import { retryInBackground, tryThenRetry } from '../server/lib/retry.ts';
 
 describe('retryInBackground', () => {
   afterEach(() => vi.useRealTimers());

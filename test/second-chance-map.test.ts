@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SecondChanceMap } from '../server/http/second-chance-map.ts';
+import { SecondChanceMap } from '../server/lib/second-chance-map.ts';
 
 /**
- * server/http/second-chance-map.ts: the weight budget holds after every `set`; the oldest entries
+ * server/lib/second-chance-map.ts: the weight budget holds after every `set`; the oldest entries
  * go first, one used since it was stored or last passed over after the others (once), the entry
  * being stored never; a kept key is updated in place; deletes and clears keep the weight right.
  */

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPLAY_SOURCE } from '../server/sources/replay-source.ts';
+import { REPLAY_SOURCE } from '../server/sources/replay/source.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
 import { openService } from '../server/service.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
@@ -31,7 +31,7 @@ afterAll(() => {
 /** Starts the server as a child process replaying the source journal (12 h of it in ~8 s). */
 function startServer(port: number) {
   const speed = String((12 * 3_600_000) / 8000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', '--source', 'replay', '--from', source.dir, '--speed', speed,
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'replay', '--from', source.dir, '--speed', speed,
     '--data', target.dir, '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // jobs every second, so that one is likely running when the signal comes
@@ -101,7 +101,7 @@ describe('shutdown', () => {
     }
     expect(second.logs()).toContain(`replay: ${join(source.dir, 'journal')} from ${new Date(cursor).toISOString()}`);
     // with the server stopped, a job can be run from the CLI
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'jobs', 'run', 'rollup-refresh', '--data', target.dir], {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'jobs', 'run', 'rollup-refresh', '--data', target.dir], {
       env: { ...process.env, PERPS_LOG_LEVEL: '3' },
     });
     expect(stdout).toMatch(/job rollup-refresh: \{"fillBuckets":\d+,"snapshotBuckets":\d+,"seq":\d+/);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openService } from '../server/service.ts';
-import { checkpointOf, openSimulator, saveSimulatorState, SIMULATE_SOURCE, simulateUntil } from '../server/sources/simulate-source.ts';
-import { mergeBatches } from '../server/sources/simulate-source.ts';
+import { checkpointOf, openSimulator, saveSimulatorState, SIMULATE_SOURCE, simulateUntil } from '../server/sources/simulate/source.ts';
+import { mergeBatches } from '../server/sources/simulate/source.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 
 const { dir, cleanup } = tempDataDir();

@@ -4,7 +4,7 @@ import { rebuildState } from '../server/derive/rebuild.ts';
 import { openService, statePath, type Service } from '../server/service.ts';
 import { ALPHA, BETA } from '../server/sources/simulate/markets.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
-import { simulateUntil } from '../server/sources/simulate-source.ts';
+import { simulateUntil } from '../server/sources/simulate/source.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 import { diffStates } from './helpers/state-diff.ts';
 

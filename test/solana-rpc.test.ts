@@ -132,7 +132,7 @@ describe('bad endpoints', () => {
     const run = promisify(execFile);
     const data = tempDataDir();
     const start = (...args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0', ...args], { env: { ...process.env, PERPS_LOG_LEVEL: '1' } }).then(
+      run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0', ...args], { env: { ...process.env, PERPS_LOG_LEVEL: '1' } }).then(
         () => '',
         (e: { stderr: string; stdout: string }) => e.stderr + e.stdout,
       );
@@ -147,7 +147,7 @@ describe('bad endpoints', () => {
     const t0 = Date.now();
     try {
       return await new Promise((resolve) => {
-        execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0'],
+        execFile(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0'],
           { env: { ...process.env, SOLANA_RPC_URL: url, PERPS_LOG_LEVEL: '3' }, timeout: 90_000 },
           (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout + stderr, ms: Date.now() - t0 }));
       });

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLETE_TO_HEADER } from '../server/http/completeness.ts';
-import type { RunningServer } from '../server/http/serve.ts';
+import type { RunningServer } from '../server/main/serve.ts';
 import { openService, type Service } from '../server/service.ts';
-import { openSimulator, simulatedTo, simulateUntil } from '../server/sources/simulate-source.ts';
+import { openSimulator, simulatedTo, simulateUntil } from '../server/sources/simulate/source.ts';
 import { at, tempDataDir } from './helpers/fixtures.ts';
 import { openOneFillServer } from './helpers/one-fill-server.ts';
 

@@ -11,7 +11,7 @@ beforeAll(async () => {
   data = tempDataDir();
   // a journal simulated up to two days ago: `start` has two days to catch up
   const until = new Date(Date.now() - 2 * 86_400_000).toISOString();
-  await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'simulate', '--data', data.dir, '--scale', SCALE, '--until', until], {
+  await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'simulate', '--data', data.dir, '--scale', SCALE, '--until', until], {
     env: { ...process.env, PERPS_LOG_LEVEL: '1' },
   });
 }, 120_000);
@@ -20,7 +20,7 @@ afterAll(() => data.cleanup());
 /** Runs `start` on the test's data directory until the simulator is live, then stops it; returns its log. */
 async function startUntilLive(): Promise<string> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', '--data', data.dir, '--scale', SCALE, '--port', String(port)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--data', data.dir, '--scale', SCALE, '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PERPS_LOG_LEVEL: '3', PERPS_JOBS: 'off' },
   });

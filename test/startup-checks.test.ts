@@ -1,5 +1,5 @@
 /**
- * `start`'s checks before any file is written (server/startup-checks.ts), through the CLI: a port
+ * `start`'s checks before any file is written (server/main/startup-checks.ts), through the CLI: a port
  * in use, a data directory another server holds, an unreachable source. Each fails in one line,
  * exit 1, and leaves the data directory as it was.
  */
@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireDataLock, lockPath } from '../server/startup-checks.ts';
+import { acquireDataLock, lockPath } from '../server/main/startup-checks.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 import { freePort, startChild } from './helpers/server-child.ts';
 
@@ -84,10 +84,10 @@ describe('start-up checks', () => {
   }, 30_000);
 });
 
-/** Runs `tsx server/cli.ts ...args`; resolves with its exit code and combined output. */
+/** Runs `tsx server/main/cli.ts ...args`; resolves with its exit code and combined output. */
 function cli(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PERPS_LOG_LEVEL: '3' },
     });
     let output = '';
@@ -132,10 +132,10 @@ describe('the data directory lock of the other commands', () => {
     const d = join(dir, 'held');
     mkdirSync(d, { recursive: true });
     // a command running: its lock names a live process (this test's)
-    writeFileSync(lockPath(d), JSON.stringify({ pid: process.pid, started: '2026-01-01T00:00:00.000Z', command: 'server/cli.ts rebuild --data held' }));
+    writeFileSync(lockPath(d), JSON.stringify({ pid: process.pid, started: '2026-01-01T00:00:00.000Z', command: 'server/main/cli.ts rebuild --data held' }));
     const s = startChild(['--source', 'none', '--data', d, '--port', String(await freePort())]);
     expect(await s.exited).toBe(1);
-    expect(s.output()).toContain(`data directory ${d} is in use by process ${process.pid} (since 2026-01-01T00:00:00.000Z: server/cli.ts rebuild --data held)`);
+    expect(s.output()).toContain(`data directory ${d} is in use by process ${process.pid} (since 2026-01-01T00:00:00.000Z: server/main/cli.ts rebuild --data held)`);
     const r = await cli(['simulate', '--until', '2025-03-13T00:00:00Z', '--data', d]);
     expect(r.code).toBe(1);
     expect(r.output).toContain(`data directory ${d} is in use by process ${process.pid}`);

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { unwrittenBytes, unwrittenLimitFrom } from '../server/db/unwritten-changes.ts';
 import { openService } from '../server/service.ts';
 import { Simulator } from '../server/sources/simulate/simulator.ts';
-import { simulateUntil } from '../server/sources/simulate-source.ts';
+import { simulateUntil } from '../server/sources/simulate/source.ts';
 import { tempDataDir } from './helpers/fixtures.ts';
 
 /**

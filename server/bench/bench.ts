@@ -29,7 +29,7 @@ import { KeyStore } from '../keys/store.ts';
 import { statePath } from '../service.ts';
 import { measureSequential, measureThroughput, type LatencyFigures, type ThroughputFigures } from './measure.ts';
 import { freePort, health, mib, spawnServer, untilLive, untilQuiet, untilWarm, type ServerChild } from './server-process.ts';
-import type { GcPauses } from '../gc-pauses.ts';
+import type { GcPauses } from '../lib/gc-pauses.ts';
 import type { HealthBody } from '../http/health.ts';
 import { discover, endpointWorkloads } from './workloads.ts';
 import { routeOf, writePerformanceDoc } from './performance-doc.ts';
@@ -52,7 +52,7 @@ const { values: args } = parseArgs({
 const dataDir = args.data ?? process.env.BENCH_DATA ?? '/tmp/perps-bench';
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
-/** Where the CLI's commands run from (the bench spawns `server/cli.ts` for the journal's upkeep). */
+/** Where the CLI's commands run from (the bench spawns `server/main/cli.ts` for the journal's upkeep). */
 const PROJECT_ROOT = new URL('../../', import.meta.url).pathname;
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -79,7 +79,7 @@ function memoryLine(m: HealthBody['memory']): string {
 function ensureJournal(): void {
   if (existsSync(statePath(dataDir)) && existsSync(`${dataDir}/journal`)) return;
   say(`no journal in ${dataDir}: simulating at scale ${args.scale} (this takes a while; it is reused next time)`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'simulate', '--scale', String(args.scale), '--data', dataDir], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'simulate', '--scale', String(args.scale), '--data', dataDir], {
     stdio: 'inherit', cwd: PROJECT_ROOT,
   });
   if (r.status !== 0) throw new Error(`simulate failed with status ${r.status}`);
@@ -99,7 +99,7 @@ function ensureJournal(): void {
 function runJobsBeforeFrozenRun(): void {
   for (const job of ['compaction', 'rollup-refresh']) {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'jobs', 'run', job, '--data', dataDir], {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'jobs', 'run', job, '--data', dataDir], {
       cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, PERPS_LOG_LEVEL: '3' },
     });
     if (r.status !== 0) throw new Error(`${job} before the run failed with status ${r.status}: ${r.stderr}`);
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const apiPort = await freePort();
     api = await spawnServer({
-      name: 'API server', script: 'server/cli.ts', port: apiPort, readyPath: '/v1/openapi.json',
+      name: 'API server', script: 'server/main/cli.ts', port: apiPort, readyPath: '/v1/openapi.json',
       args: ['start', '--data', dataDir, '--port', String(apiPort), ...(args.live ? ['--source', 'simulate', '--scale', String(args.scale)] : ['--source', 'none'])],
       env: args['no-cache'] ? { PERPS_CACHE: '0' } : {},
     });

@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import { KeyStore } from '../keys/store.ts';
 import { getPlan } from '../keys/plans.ts';
 import { openService } from '../service.ts';
-import { backfillSimulator } from '../sources/simulate-source.ts';
+import { backfillSimulator } from '../sources/simulate/source.ts';
 import { ALPHA_LAUNCH_MS } from '../sources/simulate/markets.ts';
 import { startApiServer, type ServerChild } from './server-process.ts';
 

@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
 import { percentile } from './server-process.ts';
-import { GcPauseRecorder } from '../gc-pauses.ts';
+import { GcPauseRecorder } from '../lib/gc-pauses.ts';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 

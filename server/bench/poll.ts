@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const { key, record } = store.create({ plan: 'internal', label: 'bench:poll' });
   const port = await freePort();
   const api = await spawnServer({
-    name: 'API server', script: 'server/cli.ts', port, readyPath: '/v1/openapi.json',
+    name: 'API server', script: 'server/main/cli.ts', port, readyPath: '/v1/openapi.json',
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'simulate', '--scale', args.scale],
   });
   try {

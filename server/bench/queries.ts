@@ -11,10 +11,10 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { appLoaded, createApp } from '../http/app.ts';
-import { HistoryIndex } from '../http/history-index.ts';
-import { LifecycleStore } from '../http/lifecycle-store.ts';
-import { ResponseCache } from '../http/cache.ts';
+import { appLoaded, createApp } from '../main/app.ts';
+import { HistoryIndex } from '../read/lifecycles/history-index.ts';
+import { LifecycleStore } from '../read/lifecycles/lifecycle-store.ts';
+import { ResponseCache } from '../cache/response-cache.ts';
 import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
 import { openService } from '../service.ts';

@@ -1,5 +1,5 @@
 /**
- * Bench helpers around a server child process: start `server/cli.ts start` on a data directory and
+ * Bench helpers around a server child process: start `server/main/cli.ts start` on a data directory and
  * a free port, wait until it answers (or, live, has caught up), read its RSS from /proc, stop it by pid.
  * The bench measures a real separate process (its own event loop and heap), not an in-process app.
  */
@@ -136,7 +136,7 @@ export async function startApiServer(dataDir: string, env: NodeJS.ProcessEnv = {
   const port = await freePort();
   return spawnServer({
     name: 'API server',
-    script: 'server/cli.ts',
+    script: 'server/main/cli.ts',
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'none'],
     env,
     port,

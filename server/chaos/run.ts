@@ -53,7 +53,7 @@ async function health(s: ServerChild): Promise<HealthBody | null> {
 async function startServer(dataDir: string): Promise<ServerChild> {
   const port = await freePort();
   return spawnServer({
-    name: 'chaos server', script: 'server/cli.ts', port, readyPath: '/health', timeoutMs: 300_000,
+    name: 'chaos server', script: 'server/main/cli.ts', port, readyPath: '/health', timeoutMs: 300_000,
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'simulate', '--scale', flags.scale!, '--seed', flags.seed!],
     env: { PERPS_ACCESS_LOG: 'off' },
   });

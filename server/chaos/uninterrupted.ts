@@ -10,7 +10,7 @@ import { readCheckpoint } from '../journal/checkpoint.ts';
 import { kindGlob } from '../journal/layout.ts';
 import { openService } from '../service.ts';
 import { Simulator } from '../sources/simulate/simulator.ts';
-import { SIMULATE_SOURCE, simulateUntil, type SimulateSourceOptions } from '../sources/simulate-source.ts';
+import { SIMULATE_SOURCE, simulateUntil, type SimulateSourceOptions } from '../sources/simulate/source.ts';
 
 export interface UninterruptedFigures {
   /** the killed journal's simulated end: fills before it are compared */

@@ -11,10 +11,10 @@
  * Not for `start`: a serving process is held to 1.5 GiB, and freed pages kept for 10 s would count.
  *
  * jemalloc reads its options once, when DuckDB's library loads: {@link useBulkAllocator} must run
- * before anything imports `@duckdb/node-api` (see server/cli-allocator.ts). This module imports
+ * before anything imports `@duckdb/node-api` (see server/main/cli-allocator.ts). This module imports
  * nothing that loads DuckDB.
  */
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 
 /** jemalloc's decay of freed pages, dirty and then muzzy, in ms (default 10 s; 60 s took RSS to 4.9 GB for no gain). */
 export const BULK_JEMALLOC_CONF = 'dirty_decay_ms:10000,muzzy_decay_ms:10000';

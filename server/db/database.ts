@@ -1,5 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import { allocatorOptions } from './bulk-allocator.ts';
 import { sqlFile } from './sql-files.ts';
 import type { ParamsOf, QueryName } from './queries.ts';
@@ -236,7 +236,7 @@ export class Database {
 
   /**
    * Runs `stop` when {@link close} begins (at once if it has): for background work over this
-   * database that must not outlive it, such as a timer that reads it (server/http/app.ts).
+   * database that must not outlive it, such as a timer that reads it (server/main/app.ts).
    */
   onClose(stop: () => void): void {
     if (this.closing) runCloseHook(stop);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * space, outside quoted strings and identifiers (kept verbatim, quotes included). Two files that
  * differ only in comments or layout give the same text, so editing a header comment does not
  * make every data directory rebuild its derived state (server/derive/version.ts) or rewrite its
- * lifecycle store (server/http/lifecycle-store.ts).
+ * lifecycle store (server/read/lifecycles/lifecycle-store.ts).
  */
 export function sqlWithoutComments(text: string): string {
   let out = '';

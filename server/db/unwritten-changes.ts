@@ -5,7 +5,7 @@
  * counts WAL bytes). Over the demo backfill that grew to ~1.4 GB before the final checkpoint,
  * most of the process's peak RSS (docs/operations.md, "Memory").
  */
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { Database } from './database.ts';
 
 /** Unwritten changes past which a bulk load checkpoints (PERPS_CHECKPOINT_UNWRITTEN, default 512MB). */

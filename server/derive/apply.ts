@@ -1,5 +1,5 @@
 import type { Writer } from '../db/database.ts';
-import type { PhaseTimer } from '../phase-timer.ts';
+import type { PhaseTimer } from '../lib/phase-timer.ts';
 
 /** The fill steps that add a batch's lifecycle changes to its accounts (a rebuild computes the
  * accounts once instead, deferred-steps.ts). accounts-changes runs between lifecycles-insert and

@@ -1,7 +1,7 @@
 import type { Writer } from '../db/database.ts';
 import { sqlFile } from '../db/sql-files.ts';
-import { log } from '../log.ts';
-import { PhaseTimer } from '../phase-timer.ts';
+import { log } from '../lib/log.ts';
+import { PhaseTimer } from '../lib/phase-timer.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
 import type { JournalKind } from '../journal/rows.ts';
 import { dropTempStaging, resetStaging } from '../journal/stage.ts';

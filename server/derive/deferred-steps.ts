@@ -9,7 +9,7 @@
 import type { Writer } from '../db/database.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { resetStaging } from '../journal/stage.ts';
-import type { PhaseTimer } from '../phase-timer.ts';
+import type { PhaseTimer } from '../lib/phase-timer.ts';
 import { ACCOUNT_MERGE, ACCOUNT_STEPS, OPEN_POSITION_FILL_STEPS, ROLLUP_STEPS } from './apply.ts';
 
 /** The rollup steps that merge into or delete from rows the one pass has just cleared. */

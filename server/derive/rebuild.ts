@@ -1,7 +1,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { Database } from '../db/database.ts';
 import { sqlFile } from '../db/sql-files.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import { readCheckpoint, type Checkpoint } from '../journal/checkpoint.ts';
 import { recoverJournal } from '../journal/commit.ts';
 import { statePath } from '../service.ts';

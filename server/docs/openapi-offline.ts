@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { restRoutes } from '../http/app.ts';
+import { restRoutes } from '../main/app.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
 import type { RestRoute } from '../http/routes/define.ts';
 import { openService } from '../service.ts';

@@ -4,12 +4,12 @@
  * so they hold until a fill leaves or enters that window (sql/api/activity-24h-valid-until.sql).
  */
 import type { H3Event } from 'h3';
-import { declareValidUntil } from './cache.ts';
+import { declareValidUntil } from '../cache/response-cache.ts';
 import type { Service } from '../service.ts';
 
 /**
  * Runs `query(now)` for the clock `now` (read by the caller before its first await, see
- * server/http/cache.ts) and declares, on `event`, until when its answer holds.
+ * server/cache/response-cache.ts) and declares, on `event`, until when its answer holds.
  */
 export async function withActivityValidity<T>(service: Service, event: H3Event, now: number, query: (now: number) => Promise<T>): Promise<T> {
   const [answer, bound] = await Promise.all([query(now), service.db.query('api/activity-24h-valid-until', { now })]);

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
-import type { Body } from './json-body.ts';
+import type { Body } from '../cache/json-body.ts';
 import { encodeBody } from './compression.ts';
 import { CSV_TYPE, csvAnswer } from './csv.ts';
 

@@ -7,7 +7,7 @@
  * `x-window-from` / `-to`. Columns in the JSON rows' field order (the response schema's when no row). The answer is computed, validated, limited and charged exactly as its
  * JSON twin (the CSV is made from that body), so the two never disagree.
  */
-import type { Body } from './json-body.ts';
+import type { Body } from '../cache/json-body.ts';
 
 export const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HTTPError, type H3Event } from 'h3';
 import { FastResponse } from 'srvx';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import { API_VERSION, JSON_TYPE, requestIdOf, stagedHeaders } from './answer-headers.ts';
 
 /** Error codes of the contract (§2), plus `bad_request` for a malformed request no row covers. */

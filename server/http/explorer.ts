@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import type { H3, H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import { encodeBody } from './compression.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 
 const ROOT = fileURLToPath(new URL('../explorer/', import.meta.url));
 

@@ -17,12 +17,12 @@
  */
 import type { H3 } from 'h3';
 import { isoFromMs } from '../db/values.ts';
-import { gcPauses, type GcPauses } from '../gc-pauses.ts';
+import { gcPauses, type GcPauses } from '../lib/gc-pauses.ts';
 import { API_VERSION, jsonAnswer, stageHeader } from './answer-headers.ts';
 import { isRead, methodNotAllowed } from './errors.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { Service } from '../service.ts';
-import type { ResponseCache } from './cache.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 
 export const HEALTH_PATH = '/health';
 
@@ -42,7 +42,7 @@ export interface HealthBody {
   derived: { seq: number | null; last_fill_time: string | null };
   append: { last_commit_at: string | null; stopped: boolean };
   /** the response cache since start (null when the app has none or it is off): answers it served,
-   * answers computed, entries appends kept (server/http/cache-footprint.ts), entries held now */
+   * answers computed, entries appends kept (server/cache/footprint.ts), entries held now */
   cache: { hits: number; misses: number; kept_across_appends: number; entries: number } | null;
   /** `warming`: the in-memory read paths are still loading or being rebuilt (the working sets of
    * 5, 6, 8, 9, 11, 12-14 and 16, the history read index, the lifecycle store), so some answers come
@@ -60,7 +60,7 @@ export interface HealthBody {
     complete_to: string | null; slot_lag: number | null; reason: string | null;
   };
   /** V8's garbage collections since the app was built: how many, their summed and longest pause in
-   * ms (server/gc-pauses.ts); null when the process does not observe them */
+   * ms (server/lib/gc-pauses.ts); null when the process does not observe them */
   gc: GcPauses | null;
 }
 

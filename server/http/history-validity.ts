@@ -1,6 +1,6 @@
 /**
  * The response-cache bound of the history endpoints (6, 8, 9, 11) when their window moves with the
- * clock (server/http/cache.ts): a defaulted `to` is the clock, and `from` moves with it when it is
+ * clock (server/cache/response-cache.ts): a defaulted `to` is the clock, and `from` moves with it when it is
  * the plan floor (clamped) or was defaulted along with `to`. The cache keeps such an answer's data
  * and renders its envelope at each hit's clock, as long as the data holds. With the journal
  * unchanged (an append drops the cache anyway), the data changes only when
@@ -14,8 +14,8 @@
  * bound is only looked up within the span the bucket bounds leave, so the probes read little.
  */
 import type { H3Event } from 'h3';
-import { computingForCache, declareMovingAnswer } from './cache.ts';
-import type { EdgeProbe } from './mirror-probe.ts';
+import { computingForCache, declareMovingAnswer } from '../cache/response-cache.ts';
+import type { EdgeProbe } from '../read/buckets/mirror-probe.ts';
 import { depthDays, type HistoryKind, type HistoryWindow } from './history-window.ts';
 import { isoFromMs } from '../db/values.ts';
 import type { PlanName } from '../keys/plans.ts';
@@ -97,11 +97,11 @@ async function validity(service: Service, protocol: Protocol, w: HistoryWindow, 
  * the plan floor): call before computing the data, then call the returned function with the data.
  * It declares on `event` how long the data holds and how to render the envelope
  * `{ interval, from, to, data }` at a later clock (byte for byte what JSON.stringify of
- * `historyEnvelope` gives then). Does nothing for a fixed window (server/http/cache.ts bounds those
+ * `historyEnvelope` gives then). Does nothing for a fixed window (server/cache/response-cache.ts bounds those
  * from the plan alone) or one that ends in the future (not cached). When the response cache is
  * computing this answer (it will ask for the bound), the bound's queries start at once, beside
  * the route's own, rather than after them (issue 7: both read the same cold edges of the window).
- * An answer from the in-memory mirror passes its `probe` (server/http/mirror-probe.ts) instead,
+ * An answer from the in-memory mirror passes its `probe` (server/read/buckets/mirror-probe.ts) instead,
  * which tells the bound's fills and snapshots from memory in the common cases.
  */
 export function declareHistoryValidity(service: Service, protocol: Protocol, event: H3Event, w: HistoryWindow,

@@ -27,11 +27,11 @@ import { wantsCsv } from './csv.ts';
 import { DATA_SOURCE_HEADER, stageHeader, identityHeaders, JSON_TYPE, requestIdFrom, stagedHeaders, type HeaderStage } from './answer-headers.ts';
 import { keyOfHeader } from './auth.ts';
 import { describeError, errorHeaders } from './errors.ts';
-import type { ResponseCache } from './cache.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import { encodeBody } from './compression.ts';
 import { admit, type Limits } from '../limits/gate.ts';
 import type { KeyStore } from '../keys/store.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 
 /** What the full path found for a request target: the route (pattern and cost) and the validated query. */
 export interface Resolution {

@@ -15,7 +15,7 @@ import type { Service } from '../service.ts';
 import type { SourcePhase } from '../sources/source-status.ts';
 import { streamDrops } from '../stream/drops.ts';
 import type { StreamHub } from '../stream/hub.ts';
-import type { ResponseCache } from './cache.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 
 export const METRICS_PATH = '/metrics';
 export type MetricsMode = 'local' | 'open' | 'off';

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of every REST endpoint (`GET /v1/openapi.json`, contract §1), generated
- * from the route list (server/http/app.ts `restRoutes`, passed in) and the same valibot schemas that validate requests and
+ * from the route list (server/main/app.ts `restRoutes`, passed in) and the same valibot schemas that validate requests and
  * describe responses: no hand-kept copy.
  *
  * Per route:

@@ -6,7 +6,7 @@
  * nothing behind (server/journal/commit.ts), so the retry neither loses nor doubles a row.
  */
 import type { IncomingBatch } from '../journal/rows.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { Service } from '../service.ts';
 import type { AppendOptions, AppendResult } from './append.ts';
 import { InvalidBatchError } from './validate.ts';

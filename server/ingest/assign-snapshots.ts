@@ -1,6 +1,6 @@
 import type { Writer } from '../db/database.ts';
 import type { Fill, IncomingPositionSnapshot, PositionSnapshot } from '../journal/rows.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { LifecycleDraft } from './lifecycle-index.ts';
 
 /** The last of time-ordered fills with time <= t (binary search: a key may have thousands). */

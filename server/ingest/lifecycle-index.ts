@@ -1,5 +1,5 @@
 import type { Writer } from '../db/database.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { IncomingFill } from '../journal/rows.ts';
 
 /** Maps per protocol, keyed by the position account itself: no per-lookup string building. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { journalDir } from './layout.ts';
-import { writeFileAtomicAsync } from '../fs-atomic.ts';
+import { writeFileAtomicAsync } from '../lib/fs-atomic.ts';
 
 /** What the journal has committed: enough to resume without losing or repeating anything. */
 export interface Checkpoint {

@@ -3,9 +3,9 @@ import { rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { recoverCompactions } from '../../jobs/compaction-intent.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import { checkpointPath, readCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint.ts';
-import { fsyncPathAsync, writeFileAtomicAsync, writeTempFileAsync } from '../fs-atomic.ts';
+import { fsyncPathAsync, writeFileAtomicAsync, writeTempFileAsync } from '../lib/fs-atomic.ts';
 import { fileName, journalDir, partitionDir } from './layout.ts';
 import { COLUMNS_OF, type JournalKind, type Protocol } from './rows.ts';
 

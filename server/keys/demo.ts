@@ -4,9 +4,9 @@
  * to try the API; only the file's path is logged. A later start has keys, so nothing happens.
  */
 import { join } from 'node:path';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import { SOLD_PLANS, type PlanName } from './plans.ts';
-import { writeFileAtomic } from '../fs-atomic.ts';
+import { writeFileAtomic } from '../lib/fs-atomic.ts';
 import type { KeyStore } from './store.ts';
 
 /** One entry of demo-keys.json. */

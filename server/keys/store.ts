@@ -7,11 +7,11 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { writeFileAtomic } from '../fs-atomic.ts';
+import { writeFileAtomic } from '../lib/fs-atomic.ts';
 import { join } from 'node:path';
 import { apiKeyDigest, digestsEqual, generateApiKey, hashApiKey, keyIdOf } from './format.ts';
 import { isPlanName, type PlanName } from './plans.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 
 /** A key as `keys list` and request handlers see it (no hash). */
 export interface ApiKeyRecord {

@@ -20,8 +20,8 @@
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fsyncPathAsync, writeFileAtomic, writeTempFileAsync } from '../fs-atomic.ts';
-import { log } from '../log.ts';
+import { fsyncPathAsync, writeFileAtomic, writeTempFileAsync } from '../lib/fs-atomic.ts';
+import { log } from '../lib/log.ts';
 import type { Plan } from '../keys/plans.ts';
 
 /** Usage of one account in one month. */

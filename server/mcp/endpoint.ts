@@ -26,7 +26,7 @@ import type { RestRoute } from '../http/routes/define.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { ApiKeyRecord, KeyStore } from '../keys/store.ts';
 import { admit, type Limits } from '../limits/gate.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { Service } from '../service.ts';
 import { callRestTool } from './call-rest.ts';
 import { describeServiceResult } from './describe.ts';

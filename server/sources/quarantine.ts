@@ -8,7 +8,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { SourceStatus } from './source-status.ts';
 
 export interface QuarantineEntry {

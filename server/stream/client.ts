@@ -17,7 +17,7 @@
 import { countDrop } from './drops.ts';
 import type { Peer } from 'crossws';
 import type { Row } from '../db/database.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { Service } from '../service.ts';
 import { STREAM_ERRORS, dataFrame, errorFrame, type StreamErrorCode } from './frames.ts';
 import type { StreamScope } from './scope.ts';

@@ -14,7 +14,7 @@ import type { Hooks, Peer } from 'crossws';
 import type { Fill } from '../journal/rows.ts';
 import { getPlan } from '../keys/plans.ts';
 import type { ApiKeyRecord } from '../keys/store.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import type { Service } from '../service.ts';
 import { StreamClient } from './client.ts';
 import { fillRow } from './fill-json.ts';

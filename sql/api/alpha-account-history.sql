@@ -13,7 +13,7 @@
 --                              route; chooses the sort value below, never spliced into the SQL);
 --                              size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage
 --   $order VARCHAR             asc | desc
---   $mark BIGINT               the mark of the history read index (server/http/history-index.ts;
+--   $mark BIGINT               the mark of the history read index (server/read/lifecycles/history-index.ts;
 --                              0 = not built: everything from `lifecycles`)
 --   $offset BIGINT, $limit BIGINT   the page
 -- Order: the chosen key in the chosen direction, then position_id desc (total order). Always returns

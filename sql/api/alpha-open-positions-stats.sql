@@ -6,7 +6,7 @@
 --   counts by side; notional = Σ current_size_usd; uPnL = Σ unrealized_pnl_usd (per-row rounded);
 --   avg_leverage = plain mean of the rows' leverage (0 when there is no open position), summed in
 --     position_id order: a running sum in a fixed order gives the same bits every time, and the
---     same as the open positions in memory (server/http/open-position-set.ts `summary`), which
+--     same as the open positions in memory (server/read/open-positions/open-position-set.ts `summary`), which
 --     answer this endpoint whenever they are loaded;
 --   snapshot_ts = newest updated_at in the set (NULL when there is no open position).
 -- Returns one row.

@@ -1,4 +1,4 @@
--- Endpoint 18 for a lifecycle the open-position set holds (server/http/lifecycle-answers.ts): its
+-- Endpoint 18 for a lifecycle the open-position set holds (server/read/lifecycles/lifecycle-answers.ts): its
 -- record (alpha_record_shape's fields, as sql/api/alpha-position.sql reads them) from
 -- open_lifecycles, a few thousand rows, instead of a scan of every lifecycle's position_id. No row:
 -- it closed since the set was read (the route then reads `lifecycles`).

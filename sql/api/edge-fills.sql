@@ -1,12 +1,12 @@
 -- The raw alpha fills of every market in [$lo, $hi), one 5-minute bucket, for the partial pieces
 -- at the edges of a history window (endpoints 6, 8, 9 when served from the in-memory mirror;
--- server/http/edge-buckets.ts keeps them per bucket, server/http/mirror-history.ts sums them as
+-- server/read/buckets/edge-buckets.ts keeps them per bucket, server/read/buckets/mirror-history.ts sums them as
 -- sql/derive/rollup-stage.sql would, and their first time serves the answer's cache bound,
--- server/http/mirror-probe.ts): time_ms epoch ms; amounts as micro-dollars,
+-- server/read/buckets/mirror-probe.ts): time_ms epoch ms; amounts as micro-dollars,
 -- round(amount::DOUBLE * 1e6), the exact integer below 2^50 (checked there). Aggregating here
 -- instead cost ~3x as much (the DECIMAL sums and their casts) for the few rows of five minutes.
 -- `seq` lets an append add its own fills to a kept bucket exactly once (edgeFillOf in
--- server/http/edge-buckets.ts is this row made from an appended fill).
+-- server/read/buckets/edge-buckets.ts is this row made from an appended fill).
 -- Parameters: $lo / $hi BIGINT epoch ms.
 SELECT f.seq::DOUBLE AS seq, f.market, f.market_variant, epoch_ms(f.time)::DOUBLE AS time_ms, f.type = 'liquidation' AS liquidation, f.side = 'long' AS is_long, f.side = 'short' AS is_short,
        round(f.size_delta_usd::DOUBLE * 1000000) AS size_delta, round(f.fee_usd::DOUBLE * 1000000) AS fee,

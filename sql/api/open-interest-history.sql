@@ -5,7 +5,7 @@
 -- `from` if later, up to the bucket holding min(`to`, now).
 -- Parameters: $market VARCHAR or NULL (NULL = protocol-wide: the sum over every alpha variant);
 -- the window [from, to) with now (the service clock) and the bucket size as computed by the route
--- (server/http/history-pieces.ts oiPieces), all BIGINT epoch ms: $w_end = min(to, now), $b (bucket
+-- (server/read/buckets/history-pieces.ts oiPieces), all BIGINT epoch ms: $w_end = min(to, now), $b (bucket
 -- size, a multiple of 5 minutes), and the ranges [$<name>_lo, $<name>_hi) of the pieces below
 -- ($bd_hi: everything before it; lo = $wd_lo, the bucket of from): $wd_lo $wd_hi $wh_lo $wh_hi
 -- $wm_lo $wm_hi $bh_lo $bh_hi $bm_lo $bm_hi $tail_lo $tail_hi.
@@ -17,7 +17,7 @@
 --     every fill before e (rollup deltas, plus the raw fills of a partial 5-minute piece at e).
 -- Values carry forward (a bucket without fills or snapshots keeps the previous state).
 -- This query returns the per-variant pieces of that computation as tagged rows; the route carries
--- them forward over the buckets and sums the variants (server/http/oi-series.ts), which is far
+-- them forward over the buckets and sums the variants (server/read/buckets/oi-series.ts), which is far
 -- cheaper than planning the grid, window functions and joins in SQL on every request (issue 7).
 -- Amounts are exact micro-dollars as VARCHAR (parsed as BigInt). Rows, by `kind`:
 --   ws    (k, t = bucket start, l, s): the bucket's last snapshot before w_end, per variant

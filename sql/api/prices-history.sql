@@ -7,7 +7,7 @@
 -- Whole 5-minute buckets come from the derived `price_5m`, partial ones from raw observations:
 -- - snapshots: price_5m (src 1) over [$inner_from, $inner_to); the window's partial 5-minute edges
 --   [$from, $inner_from) and [$inner_to, to) from the journal's Parquet files of the edge days
---   (the edge CTE, spliced in by server/http/price-candles.ts: t_us, price, k, or no row);
+--   (the edge CTE, spliced in by server/read/prices/price-candles.ts: t_us, price, k, or no row);
 -- - fills, before the first snapshot only: price_5m (src 0) over [$inner_from, $fill_inner_to)
 --   (the 5-minute bucket of the first snapshot excluded), derived `fills` over [$from, $fill_lo_to)
 --   and [$fill_hi_from, $fill_to) (the route computes these bounds; they tile [$from, $fill_to)).

@@ -1,6 +1,6 @@
 -- The first and last day (epoch ms of midnight UTC) holding any alpha 5-minute rollup or
 -- snapshot-OI bucket, from the daily levels, for sizing the in-memory history mirror
--- (server/http/history-mirror.ts); NULLs when there is none. No parameters.
+-- (server/read/buckets/history-mirror.ts); NULLs when there is none. No parameters.
 SELECT min(d)::DOUBLE AS first_day, max(d)::DOUBLE AS last_day FROM (
   SELECT epoch_ms(bucket) AS d FROM rollup_1d WHERE protocol = 'alpha'
   UNION ALL

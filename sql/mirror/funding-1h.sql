@@ -1,5 +1,5 @@
 -- The alpha hourly funding rows with hours at or after $from, for endpoint 11's in-memory set
--- (server/http/funding-index.ts), ordered by variant then hour: the hour (epoch ms), the snapshot
+-- (server/read/funding/funding-index.ts), ordered by variant then hour: the hour (epoch ms), the snapshot
 -- count, and the two exact rate sums as DuckDB prints their DECIMAL(38,20) (the set sums them as
 -- integers and casts as DuckDB does, server/db/decimal-double.ts).
 -- Parameters: $from BIGINT epoch ms (0: every row).

@@ -1,5 +1,5 @@
 -- The alpha 5-minute snapshot-OI rows (the last market snapshot of each bucket) with buckets in
--- [$lo, $hi), for the in-memory history mirror (server/http/history-mirror.ts), ordered by variant:
+-- [$lo, $hi), for the in-memory history mirror (server/read/buckets/history-mirror.ts), ordered by variant:
 -- market, market_variant, then DOUBLE columns: bucket start and snapshot time (epoch ms), OI long
 -- and short as micro-dollars (exact below 2^50, see rollup-5m.sql).
 -- Parameters: $lo / $hi BIGINT epoch ms.

@@ -1,5 +1,5 @@
 -- The alpha 5-minute rollup rows with buckets in [$lo, $hi), for the in-memory history mirror
--- (server/http/history-mirror.ts), ordered by variant: market, market_variant, then DOUBLE columns
+-- (server/read/buckets/history-mirror.ts), ordered by variant: market, market_variant, then DOUBLE columns
 -- the mirror takes from DuckDB's vectors as they are: bucket start (epoch ms), the counts, and
 -- amounts as micro-dollars, round(amount::DOUBLE * 1e6), which is the exact integer below 2^50
 -- (the mirror refuses larger values; the exact HUGEINT cast made a full load ~4x slower).

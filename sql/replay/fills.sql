@@ -1,6 +1,6 @@
 -- Fills of a replayed journal with $from_ms <= time < $to_ms (epoch ms), as incoming fills (no
 -- seq, no position_id: the append path assigns them), in time order, then their original seq.
--- The day bounds prune partitions. Glob spliced in by server/sources/replay-reader.ts.
+-- The day bounds prune partitions. Glob spliced in by server/sources/replay/reader.ts.
 -- Parameters: $from_ms BIGINT, $to_ms BIGINT, $from_day VARCHAR, $to_day VARCHAR.
 SELECT protocol, epoch_ms(time) AS time, slot, tx, event_index, position_key, address, market, market_variant,
        side, type, size_delta_usd, position_size_usd, collateral_delta_usd, position_collateral_usd, price,

@@ -1,6 +1,6 @@
 -- Market snapshots of a replayed journal with $from_ms <= time < $to_ms, in time order, then
 -- journal order (commit of the file, row in the file). Glob spliced in by
--- server/sources/replay-reader.ts; read by column name (a journal written before index_price_time /
+-- server/sources/replay/reader.ts; read by column name (a journal written before index_price_time /
 -- index_price_source existed gives null there). Parameters: $from_ms BIGINT, $to_ms BIGINT, $from_day VARCHAR, $to_day VARCHAR.
 SELECT epoch_ms(time) AS time, protocol, market, market_variant, index_price, oi_long_usd, oi_short_usd,
        funding_rate_long, funding_rate_short, borrowing_rate_long, borrowing_rate_short, funding_rate_raw,

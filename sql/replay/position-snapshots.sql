@@ -1,6 +1,6 @@
 -- Position snapshots of a replayed journal with $from_ms <= time < $to_ms, in time order, then
 -- journal order; without position_id (the append path assigns it from the position key). Glob
--- spliced in by server/sources/replay-reader.ts.
+-- spliced in by server/sources/replay/reader.ts.
 -- Parameters: $from_ms BIGINT, $to_ms BIGINT, $from_day VARCHAR, $to_day VARCHAR.
 SELECT epoch_ms(time) AS time, protocol, position_key, size_usd, collateral_usd, unsettled_borrowing_usd,
        unsettled_funding_usd, claimable_funding_usd, mark_price, liquidation_price, source

@@ -130,8 +130,8 @@ CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE SELECT * FROM open_p
 -- and net PnL that the served doubles cannot give back past 2^53 micro-dollars (a whale's volume
 -- is): `_volume_whole` = floor(volume_usd) and `_volume_micros` = its remaining micro-dollars
 -- (0-999,999), the same for `_net_pnl_*` (floor, so the micros are never negative). Endpoint 12's
--- in-memory totals add these up exactly (server/http/accounts-summary.ts); the `_` columns are
--- held by endpoint 13's snapshot and never served (server/http/account-table.ts).
+-- in-memory totals add these up exactly (server/read/accounts/accounts-summary.ts); the `_` columns are
+-- held by endpoint 13's snapshot and never served (server/read/accounts/account-table.ts).
 -- Arguments: source, as alpha_account_shape's; proto, the protocol.
 CREATE OR REPLACE MACRO account_held_of(source, proto) AS TABLE
   SELECT a.address,
@@ -221,7 +221,7 @@ CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
        l.last_seq
   FROM query_table(source) l;
 
--- The lifecycle store's record documents (server/http/lifecycle-store.ts): every alpha lifecycle
+-- The lifecycle store's record documents (server/read/lifecycles/lifecycle-store.ts): every alpha lifecycle
 -- with endpoint 18's record as a compact JSON array in alpha_record_shape's column order without
 -- last_seq (sql/store/record-columns.sql; opened_at / closed_at as epoch µs), beside the columns the
 -- store files and orders it by, and endpoint 15's sort keys exactly as sql/api/alpha-account-history.sql
@@ -244,8 +244,8 @@ CREATE OR REPLACE MACRO alpha_record_docs() AS TABLE
   WHERE r.protocol = 'alpha';
 
 -- Endpoint 19's events (PositionEvent) of alpha fills with after_seq < seq <= upto_seq, each as a
--- compact JSON array for the lifecycle store (server/http/lifecycle-store.ts), which keeps them per
--- lifecycle and sorts, filters and pages them itself (server/http/lifecycle-timeline.ts):
+-- compact JSON array for the lifecycle store (server/read/lifecycles/lifecycle-store.ts), which keeps them per
+-- lifecycle and sorts, filters and pages them itself (server/read/lifecycles/lifecycle-timeline.ts):
 -- [seq, time as epoch µs, type, size_delta_usd, position_size_usd, collateral_delta_usd, price,
 --  entry_price, pnl_delta_usd, fee_usd, borrowing_fee_usd, funding_fee_usd, liquidation_fee_usd,
 --  fee_total_usd, tx]: the values of sql/api/alpha-position-lifecycle.sql's columns (USD rounded to 6
@@ -290,7 +290,7 @@ DROP MACRO TABLE IF EXISTS alpha_records;
 -- fees, liquidation_fee_usd 0 when absent; USD rounded to 6 decimals, prices not), then time_ms and
 -- seq (the cursor; the route strips them) and time_us (epoch µs, the in-memory index's sort key).
 -- Shared by sql/api/alpha-liquidations-search.sql and alpha-liquidations-after.sql, so the SQL
--- answer and the in-memory one (server/http/liquidation-index.ts) cannot drift apart. No arguments.
+-- answer and the in-memory one (server/read/liquidations/liquidation-index.ts) cannot drift apart. No arguments.
 CREATE OR REPLACE MACRO liquidation_events_of(proto) AS TABLE
   SELECT time,
          position_id,

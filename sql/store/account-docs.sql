@@ -1,4 +1,4 @@
--- The by-address files of one lifecycle-store segment (server/http/lifecycle-accounts.ts writes
+-- The by-address files of one lifecycle-store segment (server/read/lifecycles/lifecycle-accounts.ts writes
 -- them; endpoint 15 reads them): every alpha lifecycle closed or liquidated by a fill with
 -- $after < seq <= $mark (the segment's lifecycles), in (address, position_id) order, with endpoint
 -- 15's filter and sort keys and its record document.

@@ -1,4 +1,4 @@
--- One segment of the lifecycle store (server/http/lifecycle-segment.ts writes it to a file): every
+-- One segment of the lifecycle store (server/read/lifecycles/lifecycle-segment.ts writes it to a file): every
 -- alpha lifecycle closed or liquidated by a fill with $after < seq <= $mark, in position_id order, as
 -- one head row and then all its fills in seq order, each as compact JSON text. Such a lifecycle never
 -- changes again, so a segment is written once and kept.

@@ -1,4 +1,4 @@
--- The lifecycle store's prefixes of open lifecycles (server/http/lifecycle-store.ts): the fills at or
+-- The lifecycle store's prefixes of open lifecycles (server/read/lifecycles/lifecycle-store.ts): the fills at or
 -- before $mark of every alpha lifecycle open now that opened at or before $mark, as
 -- alpha_timeline_docs' docs, in (position_id, seq) order. A few thousand lifecycles; endpoint 19 adds
 -- the fills after $mark from sql/api/alpha-position-tail.sql.

@@ -1,5 +1,5 @@
 import type { H3 } from 'h3';
-import { appLoaded, createApp } from '../../server/http/app.ts';
+import { appLoaded, createApp } from '../../server/main/app.ts';
 import { KeyStore } from '../../server/keys/store.ts';
 import { openLimits, type Limits } from '../../server/limits/gate.ts';
 import type { PlanName } from '../../server/keys/plans.ts';

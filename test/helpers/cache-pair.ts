@@ -1,6 +1,6 @@
 import type { H3 } from 'h3';
-import { createApp } from '../../server/http/app.ts';
-import { ResponseCache } from '../../server/http/cache.ts';
+import { createApp } from '../../server/main/app.ts';
+import { ResponseCache } from '../../server/cache/response-cache.ts';
 import { KeyStore } from '../../server/keys/store.ts';
 import { openLimits, type Limits } from '../../server/limits/gate.ts';
 import type { PlanName } from '../../server/keys/plans.ts';

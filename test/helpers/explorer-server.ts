@@ -7,7 +7,7 @@ import { Simulator } from '../../server/sources/simulate/simulator.ts';
 import { KeyStore } from '../../server/keys/store.ts';
 import { openLimits, type Limits } from '../../server/limits/gate.ts';
 import { openService, type Service } from '../../server/service.ts';
-import { startServer, type RunningServer } from '../../server/http/serve.ts';
+import { startServer, type RunningServer } from '../../server/main/serve.ts';
 import { tempDataDir } from './fixtures.ts';
 
 export interface ExplorerServer {

@@ -2,7 +2,7 @@
  * A real HTTP server (the app on a loopback port) over a temporary service holding one fill, with
  * one key: for tests of what only a socket shows (connections, headers, metrics, access log).
  */
-import { startServer, type RunningServer, type ServeOptions } from '../../server/http/serve.ts';
+import { startServer, type RunningServer, type ServeOptions } from '../../server/main/serve.ts';
 import type { PlanName } from '../../server/keys/plans.ts';
 import { KeyStore } from '../../server/keys/store.ts';
 import { openLimits, type Limits } from '../../server/limits/gate.ts';

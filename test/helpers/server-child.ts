@@ -11,9 +11,9 @@ export interface ServerChild {
   waitFor(text: string, timeoutMs?: number): Promise<boolean>;
 }
 
-/** Spawns `tsx server/cli.ts start ...args` with PERPS_LOG_LEVEL 3 unless `env` says otherwise. */
+/** Spawns `tsx server/main/cli.ts start ...args` with PERPS_LOG_LEVEL 3 unless `env` says otherwise. */
 export function startChild(args: string[], env: NodeJS.ProcessEnv = {}): ServerChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'start', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PERPS_LOG_LEVEL: '3', ...env },
   });

@@ -3,7 +3,7 @@ import { KeyStore } from '../../server/keys/store.ts';
 import type { PlanName } from '../../server/keys/plans.ts';
 import { openLimits, type Limits } from '../../server/limits/gate.ts';
 import { openService, type Service } from '../../server/service.ts';
-import { startServer, type RunningServer } from '../../server/http/serve.ts';
+import { startServer, type RunningServer } from '../../server/main/serve.ts';
 import type { StreamHubOptions } from '../../server/stream/hub.ts';
 import type { IncomingFill } from '../../server/journal/rows.ts';
 import { tempDataDir } from './fixtures.ts';

@@ -13,9 +13,9 @@ import { notFound } from '../errors.ts';
 import { integerParam, limitParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
-import { AccountsIndex } from '../accounts-index.ts';
-import { summaryOf } from '../accounts-summary.ts';
-import { declareAddressFootprint } from '../cache-footprint.ts';
+import { AccountsIndex } from '../../read/accounts/accounts-index.ts';
+import { summaryOf } from '../../read/accounts/accounts-summary.ts';
+import { declareAddressFootprint } from '../../cache/footprint.ts';
 
 /** `sort_by` values of endpoint 13 (current_notional = open_notional_usd). */
 export const ACCOUNT_SORTS = ['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional'] as const;

@@ -15,12 +15,12 @@ import {
   coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
 } from '../params.ts';
 import { historyEnvelope, resolveWindow, windowParams, type HistoryKind, type HistoryWindow } from '../history-window.ts';
-import { oiPieces, sumPieces } from '../history-pieces.ts';
-import { oiSeries } from '../oi-series.ts';
+import { oiPieces, sumPieces } from '../../read/buckets/history-pieces.ts';
+import { oiSeries } from '../../read/buckets/oi-series.ts';
 import { declareHistoryValidity } from '../history-validity.ts';
-import type { FundingIndex } from '../funding-index.ts';
-import type { HistoryMirror } from '../history-mirror.ts';
-import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from '../mirror-history.ts';
+import type { FundingIndex } from '../../read/funding/funding-index.ts';
+import type { HistoryMirror } from '../../read/buckets/history-mirror.ts';
+import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from '../../read/buckets/mirror-history.ts';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../../keys/store.ts';
 import type { Service } from '../../service.ts';
@@ -133,7 +133,7 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
         const declare = declareHistoryValidity(service, protocol, event, w, query, key!.plan, 'funding', 'hours');
         const variant = 'market_variant' in query ? query.market_variant : null;
         const market = 'market' in query ? query.market : null;
-        // from the in-memory hourly rows when loaded (server/http/funding-index.ts), else the SQL
+        // from the in-memory hourly rows when loaded (server/read/funding/funding-index.ts), else the SQL
         const data = (funding && variant !== null ? await funding.rows(variant, w.from, w.to, w.bucketMs) : null)
           ?? await service.db.query('api/funding-rates-history', { ...windowParams(w), protocol, market_variant: variant, market });
         declare(data);

@@ -24,9 +24,9 @@ import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, ti
 import { getPlan } from '../../keys/plans.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
-import { declareValidUntil } from '../cache.ts';
-import { LiquidationIndex, servedOf, type ServedLiquidation } from '../liquidation-index.ts';
-import { JsonBody } from '../json-body.ts';
+import { declareValidUntil } from '../../cache/response-cache.ts';
+import { LiquidationIndex, servedOf, type ServedLiquidation } from '../../read/liquidations/liquidation-index.ts';
+import { JsonBody } from '../../cache/json-body.ts';
 import { decodeCursor, encodeCursor, type LiquidationFilters } from '../liquidation-cursor.ts';
 
 const DAY_MS = 86_400_000;
@@ -55,7 +55,7 @@ function newestLiquidation(service: Service, protocol: Protocol): () => Promise<
 
 /**
  * Until when (epoch ms, inclusive) a search with a defaulted `to` (= now) keeps its answer as the
- * clock moves on (server/http/cache.ts): the rows are those with time < now and, under a plan
+ * clock moves on (server/cache/response-cache.ts): the rows are those with time < now and, under a plan
  * lookback, >= now - lookback. A liquidation enters only if one exists at or after `now` (the
  * newest one the service has, `newest`, tells whether any does: then no bound is claimed); a fetched row
  * (the page plus the one that tells whether more exist) leaves when the floor passes its time,

@@ -22,7 +22,7 @@ import {
 } from '../params.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
-import type { OpenPositionsIndex } from '../open-positions-index.ts';
+import type { OpenPositionsIndex } from '../../read/open-positions/open-positions-index.ts';
 import { Pagination, address, count, dataOf, described, market, marketVariant, protocolId, side, timestamp, usd } from '../response-schemas.ts';
 
 /** `sort_by` values of endpoint 16 (size = current_size_usd, pnl = unrealized_pnl_usd). */

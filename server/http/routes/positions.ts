@@ -7,8 +7,8 @@
  * never repeat or skip a row. 15 omits lifecycles opened before the plan's history depth. 18 has no
  * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
  * Alpha's 18 and 19 answer from the lifecycle store and the open-position set when they can
- * (server/http/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
- * (server/http/account-history.ts), else (and beta always) from DuckDB.
+ * (server/read/lifecycles/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
+ * (server/read/lifecycles/account-history.ts), else (and beta always) from DuckDB.
  */
 import * as v from 'valibot';
 import { getRouterParam, type H3Event } from 'h3';
@@ -22,14 +22,14 @@ import {
 import type { Row } from '../../db/database.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
-import { HistoryIndex } from '../history-index.ts';
-import { AccountsIndex } from '../accounts-index.ts';
-import { OpenPositionsIndex } from '../open-positions-index.ts';
-import { LifecycleStore } from '../lifecycle-store.ts';
-import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../lifecycle-answers.ts';
-import { historyFromStore } from '../account-history.ts';
-import { ClosedTail } from '../closed-tail.ts';
-import { declareAddressFootprint } from '../cache-footprint.ts';
+import { HistoryIndex } from '../../read/lifecycles/history-index.ts';
+import { AccountsIndex } from '../../read/accounts/accounts-index.ts';
+import { OpenPositionsIndex } from '../../read/open-positions/open-positions-index.ts';
+import { LifecycleStore } from '../../read/lifecycles/lifecycle-store.ts';
+import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../../read/lifecycles/lifecycle-answers.ts';
+import { historyFromStore } from '../../read/lifecycles/account-history.ts';
+import { ClosedTail } from '../../read/lifecycles/closed-tail.ts';
+import { declareAddressFootprint } from '../../cache/footprint.ts';
 
 /** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {

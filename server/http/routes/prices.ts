@@ -10,7 +10,7 @@ import { historyOf } from '../response-schemas.ts';
 import { assertScopeKnown } from '../scope.ts';
 import { fineIntervalParam, marketParam, querySchema, timestampParam } from '../params.ts';
 import { historyEnvelope, resolveWindow } from '../history-window.ts';
-import { priceCandles } from '../price-candles.ts';
+import { priceCandles } from '../../read/prices/price-candles.ts';
 import type { Protocol } from '../../journal/rows.ts';
 import type { Service } from '../../service.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The simulator in a worker thread, so a backfill simulates the next stretch while the main
- * thread appends the last one (see `../simulate-thread.ts`, which starts it). It restores the
+ * thread appends the last one (see `./thread.ts`, which starts it). It restores the
  * state it is given, runs to `until`, and posts groups of whole days of about `rowsPerAppend`
  * rows (smaller ones first) as column blocks (their buffers are transferred, not copied), each
  * with the simulator's state after it. It stays at most one unacknowledged group ahead of the main thread.

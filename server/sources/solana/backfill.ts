@@ -6,8 +6,8 @@
  */
 import { appendRetrying } from '../../ingest/append-retry.ts';
 import type { IncomingFill, IncomingPositionSnapshot, MarketSnapshot } from '../../journal/rows.ts';
-import { log } from '../../log.ts';
-import { progress } from '../../progress.ts';
+import { log } from '../../lib/log.ts';
+import { progress } from '../../lib/progress.ts';
 import type { Service } from '../../service.ts';
 import type { Quarantine } from '../quarantine.ts';
 import type { PositionChain } from './chain.ts';

@@ -4,7 +4,7 @@
  * retries, a market not known yet) is logged and retried at the next poll, with a growing
  * pause, from the checkpoint: nothing is lost or doubled.
  */
-import { log } from '../../log.ts';
+import { log } from '../../lib/log.ts';
 import { PositionChain } from './chain.ts';
 import { syncToTip, type SyncContext, type SyncOptions } from './backfill.ts';
 

@@ -9,7 +9,7 @@
  * path to maintain; the cost is ~13 s of latency behind the confirmed tip.
  */
 import { backfillBuildingRollups } from '../../../jobs/rollup-refresh.ts';
-import { log } from '../../log.ts';
+import { log } from '../../lib/log.ts';
 import type { Service } from '../../service.ts';
 import { syncToTip, type SyncContext } from './backfill.ts';
 import { Quarantine } from '../quarantine.ts';

@@ -6,7 +6,7 @@
  * not asked for again, and its fills are quarantined with that reason.
  */
 import { getBase58Decoder } from '@solana/codecs';
-import { log } from '../../log.ts';
+import { log } from '../../lib/log.ts';
 import { decodeMarketAccount, parseMarketName, type AlphaMarket } from './decode-alpha.ts';
 import { ALPHA_MARKET, ALPHA_PROGRAM } from './layout.ts';
 import type { SolanaRpc } from './rpc.ts';

@@ -6,7 +6,7 @@
  * RPC URLs often carry an API key (path or query): only the origin is ever logged or put in an
  * error message (`redactUrl`).
  */
-import { log } from '../../log.ts';
+import { log } from '../../lib/log.ts';
 import type { RpcTransaction } from './events.ts';
 
 export interface RpcOptions {

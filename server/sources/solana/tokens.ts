@@ -5,7 +5,7 @@
  * does not hold. No table of ours decides whether a market is indexed: a token whose decimals
  * cannot be read quarantines its fills with that reason.
  */
-import { log } from '../../log.ts';
+import { log } from '../../lib/log.ts';
 import { decodeStoreTokenMap, decodeTokenMap, type AlphaTokenConfig } from './accounts/alpha-token-map.ts';
 import { tryDecode } from './accounts/bytes.ts';
 import { ALPHA_PROGRAM, ALPHA_STORE, SPL_MINT, TOKEN_PROGRAMS } from './layout.ts';

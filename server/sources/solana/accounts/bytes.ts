@@ -3,7 +3,7 @@
  * 8-byte discriminator and a minimum length (never an exact size: programs append fields). The
  * fields themselves are read with reader.ts's ByteReader, as the event decoders read theirs.
  */
-import { log } from '../../../log.ts';
+import { log } from '../../../lib/log.ts';
 import { LayoutError } from '../reader.ts';
 import type { AccountInfo } from '../rpc.ts';
 import { bytesToHex } from '../units.ts';

@@ -8,7 +8,7 @@
  * holds it now (config changes emit no event) and the latest TradeEvent prices.
  */
 import type { MarketSnapshot } from '../../../journal/rows.ts';
-import { log } from '../../../log.ts';
+import { log } from '../../../lib/log.ts';
 import { POOL, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import { alphaPrice, bytesToHex } from '../units.ts';
 import { eventInstructions, type RpcTransaction } from '../events.ts';

@@ -3,7 +3,7 @@
  * (alpha's Market and PriceFeed accounts and token map, beta's pool and custodies' oracle
  * pointers) and what is read every snapshot in one batch of getMultipleAccounts.
  */
-import { log } from '../../../log.ts';
+import { log } from '../../../lib/log.ts';
 import { bytesToBase58 } from '../base58.ts';
 import { decodeAlphaMarket, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import { decodeAlphaPosition, POSITION_DISCRIMINATOR, type AlphaPositionAccount } from '../accounts/alpha-position.ts';

@@ -7,7 +7,7 @@
  * runs hourly. One failed pass is logged and the next one tries again.
  */
 import type { IncomingPositionSnapshot, MarketSnapshot, Protocol } from '../../../journal/rows.ts';
-import { log } from '../../../log.ts';
+import { log } from '../../../lib/log.ts';
 import type { Service } from '../../../service.ts';
 import { decodeAlphaMarket, type AlphaMarketAccount } from '../accounts/alpha-market.ts';
 import type { AlphaPositionAccount } from '../accounts/alpha-position.ts';

@@ -1,0 +1,88 @@
+/**
+ * Which appends a cached answer survives (server/cache/response-cache.ts). An append used to drop every
+ * entry; with a live source (an append every second or two) that meant every answer was computed
+ * again each second, even the ones no new row can change. An entry may now carry a footprint, the
+ * part of the journal its answer is a function of; an append keeps the entry when none of its rows
+ * falls in it:
+ *  - **an address** (endpoints 14, 15, 19, and 18 for a lifecycle that is no longer open): the
+ *    answer derives from that address's fills of one protocol alone (accounts and lifecycles are
+ *    functions of their fills; positions snapshots and market snapshots only change live fields,
+ *    which those answers do not have), so an append without a fill of the address keeps it;
+ *  - **a time bound** (a window with an explicit `to`: endpoints 5, 6, 8, 9, 11): the answer
+ *    derives from fills and market snapshots before `before` alone (the end of the bucket holding
+ *    `to`, so a bucket's state or sums are covered whole), so an append whose fills and market
+ *    snapshots all lie at or after `before` keeps it.
+ * An answer without a footprint is dropped by every append, as before. Jobs that rewrite derived
+ * buckets (the rollup refresh) still drop everything.
+ */
+import type { H3Event } from 'h3';
+import type { DerivedChange } from '../ingest/append.ts';
+import type { Fill, Protocol } from '../journal/rows.ts';
+import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../http/history-window.ts';
+
+/** The part of the journal an answer is a function of (see the file comment). */
+export type Footprint =
+  | { kind: 'address'; protocol: Protocol; address: string }
+  | { kind: 'before'; before: number };
+
+/** Where a route's declared footprint is kept on its event (see {@link declareAddressFootprint}). */
+const FOOTPRINT = 'perpsCacheFootprint';
+
+/**
+ * Declares that the answer being computed for `event` is a function of `address`'s fills of
+ * `protocol` alone, so appends without such a fill keep it cached. The route owns the claim:
+ * test/cache-appends.test.ts checks every declaring route against uncached answers across appends.
+ */
+export function declareAddressFootprint(event: H3Event, protocol: Protocol, address: string): void {
+  event.context[FOOTPRINT] = { kind: 'address', protocol, address } satisfies Footprint;
+}
+
+/** The footprint a route declared while computing `event`'s answer, if any. */
+export function declaredFootprint(event: H3Event): Footprint | undefined {
+  return event.context[FOOTPRINT] as Footprint | undefined;
+}
+
+/** Window routes whose answer with an explicit `to` reads fills and market snapshots up to it. */
+const HISTORY_WINDOWS = new Set((['alpha', 'beta'] as const).flatMap((p) => [
+  `/v1/${p}/liquidations/history`,
+  `/v1/${p}/open-interest/history`,
+  `/v1/${p}/volume/history`,
+  `/v1/${p}/funding-rates/history`,
+  `/v1/${p}/prices/history`,
+]));
+
+/**
+ * The time-bound footprint of a window answer with an explicit `to` (epoch ms, from the validated
+ * query or a cursor's filters), or undefined: for the history windows the end of the bucket
+ * holding `to`; for the liquidation search the instant after `to`.
+ */
+export function windowFootprint(path: string, query: Record<string, unknown>, to: number | null): Footprint | undefined {
+  if (to === null) return undefined;
+  if (path === '/v1/alpha/liquidations/search' || path === '/v1/beta/liquidations/search'
+    || path === '/v1/alpha/fills' || path === '/v1/beta/fills') return { kind: 'before', before: to + 1 };
+  if (!HISTORY_WINDOWS.has(path)) return undefined;
+  const step = INTERVAL_MS[(query.interval as HistoryInterval | undefined) ?? DEFAULT_INTERVAL];
+  return { kind: 'before', before: (Math.floor(to / step) + 1) * step };
+}
+
+/** Fills of an append above which its addresses are not indexed: a backfill's batch drops every address entry. */
+const MAX_INDEXED_FILLS = 50_000;
+
+/** What one committed append changed, asked of each footprint in turn. */
+export class AppendImpact {
+  /** `protocol address` of every fill, built on the first address question */
+  private addresses: Set<string> | null = null;
+
+  constructor(private readonly fills: readonly Fill[], private readonly change: DerivedChange | null) {}
+
+  /** Whether an answer with footprint `fp` may differ after the append. */
+  touches(fp: Footprint): boolean {
+    if (fp.kind === 'before') return this.change !== null && this.change.fromMs < fp.before;
+    if (this.fills.length > MAX_INDEXED_FILLS) return true;
+    if (this.addresses === null) {
+      this.addresses = new Set();
+      for (const f of this.fills) this.addresses.add(`${f.protocol} ${f.address}`);
+    }
+    return this.addresses.has(`${fp.protocol} ${fp.address}`);
+  }
+}

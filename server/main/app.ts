@@ -1,0 +1,222 @@
+/**
+ * The HTTP face of the service: an h3 v2 app built from the REST routes as data ({@link RestRoute},
+ * routes/define.ts), so the same list ({@link restRoutes}) can feed the OpenAPI document and MCP.
+ *
+ * Per request, in the contract's order (§2): route (unknown → 404) → method (not GET or HEAD → 405) →
+ * auth (401) → plan gate, rate limit and credits (429, server/limits/gate.ts) → query validation
+ * (400) → handler (one SQL file). Credits are reserved at admission and refunded unless the
+ * handler succeeds (a 4xx or 5xx costs nothing).
+ * Every answer, errors included, carries `x-request-id` and `x-api-version`, and every error
+ * body is ours (`onError`), never h3's. `/v1/mcp` (server/mcp/endpoint.ts) wraps the same routes;
+ * `/health` (server/http/health.ts) is the operators' unauthenticated probe. A repeated request the
+ * response cache holds is answered before h3 by the app's hit lane (server/http/hit-lane.ts).
+ */
+import { H3, type H3Event } from 'h3';
+import { authenticate } from '../http/auth.ts';
+import { ResponseCache } from '../cache/response-cache.ts';
+import { HistoryIndex } from '../read/lifecycles/history-index.ts';
+import { AccountsIndex } from '../read/accounts/accounts-index.ts';
+import { FundingIndex } from '../read/funding/funding-index.ts';
+import { prefetchEdges } from '../read/buckets/edge-prefetch.ts';
+import { HistoryMirror } from '../read/buckets/history-mirror.ts';
+import { LiquidationIndex } from '../read/liquidations/liquidation-index.ts';
+import { OpenPositionsIndex } from '../read/open-positions/open-positions-index.ts';
+import { LifecycleStore } from '../read/lifecycles/lifecycle-store.ts';
+import { DATA_SOURCE_HEADER, csvResponse, jsonAnswer, stageHeader } from '../http/answer-headers.ts';
+import { csvColumns, wantsCsv } from '../http/csv.ts';
+import { serializeResult, type Body } from '../cache/json-body.ts';
+import { handleError, isRead, methodNotAllowed } from '../http/errors.ts';
+import { HitLane, rawTargetOf } from '../http/hit-lane.ts';
+import { mountHealth } from '../http/health.ts';
+import { mountBrowserAccess, type CorsPolicy } from '../http/browser-access.ts';
+import { mountExplorer } from '../http/explorer.ts';
+import { mountDocs } from '../http/docs-page.ts';
+import { memoizedQueryParser } from '../http/params.ts';
+import type { RestRoute } from '../http/routes/define.ts';
+import { openapiRoutes } from '../http/routes/openapi.ts';
+import { protocolRoutes } from '../http/routes/protocols.ts';
+import { alphaMarketRoutes } from '../http/routes/alpha-markets.ts';
+import { betaMarketRoutes } from '../http/routes/beta-markets.ts';
+import { liquidationRoutes } from '../http/routes/liquidations.ts';
+import { currentRoutes } from '../http/routes/current.ts';
+import { accountRoutes } from '../http/routes/accounts.ts';
+import { historyRoutes } from '../http/routes/history.ts';
+import { openPositionRoutes } from '../http/routes/open-positions.ts';
+import { positionRoutes } from '../http/routes/positions.ts';
+import { fillRoutes } from '../http/routes/fills.ts';
+import { priceRoutes } from '../http/routes/prices.ts';
+import { observeGcPauses } from '../lib/gc-pauses.ts';
+import type { KeyStore } from '../keys/store.ts';
+import { mountMcp } from '../mcp/endpoint.ts';
+import { admit, type Limits } from '../limits/gate.ts';
+import type { Service } from '../service.ts';
+import type { StreamHub } from '../stream/hub.ts';
+import { mountStream } from '../stream/route.ts';
+
+/** The in-memory working sets some routes answer from, shared with whoever opens them. */
+export interface RouteParts {
+  /** the read index of endpoints 15 and 18 (default: a new one, opened by its first request) */
+  history?: HistoryIndex;
+  /** endpoints 6, 8, 9's 5-minute buckets (default: a new one, loaded on first use) */
+  mirror?: HistoryMirror;
+  /** endpoint 5's events (default: a new one, loaded on first use) */
+  liquidations?: LiquidationIndex;
+  /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
+  funding?: FundingIndex;
+  /** endpoints 15, 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
+  lifecycles?: LifecycleStore;
+  /** endpoints 12-14's (and 15's account check) alpha accounts (default: a new one, loaded on first use) */
+  accounts?: AccountsIndex;
+  /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
+  openPositions?: OpenPositionsIndex;
+  /** the accounts behind beta's `/accounts/stats`, `/accounts/search`, `/accounts/{address}` (and the account check of `/accounts/{address}/history`) (default: a new one, loaded on first use) */
+  betaAccounts?: AccountsIndex;
+}
+
+/** Every REST route of the service, in registration order. */
+export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
+  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
+    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+    betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
+  const routes: RestRoute[] = [
+    ...openapiRoutes(service, () => routes),
+    ...protocolRoutes(service),
+    ...alphaMarketRoutes(service),
+    ...betaMarketRoutes(service),
+    // alpha answers from its in-memory working sets when loaded; beta (none but its accounts) from SQL
+    ...liquidationRoutes(service, 'alpha', liquidations),
+    ...currentRoutes(service, 'alpha'),
+    ...accountRoutes(service, 'alpha', accounts),
+    ...historyRoutes(service, 'alpha', mirror, funding),
+    ...openPositionRoutes(service, 'alpha', openPositions),
+    ...positionRoutes(service, { history, accounts, openPositions, lifecycles }),
+    ...liquidationRoutes(service, 'beta', null),
+    ...currentRoutes(service, 'beta'),
+    ...accountRoutes(service, 'beta', betaAccounts),
+    ...historyRoutes(service, 'beta', null, null),
+    ...openPositionRoutes(service, 'beta', null),
+    ...positionRoutes(service, { history: null, accounts: betaAccounts, openPositions: null, lifecycles: null }, 'beta'),
+    ...fillRoutes(service, 'alpha'),
+    ...fillRoutes(service, 'beta'),
+    ...priceRoutes(service, 'alpha'),
+    ...priceRoutes(service, 'beta'),
+  ];
+  return routes;
+}
+
+/**
+ * Registers one REST route on `app` for all methods: GET runs it, anything else is a 405.
+ * Without `limits` (tests mounting an extra route) requests are neither limited nor metered.
+ * With `cache`, a 200 body may come from the response cache (server/cache/response-cache.ts), after auth,
+ * limits and validation exactly as a computed one.
+ */
+export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits, cache?: ResponseCache, lane?: HitLane): void {
+  const parse = memoizedQueryParser(route.query);
+  /** Tells the hit lane how this request's target resolved, once it has answered a 200. */
+  const learn = (event: H3Event, query: Record<string, unknown>): void => {
+    const target = lane && rawTargetOf(event);
+    if (target !== undefined) lane!.learn(target, { path: route.path, pathname: event.url.pathname, query, cost: route.cost });
+  };
+  /** The answer's JSON body, from the cache when there is one. */
+  const bodyOf = async (event: H3Event): Promise<Body> => {
+    if (route.auth === false) return serializeResult(await route.handle({ event, query: parse(event), key: null }));
+    const key = authenticate(event, keys);
+    const admission = limits ? admit(event, key, route.cost, limits) : undefined;
+    try {
+      const query = parse(event);
+      if (cache) {
+        const body = await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key }));
+        learn(event, query);
+        return body;
+      }
+      return serializeResult(await route.handle({ event, query, key }));
+    } catch (err) {
+      admission?.refund();
+      throw err;
+    }
+  };
+  const columns = csvColumns(route);
+  app.all(route.path, async (event) => {
+    if (!isRead(event.req.method)) throw methodNotAllowed();
+    // list and history answers in CSV on request (server/http/csv.ts), made from the JSON body
+    if (columns && wantsCsv(event.req.headers.get('accept'))) return csvResponse(event, columns, await bodyOf(event));
+    return jsonAnswer(event, await bodyOf(event));
+  });
+}
+
+const backgroundLoads = new WeakMap<H3, () => Promise<void>>();
+const hitLanes = new WeakMap<H3, HitLane>();
+
+/** The hit lane of an app made by {@link createApp} (server/http/hit-lane.ts), for the server to put in front. */
+export function hitLaneOf(app: H3): HitLane | undefined {
+  return hitLanes.get(app);
+}
+
+/**
+ * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows,
+ * 12-14's accounts) answer, so that requests take the in-memory paths rather than their SQL fallbacks (tests).
+ */
+export function appLoaded(app: H3): Promise<void> {
+  return backgroundLoads.get(app)?.() ?? Promise.resolve();
+}
+
+/** Optional parts of the app. */
+export interface AppOptions {
+  /** mounts the fills stream (endpoint 22) on this hub */
+  stream?: StreamHub;
+  /** the response cache (default: a new one over `service`) */
+  cache?: ResponseCache;
+  /** the read index of endpoints 15 and 18 (default: a new one over `service`, rebuilt past 20,000 closes) */
+  history?: HistoryIndex;
+  /** origins whose pages may call the API (default: `PERPS_CORS_ORIGINS`, server/http/browser-access.ts) */
+  cors?: CorsPolicy;
+}
+
+/**
+ * Builds the h3 app over a service, a key store and the limit state (rate limiter + monthly usage,
+ * see server/limits/gate.ts `openLimits`); the caller owns `limits` and closes it on shutdown.
+ * With a stream hub, the fills stream (endpoint 22, server/stream/route.ts) is mounted too; its
+ * sockets need a real server with the crossws plugin (server/main/serve.ts).
+ */
+export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
+  const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;
+  const app = new H3({ silent: true, onError: handleError });
+  // provenance on every answer, errors included: which source feeds the data (simulated, solana, replay)
+  app.use((event) => void stageHeader(event, DATA_SOURCE_HEADER, service.source.dataSource()));
+  observeGcPauses(); // for /health (once per process)
+  // routes read the clock through the cache's view, so clock-dependent answers are not cached
+  const mirror = new HistoryMirror(cache.service);
+  const liquidations = new LiquidationIndex(cache.service);
+  const funding = new FundingIndex(cache.service);
+  const lifecycles = LifecycleStore.of(service);
+  const accounts = new AccountsIndex(cache.service);
+  const openPositions = new OpenPositionsIndex(cache.service);
+  const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
+  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions, betaAccounts });
+  // at once rather than on the first request that needs them: each loads in the background (a long
+  // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
+  // is logged there
+  void history.open();
+  void lifecycles.follow(history);
+  mirror.open();
+  // its timer reads the database: it stops when the service closes it
+  service.db.onClose(prefetchEdges(mirror, () => service.now()));
+  liquidations.open();
+  funding.open();
+  accounts.open();
+  betaAccounts.open();
+  openPositions.open();
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
+  const lane = new HitLane(cache, keys, limits);
+  hitLanes.set(app, lane);
+  mountBrowserAccess(app, lane, opts.cors);
+  for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
+  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
+    || history.behind() || lifecycles.busy();
+  mountHealth(app, service, cache, warming);
+  mountDocs(app);
+  mountMcp({ app, service, keys, limits, routes });
+  mountExplorer(app);
+  if (stream) mountStream(app, stream, keys, limits);
+  return app;
+}
