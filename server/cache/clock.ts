@@ -2,7 +2,7 @@
  * The response cache's view of the clock (server/cache/response-cache.ts): which routes' answers depend on
  * the plan's depth, and until when a clock-reading answer with an explicit window stays the same.
  */
-import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from '../http/history-window.ts';
+import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, type HistoryKind } from '../read/window.ts';
 import { decodeCursor } from '../http/liquidation-cursor.ts';
 import { decodeFillCursor } from '../http/routes/fills.ts';
 import type { PlanName } from '../keys/plans.ts';

@@ -18,7 +18,7 @@
 import type { H3Event } from 'h3';
 import type { DerivedChange } from '../ingest/append.ts';
 import type { Fill, Protocol } from '../journal/rows.ts';
-import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../http/history-window.ts';
+import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../read/window.ts';
 
 /** The part of the journal an answer is a function of (see the file comment). */
 export type Footprint =

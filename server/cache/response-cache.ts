@@ -34,7 +34,7 @@
  * Auth, the plan gate, rate limits and credits run before the cache (server/main/app.ts).
  */
 import type { H3Event } from 'h3';
-import { depthDays } from '../http/history-window.ts';
+import { depthDays } from '../read/window.ts';
 import { CLAMPED, clockValidity, windowOf } from './clock.ts';
 import { AppendImpact, declaredFootprint, windowFootprint, type Footprint } from './footprint.ts';
 import { bodySize, keptBody, serializeResult, type Body } from './json-body.ts';

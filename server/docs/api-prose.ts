@@ -4,7 +4,7 @@
  */
 import { API_VERSION } from '../http/answer-headers.ts';
 import { COARSE_INTERVALS, FINE_INTERVALS, MAX_LIMIT } from '../http/params.ts';
-import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, MAX_BUCKETS } from '../http/history-window.ts';
+import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, MAX_BUCKETS } from '../read/window.ts';
 import { STREAM_ERRORS, CLOSE_GOING_AWAY } from '../stream/frames.ts';
 
 const DAY_MS = 86_400_000;

@@ -16,7 +16,7 @@
 import type { H3Event } from 'h3';
 import { computingForCache, declareMovingAnswer } from '../cache/response-cache.ts';
 import type { EdgeProbe } from '../read/buckets/mirror-probe.ts';
-import { depthDays, type HistoryKind, type HistoryWindow } from './history-window.ts';
+import { depthDays, type HistoryKind, type HistoryWindow } from '../read/window.ts';
 import { isoFromMs } from '../db/values.ts';
 import type { PlanName } from '../keys/plans.ts';
 import type { Service } from '../service.ts';

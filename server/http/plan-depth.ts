@@ -6,7 +6,7 @@
  */
 import { REST_TOOLS } from '../mcp/catalog.ts';
 import { PLAN_NAMES } from '../keys/plans.ts';
-import { depthDays, type HistoryKind } from './history-window.ts';
+import { depthDays, type HistoryKind } from '../read/window.ts';
 
 const DEPTH_OF = new Map<string, HistoryKind>(
   REST_TOOLS.flatMap((tool) => (tool.depth === undefined ? [] : [tool.paths.alpha, tool.paths.beta]

@@ -18,7 +18,7 @@ import { ApiError, type ErrorBody } from '../http/errors.ts';
 import type { PlanName } from '../keys/plans.ts';
 import type { RestTool } from './catalog.ts';
 import { preview, summarize } from './summary.ts';
-import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../http/history-window.ts';
+import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../read/window.ts';
 import { parseTimestamp } from '../http/params.ts';
 import { hasProtocolArgument } from './tool-schema.ts';
 import { apiErrorResult, toolErrorResult } from './results.ts';

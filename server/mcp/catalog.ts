@@ -5,7 +5,7 @@
  * (server/mcp/tool-schema.ts). Every REST route except the OpenAPI document is wrapped by exactly
  * one tool; test/mcp.test.ts fails when a route is added without one.
  */
-import type { HistoryKind } from '../http/history-window.ts';
+import type { HistoryKind } from '../read/window.ts';
 
 /** The REST path (h3 pattern) a tool calls, per protocol. */
 export type ProtocolPaths = { alpha: string; beta?: string };

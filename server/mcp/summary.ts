@@ -5,7 +5,7 @@
  * the window. REST reports a clamp only through the echoed `from` of a history envelope (later than
  * the `from` asked for, or than the interval's default start); the summary says it in words.
  */
-import { DEFAULT_SPAN_MS, depthDays, type HistoryInterval } from '../http/history-window.ts';
+import { DEFAULT_SPAN_MS, depthDays, type HistoryInterval } from '../read/window.ts';
 import { parseTimestamp } from '../http/params.ts';
 import type { PlanName } from '../keys/plans.ts';
 import { isoFromMs } from '../db/values.ts';

@@ -14,7 +14,8 @@ import {
 import {
   coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
 } from '../params.ts';
-import { historyEnvelope, resolveWindow, windowParams, type HistoryKind, type HistoryWindow } from '../history-window.ts';
+import { historyEnvelope, resolveWindow } from '../history-window.ts';
+import { windowParams, type HistoryKind, type HistoryWindow } from '../../read/window.ts';
 import { oiPieces, sumPieces } from '../../read/buckets/history-pieces.ts';
 import { oiSeries } from '../../read/buckets/oi-series.ts';
 import { declareHistoryValidity } from '../history-validity.ts';

@@ -12,7 +12,7 @@
  */
 import { PLAN_NAMES } from '../../keys/plans.ts';
 import type { HistoryMirror } from './history-mirror.ts';
-import { DEFAULT_SPAN_MS, depthDays, type HistoryKind } from '../../http/history-window.ts';
+import { DEFAULT_SPAN_MS, depthDays, type HistoryKind } from '../window.ts';
 import { M5 } from './variant-buckets.ts';
 
 const DAY = 86_400_000;

@@ -8,7 +8,7 @@
  * A coarse row never straddles an output bucket (the bucket is a multiple of its size, both
  * epoch-aligned), and each level holds exact sums (or the last snapshot) of the finer one.
  */
-import type { HistoryWindow } from '../../http/history-window.ts';
+import type { HistoryWindow } from '../window.ts';
 
 const M5 = 300_000;
 const H1 = 3_600_000;

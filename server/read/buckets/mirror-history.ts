@@ -14,7 +14,7 @@
  */
 import { isoFromMs } from '../../db/values.ts';
 import type { HistoryMirror } from './history-mirror.ts';
-import type { HistoryWindow } from '../../http/history-window.ts';
+import type { HistoryWindow } from '../window.ts';
 import type { OiBucket } from './oi-series.ts';
 import { mirrorProbe, type EdgeProbe } from './mirror-probe.ts';
 import { ExactSum, Inexact, LOAD_LIMIT, M5, variantKey, type SumColumn, type VariantBuckets } from './variant-buckets.ts';

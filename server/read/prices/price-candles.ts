@@ -11,7 +11,7 @@ import type { Row } from '../../db/database.ts';
 import { journalDir } from '../../journal/layout.ts';
 import type { Protocol } from '../../journal/rows.ts';
 import type { Service } from '../../service.ts';
-import type { HistoryWindow } from '../../http/history-window.ts';
+import type { HistoryWindow } from '../window.ts';
 
 const DAY_MS = 86_400_000;
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
