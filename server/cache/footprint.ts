@@ -19,6 +19,7 @@ import type { H3Event } from 'h3';
 import type { DerivedChange } from '../ingest/append.ts';
 import type { Fill, Protocol } from '../journal/rows.ts';
 import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../read/window.ts';
+import type { CachePolicy } from './policy.ts';
 
 /** The part of the journal an answer is a function of (see the file comment). */
 export type Footprint =
@@ -42,25 +43,14 @@ export function declaredFootprint(event: H3Event): Footprint | undefined {
   return event.context[FOOTPRINT] as Footprint | undefined;
 }
 
-/** Window routes whose answer with an explicit `to` reads fills and market snapshots up to it. */
-const HISTORY_WINDOWS = new Set((['alpha', 'beta'] as const).flatMap((p) => [
-  `/v1/${p}/liquidations/history`,
-  `/v1/${p}/open-interest/history`,
-  `/v1/${p}/volume/history`,
-  `/v1/${p}/funding-rates/history`,
-  `/v1/${p}/prices/history`,
-]));
-
 /**
  * The time-bound footprint of a window answer with an explicit `to` (epoch ms, from the validated
- * query or a cursor's filters), or undefined: for the history windows the end of the bucket
- * holding `to`; for the liquidation search the instant after `to`.
+ * query or a cursor's filters), or undefined: by the route's policy, the end of the bucket holding
+ * `to`, or the instant after `to`.
  */
-export function windowFootprint(path: string, query: Record<string, unknown>, to: number | null): Footprint | undefined {
-  if (to === null) return undefined;
-  if (path === '/v1/alpha/liquidations/search' || path === '/v1/beta/liquidations/search'
-    || path === '/v1/alpha/fills' || path === '/v1/beta/fills') return { kind: 'before', before: to + 1 };
-  if (!HISTORY_WINDOWS.has(path)) return undefined;
+export function windowFootprint(policy: CachePolicy | undefined, query: Record<string, unknown>, to: number | null): Footprint | undefined {
+  if (to === null || policy?.timeBound === undefined) return undefined;
+  if (policy.timeBound === 'instant') return { kind: 'before', before: to + 1 };
   const step = INTERVAL_MS[(query.interval as HistoryInterval | undefined) ?? DEFAULT_INTERVAL];
   return { kind: 'before', before: (Math.floor(to / step) + 1) * step };
 }

@@ -11,7 +11,7 @@
  *   as the rollup refresh does: that drops every entry.)
  * - **Normalized params.** The validated query (valibot output: `market=sol-perp` and `SOL-PERP`
  *   are one entry), key order irrelevant, plus the request path (it carries address / id).
- * - **Clamp.** Plan-clamped routes (`CLAMPED`, server/cache/clock.ts) key on the plan's depth
+ * - **Clamp.** Plan-clamped routes (a `depth` in the route's cache policy, server/cache/policy.ts) key on the plan's depth
  *   for that route (plans with the same depth share entries); other routes are plan-independent.
  * - **Clock.** An answer that depends on the service clock is only cached while that dependence
  *   cannot change it: a window route (5, 6, 8, 9, 11) with an explicit `to` at or before now and,
@@ -35,7 +35,8 @@
  */
 import type { H3Event } from 'h3';
 import { depthDays } from '../read/window.ts';
-import { CLAMPED, clockValidity, windowOf } from './clock.ts';
+import { clockValidity, windowOf } from './clock.ts';
+import type { CachePolicy } from './policy.ts';
 import { AppendImpact, declaredFootprint, windowFootprint, type Footprint } from './footprint.ts';
 import { bodySize, keptBody, serializeResult, type Body } from './json-body.ts';
 import { SecondChanceMap } from '../lib/second-chance-map.ts';
@@ -220,11 +221,11 @@ export class ResponseCache {
   }
 
   /**
-   * The key of the answer to request path `pathname` (it carries address / id) of the route with
-   * pattern `path`, validated `query` and the caller's `plan` (only its depth for a clamped route).
+   * The key of the answer to request path `pathname` (it carries address / id) of a route with cache
+   * `policy`, validated `query` and the caller's `plan` (only its depth for a clamped route).
    */
-  keyOf(pathname: string, path: string, query: Query, plan: PlanName | null): string {
-    const kind = CLAMPED[path];
+  keyOf(pathname: string, policy: CachePolicy | undefined, query: Query, plan: PlanName | null): string {
+    const kind = policy?.depth;
     const clamp = kind === undefined || plan === null ? '' : String(depthDays(plan, kind));
     return `${pathname}\n${canonicalOf(query)}\n${clamp}`;
   }
@@ -244,12 +245,12 @@ export class ResponseCache {
   }
 
   /**
-   * The JSON body of a 200 for `path` (route pattern) with validated `query` under `plan`: from the
+   * The JSON body of a 200 for a route with cache `policy` and validated `query` under `plan`: from the
    * cache, or from `compute` (whose result is serialized here, exactly as h3 would).
    */
-  async respond(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Body> {
+  async respond(event: H3Event, policy: CachePolicy | undefined, query: Query, plan: PlanName | null, compute: () => unknown): Promise<Body> {
     if (!this.enabled) return serializeResult(await this.track({ read: false, at: -Infinity }, compute));
-    const key = this.keyOf(event.url.pathname, path, query, plan);
+    const key = this.keyOf(event.url.pathname, policy, query, plan);
     const now = this.base.now();
     const hit = this.peek(key, now);
     if (hit) return this.serve(key, hit, now);
@@ -264,7 +265,7 @@ export class ResponseCache {
     }
     this.stats.misses += 1;
     const generation = this.generation;
-    const computed = this.compute(event, path, query, plan, compute);
+    const computed = this.compute(event, policy, query, plan, compute);
     const run = computed.then((c) => c.entry);
     run.catch(() => undefined); // a failure reaches this request through `computed`, waiters through `run`
     this.inflight.set(key, run);
@@ -278,11 +279,11 @@ export class ResponseCache {
   }
 
   /** Runs the route; returns the answer's body and the entry that would keep it. */
-  private async compute(event: H3Event, path: string, query: Query, plan: PlanName | null, compute: () => unknown): Promise<{ entry: Entry; body: Body }> {
+  private async compute(event: H3Event, policy: CachePolicy | undefined, query: Query, plan: PlanName | null, compute: () => unknown): Promise<{ entry: Entry; body: Body }> {
     const clock: ClockRead = { read: false, at: -Infinity };
     event.context[COMPUTING] = true;
     const result = await this.track(clock, compute);
-    const footprint = declaredFootprint(event) ?? windowFootprint(path, query, windowOf(path, query).to);
+    const footprint = declaredFootprint(event) ?? windowFootprint(policy, query, windowOf(policy, query).to);
     const fixed = (computed: Body, validFrom: number, validUntil: number) => {
       const body = keptBody(computed); // a long answer goes out as the bytes its hits will send
       return { entry: { body, size: bodySize(body), validFrom, validUntil, footprint }, body };
@@ -297,7 +298,7 @@ export class ResponseCache {
       return { entry: { render: moving.render, size: bodySize(body), validFrom: now, validUntil, footprint }, body };
     }
     const declared = event.context[VALID_UNTIL] as number | undefined;
-    return fixed(serializeResult(result), now, declared ?? (plan === null ? -Infinity : clockValidity(path, query, plan, now) ?? -Infinity));
+    return fixed(serializeResult(result), now, declared ?? (plan === null ? -Infinity : clockValidity(policy, query, plan, now) ?? -Infinity));
   }
 
   /** Runs `compute`, attributing clock reads of its synchronous part (up to its first await) to `clock`. */

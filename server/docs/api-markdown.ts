@@ -48,7 +48,7 @@ export function plansOf(o: { path: string; route?: RestRoute }): string {
   if (o.route?.auth === false) return 'no key needed';
   if (o.path.startsWith('/v1/stream/')) return PLAN_NAMES.filter((p) => PLANS[p].stream).join(', ');
   if (o.path === '/v1/mcp') return PLAN_NAMES.filter((p) => PLANS[p].mcp).join(', ');
-  const depth = o.route ? planDepthOf(o.route.path) : undefined;
+  const depth = o.route ? planDepthOf(o.route) : undefined;
   return depth ? `all, within the plan's ${DEPTH_WORDS[depth]}` : 'all';
 }
 

@@ -28,6 +28,7 @@ import { DATA_SOURCE_HEADER, stageHeader, identityHeaders, JSON_TYPE, requestIdF
 import { keyOfHeader } from './auth.ts';
 import { describeError, errorHeaders } from './errors.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
+import type { CachePolicy } from '../cache/policy.ts';
 import { encodeBody } from './compression.ts';
 import { admit, type Limits } from '../limits/gate.ts';
 import type { KeyStore } from '../keys/store.ts';
@@ -42,6 +43,8 @@ export interface Resolution {
   /** the validated query object (frozen, shared: see memoizedQueryParser) */
   query: Record<string, unknown>;
   cost: number;
+  /** the route's cache policy */
+  cache?: CachePolicy;
 }
 
 /** The raw request target of an h3 event served by srvx on Node, if it has one (not `app.request`). */
@@ -83,7 +86,7 @@ export class HitLane {
     if (known === undefined) return false;
     const key = keyOfHeader(req.headers['x-api-key'] as string | undefined, this.keys);
     if (key === null) return false;
-    const cacheKey = this.cache.keyOf(known.pathname, known.path, known.query, key.plan);
+    const cacheKey = this.cache.keyOf(known.pathname, known.cache, known.query, key.plan);
     const now = this.cache.now();
     const hit = this.cache.peek(cacheKey, now);
     if (hit === undefined) return false;

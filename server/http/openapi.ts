@@ -174,7 +174,7 @@ function operationOf(route: RestRoute): { path: string; operation: Json } {
   ];
   for (const status of statuses) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]![0]}` };
 
-  const depth = planDepthOf(route.path);
+  const depth = planDepthOf(route);
   const notes = needsKey
     ? [`Costs ${route.cost} credit${route.cost === 1 ? '' : 's'} per successful answer (a 4xx costs nothing).`]
     : ['No key needed; no credits.'];

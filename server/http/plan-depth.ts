@@ -1,22 +1,16 @@
 /**
  * Which plan depth clamps a REST route's window, and how that reads for each plan, for the
  * documents (the OpenAPI operations' descriptions, docs/api.md, the README's endpoint table).
- * The route → depth pairing is the MCP catalog's (server/mcp/catalog.ts, which summarizes clamped
- * windows with it); the days are the plan table's (server/keys/plans.ts).
+ * The depth is the route's cache policy's (server/cache/policy.ts, the one place a route declares
+ * it); the days are the plan table's (server/keys/plans.ts).
  */
-import { REST_TOOLS } from '../mcp/catalog.ts';
 import { PLAN_NAMES } from '../keys/plans.ts';
 import { depthDays, type HistoryKind } from '../read/window.ts';
+import type { RestRoute } from './routes/define.ts';
 
-const DEPTH_OF = new Map<string, HistoryKind>(
-  REST_TOOLS.flatMap((tool) => (tool.depth === undefined ? [] : [tool.paths.alpha, tool.paths.beta]
-    .filter((p): p is string => p !== undefined)
-    .map((p) => [p, tool.depth!] as [string, HistoryKind]))),
-);
-
-/** The plan depth that clamps a route (h3 path), if any. */
-export function planDepthOf(path: string): HistoryKind | undefined {
-  return DEPTH_OF.get(path);
+/** The plan depth that clamps a route, if any. */
+export function planDepthOf(route: RestRoute): HistoryKind | undefined {
+  return route.cache?.depth;
 }
 
 /** What each depth limits, in words. */

@@ -115,7 +115,7 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
   /** Tells the hit lane how this request's target resolved, once it has answered a 200. */
   const learn = (event: H3Event, query: Record<string, unknown>): void => {
     const target = lane && rawTargetOf(event);
-    if (target !== undefined) lane!.learn(target, { path: route.path, pathname: event.url.pathname, query, cost: route.cost });
+    if (target !== undefined) lane!.learn(target, { path: route.path, pathname: event.url.pathname, query, cost: route.cost, cache: route.cache });
   };
   /** The answer's JSON body, from the cache when there is one. */
   const bodyOf = async (event: H3Event): Promise<Body> => {
@@ -125,7 +125,7 @@ export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: L
     try {
       const query = parse(event);
       if (cache) {
-        const body = await cache.respond(event, route.path, query, key.plan, () => route.handle({ event, query, key }));
+        const body = await cache.respond(event, route.cache, query, key.plan, () => route.handle({ event, query, key }));
         learn(event, query);
         return body;
       }

@@ -6,6 +6,7 @@ import type { H3Event } from 'h3';
 import type * as v from 'valibot';
 import type { QuerySchema } from '../params.ts';
 import type { ApiKeyRecord } from '../../keys/store.ts';
+import type { CachePolicy } from '../../cache/policy.ts';
 
 /** What a route handler gets: the event, its validated query and the caller's key record. */
 export interface RouteContext<Q> {
@@ -35,6 +36,8 @@ export interface RestRoute<S extends QuerySchema = QuerySchema> {
    * and tests validate real responses against that document. Every endpoint should have one.
    */
   response?: v.GenericSchema;
+  /** how the response cache treats its answers (server/cache/policy.ts); none: no depth, no window */
+  cache?: CachePolicy;
   /** returns the JSON body (`{ data, ... }`); may be async */
   handle(ctx: RouteContext<v.InferOutput<S>>): unknown;
 }

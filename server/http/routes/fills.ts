@@ -15,6 +15,7 @@
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
+import { cursorWindow, type QueryWindow } from '../../cache/policy.ts';
 import { EVENT_TYPES } from './positions.ts';
 import { cursorListOf } from '../response-schemas.ts';
 import { FillRecord } from '../fill-record.ts';
@@ -117,6 +118,7 @@ export function fillRoutes(service: Service, protocol: Protocol): RestRoute[] {
     defineRoute({
       path: `/v1/${protocol}/fills`,
       cost: 5,
+      cache: { depth: 'history', window: cursorWindow((token) => decodeFillCursor(token)?.filters as QueryWindow | undefined), timeBound: 'instant' },
       summary: `${protocol === 'alpha' ? 'Alpha' : 'Beta'} fills (the stream's Fill frames), newest first, cursor-paged; filtered by wallet, market, type, side, size and window; the walk stops at the plan's history depth.`,
       response: cursorListOf(FillRecord),
       query: fillsQuery,

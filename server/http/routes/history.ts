@@ -88,6 +88,7 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
     defineRoute({
       path: `/v1/${protocol}/liquidations/history`,
       cost: 5,
+      cache: { depth: 'liquidations', timeBound: 'bucket' },
       summary: 'Liquidation count, liquidated notional by side and liquidation fees per bucket (omitted when none).',
       response: coarseHistoryOf(LiquidationBucket),
       query: coarseHistoryQuery,
@@ -96,6 +97,7 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
     defineRoute({
       path: `/v1/${protocol}/open-interest/history`,
       cost: 5,
+      cache: { depth: 'history', timeBound: 'bucket' },
       summary: 'Open interest (long, short, total) at the end of each bucket, carried forward with no gaps.',
       response: historyOf(OpenInterestBucket),
       query: fineHistoryQuery,
@@ -115,6 +117,7 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
     defineRoute({
       path: `/v1/${protocol}/volume/history`,
       cost: 5,
+      cache: { depth: 'history', timeBound: 'bucket' },
       summary: 'Traded notional and trading fees per bucket (omitted when no fills).',
       response: historyOf(VolumeBucket),
       query: fineHistoryQuery,
@@ -123,6 +126,7 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
     defineRoute({
       path: `/v1/${protocol}/funding-rates/history`,
       cost: 5,
+      cache: { depth: 'funding', timeBound: 'bucket' },
       summary: protocol === 'beta'
         ? 'Average hourly rate per side per bucket for one beta market: the negated borrow rate, always <= 0 (omitted when no snapshot).'
         : 'Average net hourly funding rate per side per bucket for one market variant (omitted when no snapshot).',

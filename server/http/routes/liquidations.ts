@@ -18,6 +18,7 @@
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
+import { cursorWindow } from '../../cache/policy.ts';
 import { Liquidation, cursorListOf } from '../response-schemas.ts';
 import { ApiError } from '../errors.ts';
 import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, timestampParam } from '../params.ts';
@@ -114,6 +115,7 @@ export function liquidationRoutes(service: Service, protocol: Protocol, index: L
     defineRoute({
       path: `/v1/${protocol}/liquidations/search`,
       cost: 5,
+      cache: { depth: 'liquidations', window: cursorWindow((token) => decodeCursor(token)?.filters), timeBound: 'instant' },
       summary: `${protocol === 'alpha' ? 'Alpha' : 'Beta'} liquidation events, newest first, cursor-paged; the walk stops at the plan's lookback.`,
       response: cursorListOf(Liquidation),
       query,

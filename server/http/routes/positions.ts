@@ -214,6 +214,7 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
     defineRoute({
       path: `/v1/${protocol}/accounts/:address/history`,
       cost: 5,
+      cache: { depth: 'history', clockOnlyThroughDepth: true },
       summary: `Closed and liquidated lifecycles of one ${protocol} address (offset-paged), within the plan's history depth.`,
       query: historyQuery,
       response: pagedListOf(PositionHistoryRow),

@@ -40,6 +40,7 @@ export function priceRoutes(service: Service, protocol: Protocol): RestRoute[] {
     defineRoute({
       path: `/v1/${protocol}/prices/history`,
       cost: 5,
+      cache: { depth: 'history', timeBound: 'bucket' },
       summary: 'OHLC candles of one market\'s index price per bucket (omitted when no observation): market snapshots, and fills\' index prices before the first snapshot.',
       response: historyOf(PriceCandle),
       query,
