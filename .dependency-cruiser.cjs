@@ -66,6 +66,27 @@ module.exports = {
       to: { path: '^server/sources/', pathNot: '^server/sources/source-status[.]ts$' },
     },
     {
+      name: 'read-side-not-to-front-door',
+      comment: 'The read models answer questions about the derived state for any front door: no h3, no route, no cache, no composition.',
+      severity: 'error',
+      from: { path: '^server/read/' },
+      to: { path: ['^server/(http|cache|main|mcp|stream|limits)/', '^node_modules/(h3|srvx|crossws)/', TOOLS] },
+    },
+    {
+      name: 'cache-not-to-front-door',
+      comment: 'The response cache knows routes only through the policy each route hands it: it imports no route, no HTTP helper, no MCP.',
+      severity: 'error',
+      from: { path: '^server/cache/' },
+      to: { path: ['^server/(http|main|mcp|stream|limits)/', TOOLS] },
+    },
+    {
+      name: 'http-not-to-mcp',
+      comment: 'MCP is a front door over the REST routes, mounted by the composition root (server/main/app.ts): HTTP does not import it.',
+      severity: 'error',
+      from: { path: '^server/http/' },
+      to: { path: '^server/mcp/' },
+    },
+    {
       name: 'keys-imports-only-lib',
       comment: 'The key store is read by HTTP, MCP, the stream and the CLI alike: it depends on none of them.',
       severity: 'error',

@@ -12,7 +12,7 @@
  * a bad scope, MCP the 403 `plan_required` (its own component, added here).
  */
 import * as v from 'valibot';
-import { MCP_PATH } from '../mcp/path.ts';
+import { MCP_PATH } from './mcp-path.ts';
 import { STREAM_PATH, TICKETS_PATH } from '../stream/route.ts';
 import { STREAM_PROTOCOL, TICKET_TTL_MS } from '../stream/tickets.ts';
 import { streamQuery } from '../stream/scope.ts';

@@ -32,7 +32,7 @@ import { callRestTool } from './call-rest.ts';
 import { describeServiceResult } from './describe.ts';
 import { apiErrorResult, toolErrorResult } from './results.ts';
 import { DESCRIBE_SERVICE, TOOL_PAGE_ROWS, compileTools, type ToolSet } from './tools.ts';
-import { MCP_PATH } from './path.ts';
+import { MCP_PATH } from '../http/mcp-path.ts';
 
 export { MCP_PATH };
 
