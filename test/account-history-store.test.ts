@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
-import { mountRoute } from '../server/main/app.ts';
+import { mountRoute } from '../server/http/mount-route.ts';
 import { handleError } from '../server/http/errors.ts';
 import { HistoryIndex } from '../server/read/lifecycles/history-index.ts';
 import { LifecycleStore } from '../server/read/lifecycles/lifecycle-store.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRouterParam, H3 } from 'h3';
 import { at, fill, marketSnapshot, positionSnapshot } from './helpers/fixtures.ts';
-import { mountRoute } from '../server/main/app.ts';
+import { mountRoute } from '../server/http/mount-route.ts';
 import { defineRoute } from '../server/http/routes/define.ts';
 import { noQuery } from '../server/http/params.ts';
 import { ResponseCache } from '../server/cache/response-cache.ts';

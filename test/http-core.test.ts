@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { at, fill, marketSnapshot } from './helpers/fixtures.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
-import { mountRoute } from '../server/main/app.ts';
+import { mountRoute } from '../server/http/mount-route.ts';
 import { defineRoute } from '../server/http/routes/define.ts';
 import { marketParam, noQuery, offsetParam, querySchema } from '../server/http/params.ts';
 import { keyIdOf } from '../server/keys/format.ts';

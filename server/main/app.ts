@@ -11,27 +11,24 @@
  * `/health` (server/http/health.ts) is the operators' unauthenticated probe. A repeated request the
  * response cache holds is answered before h3 by the app's hit lane (server/http/hit-lane.ts).
  */
-import { H3, type H3Event } from 'h3';
-import { authenticate } from '../http/auth.ts';
+import { H3 } from 'h3';
 import { ResponseCache } from '../cache/response-cache.ts';
-import { HistoryIndex } from '../read/lifecycles/history-index.ts';
 import { AccountsIndex } from '../read/accounts/accounts-index.ts';
 import { FundingIndex } from '../read/funding/funding-index.ts';
-import { prefetchEdges } from '../read/buckets/edge-prefetch.ts';
 import { HistoryMirror } from '../read/buckets/history-mirror.ts';
 import { LiquidationIndex } from '../read/liquidations/liquidation-index.ts';
 import { OpenPositionsIndex } from '../read/open-positions/open-positions-index.ts';
-import { LifecycleStore } from '../read/lifecycles/lifecycle-store.ts';
-import { DATA_SOURCE_HEADER, csvResponse, jsonAnswer, stageHeader } from '../http/answer-headers.ts';
-import { csvColumns, wantsCsv } from '../http/csv.ts';
-import { serializeResult, type Body } from '../cache/json-body.ts';
-import { handleError, isRead, methodNotAllowed } from '../http/errors.ts';
-import { HitLane, rawTargetOf } from '../http/hit-lane.ts';
+import type { LifecycleStore } from '../read/lifecycles/lifecycle-store.ts';
+import type { HistoryIndex } from '../read/lifecycles/history-index.ts';
+import { readModels } from '../read/registry.ts';
+import { DATA_SOURCE_HEADER, stageHeader } from '../http/answer-headers.ts';
+import { handleError } from '../http/errors.ts';
+import { HitLane } from '../http/hit-lane.ts';
+import { mountRoute } from '../http/mount-route.ts';
 import { mountHealth } from '../http/health.ts';
 import { mountBrowserAccess, type CorsPolicy } from '../http/browser-access.ts';
 import { mountExplorer } from '../http/explorer.ts';
 import { mountDocs } from '../http/docs-page.ts';
-import { memoizedQueryParser } from '../http/params.ts';
 import type { RestRoute } from '../http/routes/define.ts';
 import { openapiRoutes } from '../http/routes/openapi.ts';
 import { protocolRoutes } from '../http/routes/protocols.ts';
@@ -48,7 +45,7 @@ import { priceRoutes } from '../http/routes/prices.ts';
 import { observeGcPauses } from '../lib/gc-pauses.ts';
 import type { KeyStore } from '../keys/store.ts';
 import { mountMcp } from '../mcp/endpoint.ts';
-import { admit, type Limits } from '../limits/gate.ts';
+import type { Limits } from '../limits/gate.ts';
 import type { Service } from '../service.ts';
 import type { StreamHub } from '../stream/hub.ts';
 import { mountStream } from '../stream/route.ts';
@@ -104,46 +101,6 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
   return routes;
 }
 
-/**
- * Registers one REST route on `app` for all methods: GET runs it, anything else is a 405.
- * Without `limits` (tests mounting an extra route) requests are neither limited nor metered.
- * With `cache`, a 200 body may come from the response cache (server/cache/response-cache.ts), after auth,
- * limits and validation exactly as a computed one.
- */
-export function mountRoute(app: H3, route: RestRoute, keys: KeyStore, limits?: Limits, cache?: ResponseCache, lane?: HitLane): void {
-  const parse = memoizedQueryParser(route.query);
-  /** Tells the hit lane how this request's target resolved, once it has answered a 200. */
-  const learn = (event: H3Event, query: Record<string, unknown>): void => {
-    const target = lane && rawTargetOf(event);
-    if (target !== undefined) lane!.learn(target, { path: route.path, pathname: event.url.pathname, query, cost: route.cost, cache: route.cache });
-  };
-  /** The answer's JSON body, from the cache when there is one. */
-  const bodyOf = async (event: H3Event): Promise<Body> => {
-    if (route.auth === false) return serializeResult(await route.handle({ event, query: parse(event), key: null }));
-    const key = authenticate(event, keys);
-    const admission = limits ? admit(event, key, route.cost, limits) : undefined;
-    try {
-      const query = parse(event);
-      if (cache) {
-        const body = await cache.respond(event, route.cache, query, key.plan, () => route.handle({ event, query, key }));
-        learn(event, query);
-        return body;
-      }
-      return serializeResult(await route.handle({ event, query, key }));
-    } catch (err) {
-      admission?.refund();
-      throw err;
-    }
-  };
-  const columns = csvColumns(route);
-  app.all(route.path, async (event) => {
-    if (!isRead(event.req.method)) throw methodNotAllowed();
-    // list and history answers in CSV on request (server/http/csv.ts), made from the JSON body
-    if (columns && wantsCsv(event.req.headers.get('accept'))) return csvResponse(event, columns, await bodyOf(event));
-    return jsonAnswer(event, await bodyOf(event));
-  });
-}
-
 const backgroundLoads = new WeakMap<H3, () => Promise<void>>();
 const hitLanes = new WeakMap<H3, HitLane>();
 
@@ -179,40 +136,24 @@ export interface AppOptions {
  * sockets need a real server with the crossws plugin (server/main/serve.ts).
  */
 export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
-  const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;
+  const { stream, cache = new ResponseCache(service), history } = opts;
   const app = new H3({ silent: true, onError: handleError });
   // provenance on every answer, errors included: which source feeds the data (simulated, solana, replay)
   app.use((event) => void stageHeader(event, DATA_SOURCE_HEADER, service.source.dataSource()));
   observeGcPauses(); // for /health (once per process)
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
-  const mirror = new HistoryMirror(cache.service);
-  const liquidations = new LiquidationIndex(cache.service);
-  const funding = new FundingIndex(cache.service);
-  const lifecycles = LifecycleStore.of(service);
-  const accounts = new AccountsIndex(cache.service);
-  const openPositions = new OpenPositionsIndex(cache.service);
-  const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions, betaAccounts });
+  const { models, all } = readModels(cache.service, service, history);
+  const routes = restRoutes(cache.service, models);
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
-  void history.open();
-  void lifecycles.follow(history);
-  mirror.open();
-  // its timer reads the database: it stops when the service closes it
-  service.db.onClose(prefetchEdges(mirror, () => service.now()));
-  liquidations.open();
-  funding.open();
-  accounts.open();
-  betaAccounts.open();
-  openPositions.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
+  for (const model of all) model.open();
+  backgroundLoads.set(app, () => Promise.all(all.map((m) => m.loaded?.())).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   mountBrowserAccess(app, lane, opts.cors);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
-    || history.behind() || lifecycles.busy();
+  const warming = () => all.some((m) => !m.ready());
   mountHealth(app, service, cache, warming);
   mountDocs(app);
   mountMcp({ app, service, keys, limits, routes });
