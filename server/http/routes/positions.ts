@@ -27,7 +27,7 @@ import { AccountsIndex } from '../../read/accounts/accounts-index.ts';
 import { OpenPositionsIndex } from '../../read/open-positions/open-positions-index.ts';
 import { LifecycleStore } from '../../read/lifecycles/lifecycle-store.ts';
 import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../../read/lifecycles/lifecycle-answers.ts';
-import { historyFromStore } from '../../read/lifecycles/account-history.ts';
+import { AccountHistories } from '../../read/lifecycles/account-histories.ts';
 import { ClosedTail } from '../../read/lifecycles/closed-tail.ts';
 import { declareAddressFootprint } from '../../cache/footprint.ts';
 
@@ -192,9 +192,6 @@ export interface PositionParts {
   closedTail?: ClosedTail;
 }
 
-/** Bounds that hold every lifecycle's last fill (epoch ms): the year 1970 to 10000. */
-const EVER = { lo_ms: 0, hi_ms: 253_402_300_800_000 };
-
 /** GET /v1/{protocol}/accounts/:address/history, /v1/{protocol}/positions/:address/:id(/lifecycle). */
 export function positionRoutes(service: Service, parts: PositionParts = {}, protocol: Protocol = 'alpha'): RestRoute[] {
   const alpha = protocol === 'alpha';
@@ -203,13 +200,7 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
     openPositions = alpha ? new OpenPositionsIndex(service) : null, lifecycles = alpha ? LifecycleStore.of(service) : null,
     closedTail = new ClosedTail(service),
   } = parts;
-  /** [first fill, last fill] of the address's account, epoch ms ([0, 0) without one): from the accounts index when it holds the account. */
-  const fillWindow = async (address: string): Promise<{ lo_ms: number; hi_ms: number }> => {
-    const held = accounts.peek(address);
-    if (held) return { lo_ms: Date.parse(held.first_trade_at as string), hi_ms: Date.parse(held.last_trade_at as string) + 1 };
-    const span = await service.db.queryOne('api/fills-address-span', { protocol, address });
-    return span ? { lo_ms: span.first_ms as number, hi_ms: (span.last_ms as number) + 1 } : { lo_ms: 0, hi_ms: 0 };
-  };
+  const histories = new AccountHistories(service, protocol, { history: index, accounts, lifecycles, closedTail });
   return [
     defineRoute({
       path: `/v1/${protocol}/accounts/:address/history`,
@@ -223,11 +214,6 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
         const { offset, limit } = pageOf(q);
         const days = key ? getPlan(key.plan).historyDays : null;
         const since = days === null ? null : service.now() - days * DAY_MS;
-        // the account check from endpoint 13's snapshot when it has the account (accounts are never
-        // removed), else from DuckDB (a scan of every account: ~11 ms on 257k of them)
-        const exists = async () => accounts.peek(address)
-          ? true
-          : (await service.db.queryOne('api/alpha-account-exists', { protocol, address }))?.account_exists === true;
         const filters = {
           market: q.market ?? null,
           market_variant: q.market_variant ?? null,
@@ -239,23 +225,9 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
         };
         // the address's closed lifecycles alone: an append without a fill of it keeps the answer cached
         declareAddressFootprint(event, protocol, address);
-        const quick = lifecycles ? await historyFromStore(lifecycles, closedTail, address, filters) : undefined;
-        if (quick) {
-          // an address with a closed alpha lifecycle has an alpha account (accounts derive from lifecycles)
-          if (!quick.held && !(await exists())) throw accountNotFound(protocol);
-          return { data: quick.data, pagination: { limit, offset, total: quick.total } };
-        }
-        // beta has no history read index: every lifecycle comes from `lifecycles` (mark 0), read
-        // within the account's first and last fill
-        const page = async () => service.db.query('api/alpha-account-history', {
-          protocol, address, mark: index ? await index.mark() : 0, ...(index ? EVER : await fillWindow(address)), ...filters,
-        });
-        const [known, rows] = await Promise.all([exists(), page()]);
-        if (!known) throw accountNotFound(protocol);
-        const total = (rows[0]?.total as number | undefined) ?? 0;
-        const data = rows
-          .filter((r) => r.position_id !== null)
-          .map(({ total: _t, ...row }) => row);
+        const page = await histories.page(address, filters);
+        if (page === null) throw accountNotFound(protocol);
+        const { data, total } = page;
         return { data, pagination: { limit, offset, total } };
       },
     }),
