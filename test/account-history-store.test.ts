@@ -1,7 +1,7 @@
 /**
  * Endpoint 15 from the lifecycle store's account files and the in-memory tail of lifecycles closed
  * after its mark (server/read/lifecycles/account-history.ts, lifecycle-accounts.ts, closed-tail.ts) answers byte
- * for byte as sql/api/alpha-account-history.sql does: every filter, sort, order and page, with and
+ * for byte as sql/read/lifecycles/alpha-account-history.sql does: every filter, sort, order and page, with and
  * without the plan's history depth, for accounts of every size, unknown and beta-only addresses, at
  * every stage of the store (none, a first segment, closes after its mark, a second segment, a third
  * merged with the second, reopened on its files), and with a tail too long to hold (the route then
@@ -98,9 +98,9 @@ async function expectSameAnswers(stage: string, app: H3, few = false): Promise<{
       .map((q) => `/v1/alpha/accounts/${address}/history${q}`));
     ran.clear();
     const answers = await answersOf(app, paths, init, 1);
-    sql += ran.get('api/alpha-account-history') ?? 0;
-    tailReads += ran.get('api/alpha-closed-after') ?? 0;
-    accountChecks += ran.get('api/alpha-account-exists') ?? 0;
+    sql += ran.get('read/lifecycles/alpha-account-history') ?? 0;
+    tailReads += ran.get('read/lifecycles/alpha-closed-after') ?? 0;
+    accountChecks += ran.get('read/lifecycles/alpha-account-exists') ?? 0;
     const fromSql = await answersOf(plain, paths, init);
     for (const [i, path] of paths.entries()) expect(answers[i], `${stage} ${plan} ${path}`).toBe(fromSql[i]);
     n += paths.length;

@@ -26,7 +26,7 @@ type Account = Record<string, unknown> & { address: string; volume_usd: number; 
 
 /** Every alpha account from DuckDB now, as served: the snapshot's rows without their held `_` columns. */
 async function servedAccounts(): Promise<Account[]> {
-  const rows = await t.service.db.query('api/alpha-accounts-all', { protocol: 'alpha' });
+  const rows = await t.service.db.query('read/accounts/alpha-accounts-all', { protocol: 'alpha' });
   return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_'))) as Account);
 }
 
@@ -216,8 +216,8 @@ describe('13 / 14 from the in-memory accounts', () => {
     const db = t.service.db;
     const query = db.query.bind(db);
     let totalsQueries = 0;
-    db.query = (name, params) => (name === 'api/alpha-accounts-totals' && totalsQueries++, query(name, params));
-    const fromSql = async () => totalsFromSql((await query('api/alpha-accounts-totals', { protocol: 'alpha' }))[0]!);
+    db.query = (name, params) => (name === 'read/accounts/alpha-accounts-totals' && totalsQueries++, query(name, params));
+    const fromSql = async () => totalsFromSql((await query('read/accounts/alpha-accounts-totals', { protocol: 'alpha' }))[0]!);
     // the totals exactly, and the summary made of them
     const same = async (what: string) => {
       const [got, want] = [await index.totals(), await fromSql()];

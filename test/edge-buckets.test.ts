@@ -114,7 +114,7 @@ describe('edge buckets after an append', () => {
     expect(r.reads).toEqual([0, 2 * M5]);
   });
 
-  it('makes the row sql/api/edge-fills.sql reads, to the micro-dollar', async () => {
+  it('makes the row sql/read/buckets/edge-fills.sql reads, to the micro-dollar', async () => {
     // amounts as a source may send them: more than six decimals, half-micro ties, negatives
     const amounts = [-2.0000005, 1.2345675, -0.0000005, 0.0000005, 3.9999995, -1234.5678915, 0.1 + 0.2, 987654.3210005];
     const t0 = at('2026-06-01T00:00:00Z');
@@ -131,7 +131,7 @@ describe('edge buckets after an append', () => {
         marketSnapshots: [],
         positionSnapshots: [],
       });
-      const sql = await service.db.query('api/edge-fills', { lo: t0, hi: t0 + M5 });
+      const sql = await service.db.query('read/buckets/edge-fills', { lo: t0, hi: t0 + M5 });
       expect(fills.map(edgeFillOf)).toEqual([...sql].sort((a, b) => Number(a.seq) - Number(b.seq)));
     } finally {
       await cleanup();

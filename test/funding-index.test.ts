@@ -87,7 +87,7 @@ describe('funding history from the in-memory hourly rows', () => {
       await t.service.append({ fills: [fill({ time: now - 1_000, tx: 'funding-fills-only', position_key: 'FFO' })], marketSnapshots: [], positionSnapshots: [] });
       await compare(index, windows(5, 77));
       expect(reads).toContain('api/funding-rates-history');
-      expect(reads).not.toContain('mirror/funding-1h');
+      expect(reads).not.toContain('read/funding/funding-1h');
     } finally {
       db.query = query;
     }

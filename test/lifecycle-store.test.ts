@@ -95,7 +95,7 @@ async function expectSameAnswers(stage: string, count = 80): Promise<{ answers: 
   ran.clear();
   const fromStore = await answersOf(viaStore, paths, init, 1);
   const sqlReads = SQL_READS.reduce((sum, name) => sum + (ran.get(name) ?? 0), 0);
-  const tails = ran.get('api/alpha-position-tail') ?? 0;
+  const tails = ran.get('read/lifecycles/alpha-position-tail') ?? 0;
   const fromSql = await answersOf(plain, paths, init);
   for (const [i, path] of paths.entries()) expect(fromStore[i], `${stage} ${path}`).toBe(fromSql[i]);
   return { answers: paths.length, sqlReads, tails };

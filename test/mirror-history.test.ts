@@ -188,7 +188,7 @@ describe('history from the in-memory mirror', () => {
     for (const market of [null, 'SOL-PERP', 'BTC-PERP']) await asked(market, window('15m', bucket + 30_000));
     expect(edgeReads()).toBe(1);
     // and the bucket as kept is the bucket as read now, fill for fill
-    const fresh = await t.service.db.query('api/edge-fills', { lo: bucket, hi: bucket + 300_000 });
+    const fresh = await t.service.db.query('read/buckets/edge-fills', { lo: bucket, hi: bucket + 300_000 });
     const bySeq = (rows: readonly object[]) => [...rows].sort((a, b) => Number((a as EdgeFill).seq) - Number((b as EdgeFill).seq));
     expect(bySeq(await mirror.edges.fills(bucket))).toEqual(bySeq(fresh));
     // a job's change (no fills: the rollup refresh) still drops it

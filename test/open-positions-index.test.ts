@@ -150,7 +150,7 @@ describe('endpoint 16 from the open positions in memory', () => {
     const loads: number[] = [];
     const db = Object.create(t.service.db) as Database;
     db.query = (name, params) => {
-      if (name === 'api/alpha-open-positions-all') loads.push(t.service.lastSeq());
+      if (name === 'read/open-positions/alpha-open-positions-all') loads.push(t.service.lastSeq());
       return t.service.db.query(name, params);
     };
     const index = new OpenPositionsIndex({ ...t.service, db });

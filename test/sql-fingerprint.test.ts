@@ -74,7 +74,7 @@ CREATE OR REPLACE MACRO inner_rows_2() AS TABLE SELECT 2;
 
   it('finds what the lifecycle store calls in the real macro file (and not the account shapes)', () => {
     const read = (f: string) => readFileSync(new URL(`../sql/${f}.sql`, import.meta.url), 'utf8');
-    const store = ['store/lifecycle-docs', 'store/account-docs', 'store/open-prefix-docs'].map(read);
+    const store = ['read/lifecycles/store/lifecycle-docs', 'read/lifecycles/store/account-docs', 'read/lifecycles/store/open-prefix-docs'].map(read);
     const names = macrosUsedBy(read('schema/read-macros'), store).map((t) => /MACRO (\w+)/.exec(t)![1]);
     expect(names).toEqual(['alpha_record_shape', 'alpha_record_docs', 'alpha_timeline_docs']);
   });

@@ -223,8 +223,8 @@ CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
 
 -- The lifecycle store's record documents (server/read/lifecycles/lifecycle-store.ts): every alpha lifecycle
 -- with endpoint 18's record as a compact JSON array in alpha_record_shape's column order without
--- last_seq (sql/store/record-columns.sql; opened_at / closed_at as epoch µs), beside the columns the
--- store files and orders it by, and endpoint 15's sort keys exactly as sql/api/alpha-account-history.sql
+-- last_seq (sql/read/lifecycles/store/record-columns.sql; opened_at / closed_at as epoch µs), beside the columns the
+-- store files and orders it by, and endpoint 15's sort keys exactly as sql/read/lifecycles/alpha-account-history.sql
 -- computes them (times as epoch µs, USD as the served 6-decimal doubles). One projection, so a
 -- record's keys and its text cannot differ. No arguments; filters on the output reach the scan.
 CREATE OR REPLACE MACRO alpha_record_docs() AS TABLE

@@ -50,7 +50,7 @@ export const RELOAD_QUIET_MS = 2000;
 /** Loads every account of `protocol` into a table, chunk by chunk. */
 async function loadTable(service: Service, protocol: Protocol): Promise<AccountTable> {
   const builder = new AccountTableBuilder();
-  await service.db.queryChunks('api/alpha-accounts-all', { protocol }, (rows) => builder.addRows(rows));
+  await service.db.queryChunks('read/accounts/alpha-accounts-all', { protocol }, (rows) => builder.addRows(rows));
   return builder.build();
 }
 
@@ -116,7 +116,7 @@ export class AccountsIndex {
    */
   private async patch(base: Promise<Snapshot>, touched: ReadonlySet<string>, changed: readonly Row[] | undefined): Promise<Snapshot> {
     const t0 = performance.now();
-    const [snap, fresh] = await Promise.all([base, changed ?? this.service.db.query('api/alpha-accounts-of', { protocol: this.protocol, addresses: [...touched].join(',') })]);
+    const [snap, fresh] = await Promise.all([base, changed ?? this.service.db.query('read/accounts/alpha-accounts-of', { protocol: this.protocol, addresses: [...touched].join(',') })]);
     const t1 = performance.now();
     const patched = snap.patch(touched, fresh);
     log.debug(`accounts index: ${touched.size} accounts ${changed ? 'handed over' : 'read'} in ${(t1 - t0).toFixed(1)} ms, patched in ${(performance.now() - t1).toFixed(1)} ms`);
@@ -188,7 +188,7 @@ export class AccountsIndex {
     if (!snap && this.current && this.currentIsPatch) snap = await this.current.catch(() => null);
     const kept = snap?.totals();
     if (kept) return kept.totals;
-    return totalsFromSql((await this.service.db.queryOne('api/alpha-accounts-totals', { protocol: this.protocol }))!);
+    return totalsFromSql((await this.service.db.queryOne('read/accounts/alpha-accounts-totals', { protocol: this.protocol }))!);
   }
 
   /** One page of matching accounts (in order) and the number of matches. */

@@ -1,7 +1,7 @@
 /**
  * Endpoint 12's AccountsSummary, from exact totals over every alpha account: the counts, the
  * micro-dollar sums of volume and of net PnL above and below zero, and Σ win_rate × 2^84 (see
- * sql/api/alpha-accounts-totals.sql). Two paths give the totals: that SQL, and endpoint 13's
+ * sql/read/accounts/alpha-accounts-totals.sql). Two paths give the totals: that SQL, and endpoint 13's
  * in-memory snapshot, which keeps them up to date as appends patch it (issue 7: the SQL scans
  * every alpha account's decimals, 15-40 ms, and a live append invalidates it every second). Both
  * end in {@link summaryOf}, so they answer identically, bit for bit.
@@ -16,7 +16,7 @@ import { divRound, nearestDouble } from '../../db/exact-ratio.ts';
 import type { AccountTable } from './account-table.ts';
 
 const MICROS = 1_000_000n;
-/** the scale of `winRateUnits` (sql/api/alpha-accounts-totals.sql): 2^84, split in two halves */
+/** the scale of `winRateUnits` (sql/read/accounts/alpha-accounts-totals.sql): 2^84, split in two halves */
 const WIN_RATE_UNIT = 2 ** 84;
 const RATE_HALF = 2 ** 42;
 const RATE_SPLIT = 42n;
@@ -58,7 +58,7 @@ export function summaryOf(t: AccountTotals): Row {
   };
 }
 
-/** The totals of sql/api/alpha-accounts-totals.sql's row. */
+/** The totals of sql/read/accounts/alpha-accounts-totals.sql's row. */
 export function totalsFromSql(row: Row): AccountTotals {
   return {
     accounts: row.accounts as number,

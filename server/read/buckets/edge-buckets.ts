@@ -4,7 +4,7 @@
  * window's partial 5-minute pieces at its edges, which need the fills themselves. A moving window
  * (`to` defaulting to now) puts those edges in the same few buckets for five minutes, and every
  * market, interval and endpoint whose window starts there shares one: so a bucket is read once
- * for every alpha market (sql/api/edge-fills.sql, 1.5-4.5 ms of DuckDB on the 12.5M-fill bench
+ * for every alpha market (sql/read/buckets/edge-fills.sql, 1.5-4.5 ms of DuckDB on the 12.5M-fill bench
  * journal, against none from here) and each request filters it by market and time.
  *
  * Never stale: the mirror forwards every announced change of the derived state. An append's
@@ -18,7 +18,7 @@ import type { Fill } from '../../journal/rows.ts';
 import { SecondChanceMap } from '../../lib/second-chance-map.ts';
 import { M5 } from './variant-buckets.ts';
 
-/** One alpha fill of an edge bucket; amounts in exact micro-dollars (see sql/api/edge-fills.sql). */
+/** One alpha fill of an edge bucket; amounts in exact micro-dollars (see sql/read/buckets/edge-fills.sql). */
 export interface EdgeFill {
   /** journal seq: an append adds to a kept bucket only the fills after its newest */
   seq: number;
@@ -34,7 +34,7 @@ export interface EdgeFill {
 }
 
 /**
- * The micro-dollars sql/api/edge-fills.sql reads for an amount the append path staged: DuckDB
+ * The micro-dollars sql/read/buckets/edge-fills.sql reads for an amount the append path staged: DuckDB
  * casts the double to DECIMAL(18,6) by rounding `usd * 1e6` half away from zero, and the SQL's
  * `round(amount::DOUBLE * 1e6)` gives that integer back (test/edge-buckets.test.ts compares the
  * two on 210,000 values: half-micro ties, negatives, more than six decimals).
@@ -44,7 +44,7 @@ function microOf(usd: number): number {
   return scaled < 0 ? -Math.round(-scaled) : Math.round(scaled);
 }
 
-/** The edge bucket row sql/api/edge-fills.sql reads for alpha fill `f` once it is committed. */
+/** The edge bucket row sql/read/buckets/edge-fills.sql reads for alpha fill `f` once it is committed. */
 export function edgeFillOf(f: Fill): EdgeFill {
   return {
     seq: f.seq, market: f.market, market_variant: f.market_variant, time_ms: f.time,

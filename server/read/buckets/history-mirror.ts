@@ -60,7 +60,7 @@ export class HistoryMirror {
 
   constructor(private readonly service: Service, opts: { quietMs?: number } = {}) {
     this.quietMs = opts.quietMs ?? QUIET_MS;
-    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('api/edge-fills', { lo, hi })) as unknown as EdgeFill[]);
+    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('read/buckets/edge-fills', { lo, hi })) as unknown as EdgeFill[]);
   }
 
   /** Follows changes and starts the first load (in the background). Idempotent. */
@@ -154,7 +154,7 @@ export class HistoryMirror {
     this.loading = true;
     const t0 = performance.now();
     try {
-      const bounds = await this.service.db.queryOne('mirror/bounds');
+      const bounds = await this.service.db.queryOne('read/buckets/bounds');
       // no data yet: start at today (wall clock: the service's would count as a request's read in
       // the response cache); data before it makes a change before the origin, hence a reload
       const origin = typeof bounds?.first_day === 'number' ? bounds.first_day : Math.floor(Date.now() / DAY) * DAY;
@@ -162,8 +162,8 @@ export class HistoryMirror {
       const fresh = new Map<string, VariantBuckets>();
       const length = this.lengthFor(origin, last + DAY - M5);
       const load = { origin, length, a: 0, b: length, variants: fresh };
-      await this.readRows('mirror/rollup-5m', origin, origin + length * M5, load);
-      await this.readRows('mirror/oi-snapshot-5m', origin, origin + length * M5, load);
+      await this.readRows('read/buckets/rollup-5m', origin, origin + length * M5, load);
+      await this.readRows('read/buckets/oi-snapshot-5m', origin, origin + length * M5, load);
       for (const v of fresh.values()) {
         v.finish();
         await yieldToLoop(); // ~10 ms a variant: requests go on in between
@@ -197,8 +197,8 @@ export class HistoryMirror {
       }
       const load = { origin: this.origin, length: this.length, a: (lo - this.origin) / M5, b: (hi - this.origin) / M5, variants: this.byKey };
       for (const v of this.byKey.values()) v.begin(load.a, load.b);
-      await this.readRows('mirror/rollup-5m', lo, hi, load);
-      await this.readRows('mirror/oi-snapshot-5m', lo, hi, load);
+      await this.readRows('read/buckets/rollup-5m', lo, hi, load);
+      await this.readRows('read/buckets/oi-snapshot-5m', lo, hi, load);
       for (const v of this.byKey.values()) v.finish();
     } catch (err) {
       if (!(err instanceof Inexact)) log.warn('history mirror: patch failed; reloading it whole', err);
@@ -219,7 +219,7 @@ export class HistoryMirror {
    * only where the variant changes. Every amount is checked for exactness.
    */
   private async readRows(name: string, lo: number, hi: number, load: Load): Promise<void> {
-    const snapshots = name === 'mirror/oi-snapshot-5m';
+    const snapshots = name === 'read/buckets/oi-snapshot-5m';
     await this.service.db.queryChunkColumns(name, { lo, hi }, (chunk: DuckDBDataChunk) => {
       const n = chunk.rowCount;
       const markets = chunk.getColumnVector(0);

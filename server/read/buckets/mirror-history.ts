@@ -8,7 +8,7 @@
  * The mirror's part is computed synchronously as soon as the mirror is current, then the raw fills
  * of partial 5-minute pieces at the window's edges are summed, and only when the mirror says that
  * 5-minute bucket has fills in scope; they come from the mirror's cache of whole edge buckets
- * (server/read/buckets/edge-buckets.ts), which reads a bucket from sql/api/edge-fills.sql once. Amounts
+ * (server/read/buckets/edge-buckets.ts), which reads a bucket from sql/read/buckets/edge-fills.sql once. Amounts
  * are exact micro-dollar integers; each served amount is what DuckDB's `round(decimal, 6)::DOUBLE`
  * gives for it ({@link ExactSum.usd}: micro / 1e6 below 2^53, the cast reproduced above).
  */

@@ -16,7 +16,7 @@ export const M5 = 300_000;
 const PER_HOUR = 12;
 const PER_DAY = 288;
 
-/** The summed rollup columns (sql/mirror/rollup-5m.sql); the `*_count` ones are counts of fills. */
+/** The summed rollup columns (sql/read/buckets/rollup-5m.sql); the `*_count` ones are counts of fills. */
 export const SUM_COLUMNS = ['fill_count', 'volume', 'fees', 'liq_count', 'liq_long', 'liq_short', 'liq_fees'] as const;
 export type SumColumn = (typeof SUM_COLUMNS)[number];
 const COLUMN_INDEX = Object.fromEntries(SUM_COLUMNS.map((c, i) => [c, i])) as Record<SumColumn, number>;

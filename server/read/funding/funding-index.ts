@@ -140,7 +140,7 @@ export class FundingIndex {
     const from = this.dirtyFrom;
     this.dirtyFrom = Infinity; // changes announced from now on are read by the next call
     try {
-      const rows = await this.service.db.query('mirror/funding-1h', { from });
+      const rows = await this.service.db.query('read/funding/funding-1h', { from });
       const sets = this.ready ? this.byVariant : new Map<string, VariantHours>();
       for (const v of sets.values()) v.truncate(from);
       for (const r of rows) {

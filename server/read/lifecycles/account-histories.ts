@@ -2,7 +2,7 @@
  * The read model of `GET /v1/{protocol}/accounts/{address}/history`: one address's closed and
  * liquidated lifecycles, a page at a time. It picks the tier per request: the lifecycle store and
  * the closed lifecycles after its mark (account-history.ts) when the store holds the address's
- * answer; else DuckDB (sql/api/alpha-account-history.sql), bounded by the history read index's
+ * answer; else DuckDB (sql/read/lifecycles/alpha-account-history.sql), bounded by the history read index's
  * mark for alpha, and for beta (no index) by the account's first and last fill.
  */
 import type { Row } from '../../db/database.ts';
@@ -50,7 +50,7 @@ export class AccountHistories {
     }
     // beta has no history read index: every lifecycle comes from `lifecycles` (mark 0), read
     // within the account's first and last fill
-    const page = async () => service.db.query('api/alpha-account-history', {
+    const page = async () => service.db.query('read/lifecycles/alpha-account-history', {
       protocol, address, mark: index ? await index.mark() : 0, ...(index ? EVER : await this.fillWindow(address)), ...filters,
     });
     const [known, rows] = await Promise.all([this.exists(address), page()]);
@@ -68,7 +68,7 @@ export class AccountHistories {
    */
   private async exists(address: string): Promise<boolean> {
     if (this.tiers.accounts.peek(address)) return true;
-    return (await this.service.db.queryOne('api/alpha-account-exists', { protocol: this.protocol, address }))?.account_exists === true;
+    return (await this.service.db.queryOne('read/lifecycles/alpha-account-exists', { protocol: this.protocol, address }))?.account_exists === true;
   }
 
   /** [first fill, last fill] of the address's account, epoch ms ([0, 0) without one): from the accounts index when it holds the account. */

@@ -2,7 +2,7 @@
  * Endpoint 15 without DuckDB (issue 7): an alpha address's closed lifecycles are the lifecycle
  * store's (its account files, server/read/lifecycles/lifecycle-accounts.ts, up to the store's mark) plus the
  * in-memory tail closed after it (server/read/lifecycles/closed-tail.ts); each exactly once. Filtered, sorted
- * and paged here exactly as sql/api/alpha-account-history.sql does; only the page's records are read.
+ * and paged here exactly as sql/read/lifecycles/alpha-account-history.sql does; only the page's records are read.
  *
  * The SQL's order: the sort value ascending (desc: `0.0 - value` ascending, i.e. the value
  * descending), NULLs last in both, then position_id descending. Its values are the DOUBLEs kept

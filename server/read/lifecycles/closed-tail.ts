@@ -4,7 +4,7 @@
  * and record documents, in memory by address.
  *
  * Never stale, as the open-position set: every append moves the generation, and the next read first
- * adds the lifecycles closed since what it holds (sql/api/alpha-closed-after.sql reads them and the
+ * adds the lifecycles closed since what it holds (sql/read/lifecycles/alpha-closed-after.sql reads them and the
  * watermark they are complete up to in one statement). A closed lifecycle never changes, so what
  * was read stays right; lifecycles the store has since taken in are dropped as its mark moves.
  *
@@ -114,7 +114,7 @@ export class ClosedTail {
     if (!this.held && mark === this.overflowAt) return null; // queued before the overflow was known
     const held = this.held ?? new Held(mark, mark);
     const room = this.cap - held.count;
-    const rows = await this.service.db.query('api/alpha-closed-after', { after: held.upTo, limit: room });
+    const rows = await this.service.db.query('read/lifecycles/alpha-closed-after', { after: held.upTo, limit: room });
     const closed = rows.filter((r) => r.position_id !== null);
     if (closed.length > room) {
       // too many: DuckDB answers until the store's mark moves, then the tail starts again there

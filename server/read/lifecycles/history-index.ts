@@ -72,7 +72,7 @@ export class HistoryIndex {
       if (fills.length >= this.bulk.fills) this.quietFrom = Date.now() + this.bulk.quietMs;
       this.maybeRebuild();
     });
-    this.opened = this.service.db.queryOne('index/history-mark-get').then((row) => {
+    this.opened = this.service.db.queryOne('read/lifecycles/index/history-mark-get').then((row) => {
       this.markNow = Number(row?.mark ?? 0);
       this.tail += Number(row?.tail ?? 0);
       this.maybeRebuild();
@@ -114,10 +114,10 @@ export class HistoryIndex {
       await w.exec('BEGIN TRANSACTION');
       try {
         const { seq } = await readWatermark(w);
-        await w.run('index/history-clear');
-        await w.run('index/history-fill', { mark: seq });
-        await w.run('index/history-mark-clear');
-        await w.run('index/history-mark-set', { mark: seq });
+        await w.run('read/lifecycles/index/history-clear');
+        await w.run('read/lifecycles/index/history-fill', { mark: seq });
+        await w.run('read/lifecycles/index/history-mark-clear');
+        await w.run('read/lifecycles/index/history-mark-set', { mark: seq });
         await w.exec('COMMIT');
         return seq;
       } catch (err) {

@@ -8,7 +8,7 @@
  *   µs, closed µs, max_size_usd (NaN for NULL), net_pnl_usd, max_leverage, market-variant code, byte
  *   offset of the record in `.recs`; then one last row whose offset is `.recs`' size (so every row's
  *   record ends where the next row's starts).
- * - `.recs`: each record's document (sql/store/account-docs.sql), newline-separated, in the same order.
+ * - `.recs`: each record's document (sql/read/lifecycles/store/account-docs.sql), newline-separated, in the same order.
  * - `.accounts.json`: the variants (code → [variant, market]) and each address's first row.
  * An account's rows are one `read`; a page's records are one `read` per run of nearby records.
  * Written under temp names, fsynced, renamed, before the manifest names the segment.
@@ -54,7 +54,7 @@ export class VariantCodes {
 
 /**
  * Sets `row` ({@link KEY_WIDTH} values) to one lifecycle's key row from the columns that
- * sql/store/account-docs.sql and sql/api/alpha-closed-after.sql both give (a NULL size as NaN).
+ * sql/read/lifecycles/store/account-docs.sql and sql/read/lifecycles/alpha-closed-after.sql both give (a NULL size as NaN).
  */
 export function setKeyRow(row: Float64Array | number[], id: number, opened: number, closed: number, size: number | null,
   pnl: number, leverage: number, variantCode: number, recordOffset: number): void {
@@ -97,7 +97,7 @@ export async function writeAccountFiles(db: Database, dir: string, file: string,
   const rowBytes = new Uint8Array(row.buffer);
   let rows = 0;
   try {
-    await db.queryChunkColumns('store/account-docs', { after, mark }, (chunk) => {
+    await db.queryChunkColumns('read/lifecycles/store/account-docs', { after, mark }, (chunk) => {
       const [address, id, variant, market, opened, closed, size, pnl, leverage, doc] = chunk.getColumns() as [
         string[], number[], string[], string[], number[], number[], (number | null)[], number[], number[], string[]];
       for (let i = 0; i < chunk.rowCount; i++) {

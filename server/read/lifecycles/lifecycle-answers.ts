@@ -17,7 +17,7 @@ export type Found<T> = T | null;
 /**
  * Endpoint 18's row (record and live fields) of lifecycle `id` of `address`; `noLive` are the live
  * fields of a lifecycle that is not open. An open lifecycle's record is read from `open_lifecycles`
- * (sql/api/alpha-open-record.sql), its live fields come from the set.
+ * (sql/read/lifecycles/alpha-open-record.sql), its live fields come from the set.
  */
 export async function positionFromStoreOrSet(service: Service, store: LifecycleStore | null, open: OpenPositionsIndex, id: number,
   address: string, noLive: Row): Promise<Found<Row> | undefined> {
@@ -26,7 +26,7 @@ export async function positionFromStoreOrSet(service: Service, store: LifecycleS
   const lifecycle = await open.lifecycle(id);
   if (!lifecycle) return undefined;
   if (lifecycle.address !== address) return null;
-  const record = await service.db.queryOne('api/alpha-open-record', { id });
+  const record = await service.db.queryOne('read/lifecycles/alpha-open-record', { id });
   return record ? { ...record, ...lifecycle.live } : undefined;
 }
 
@@ -47,7 +47,7 @@ export async function timelineFromStoreOrSet(service: Service, store: LifecycleS
   const lifecycle = await open.lifecycle(id);
   if (!lifecycle) return undefined;
   if (lifecycle.address !== address) return null;
-  const tail = lifecycle.lastSeq <= view.mark ? [] : await service.db.query('api/alpha-position-tail', {
+  const tail = lifecycle.lastSeq <= view.mark ? [] : await service.db.query('read/lifecycles/alpha-position-tail', {
     id, after: view.mark, last_seq: lifecycle.lastSeq,
   });
   const fills: FillDoc[] = [...(view.prefixes.get(id) ?? []), ...tail.map((r) => JSON.parse(r.doc as string) as FillDoc)];

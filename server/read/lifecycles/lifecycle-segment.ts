@@ -7,7 +7,7 @@
  * planning and the rest reading scattered blocks of 4 GB of tables).
  *
  * Files: `seg-<after>-<mark>.jsonl` (line i = `[record, [fill, ...]]`, the documents of
- * sql/store/lifecycle-docs.sql) and `seg-<after>-<mark>.idx` (float64s: count, the ids ascending,
+ * sql/read/lifecycles/store/lifecycle-docs.sql) and `seg-<after>-<mark>.idx` (float64s: count, the ids ascending,
  * then count + 1 offsets; the last is the data file's size). Both are written under temp names,
  * fsynced and renamed; the store's manifest, written after them, is what makes a segment part of the
  * store, so a crash mid-write leaves only files that nothing names (removed at the next open).
@@ -39,7 +39,7 @@ export interface SegmentMeta {
 
 /** One lifecycle as a segment holds it. */
 export interface SegmentEntry {
-  /** endpoint 18's record values in sql/store/record-columns.sql's order (times as epoch µs) */
+  /** endpoint 18's record values in sql/read/lifecycles/store/record-columns.sql's order (times as epoch µs) */
   record: (number | string | null)[];
   fills: FillDoc[];
 }
@@ -71,7 +71,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
     out.write(']]\n');
   };
   try {
-    await db.queryChunkColumns('store/lifecycle-docs', { after, mark }, (chunk) => {
+    await db.queryChunkColumns('read/lifecycles/store/lifecycle-docs', { after, mark }, (chunk) => {
       const [idCol, partCol, docCol] = chunk.getColumns() as [bigint[], number[], string[]];
       for (let i = 0; i < chunk.rowCount; i++) {
         if (partCol[i] === 0) {

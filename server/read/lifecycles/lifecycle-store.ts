@@ -14,7 +14,7 @@
  * again. A segment is written once; the newest two are merged into one (written again from DuckDB)
  * while the older is at most twice the newer (server/read/lifecycles/lifecycle-merge.ts), so a store keeps a
  * few segments however long it runs. A manifest (written atomically after the segment's files)
- * names them. Each segment's data is DuckDB's own text (sql/store/lifecycle-docs.sql), so an answer
+ * names them. Each segment's data is DuckDB's own text (sql/read/lifecycles/store/lifecycle-docs.sql), so an answer
  * from the store equals the SQL's (test/lifecycle-store.test.ts compares them).
  *
  * Not derived state: deleting the directory only costs a rebuild. The manifest records what the
@@ -153,7 +153,7 @@ export class LifecycleStore {
     // a segment without lifecycles is not kept: the mark moves all the same
     const segment = meta.count > 0 ? Segment.open(this.dir, meta) : null;
     const prefixes = await this.readPrefixes(mark);
-    const tx = await this.service.db.queryOne('store/mark-fill', { mark });
+    const tx = await this.service.db.queryOne('read/lifecycles/store/mark-fill', { mark });
     const manifest: Manifest = {
       ...this.manifest,
       mark,
@@ -191,7 +191,7 @@ export class LifecycleStore {
 
   private async readPrefixes(mark: number): Promise<Map<number, FillDoc[]>> {
     const prefixes = new Map<number, FillDoc[]>();
-    for (const row of await this.service.db.query('store/open-prefix-docs', { mark })) {
+    for (const row of await this.service.db.query('read/lifecycles/store/open-prefix-docs', { mark })) {
       const id = row.position_id as number;
       let list = prefixes.get(id);
       if (!list) prefixes.set(id, (list = []));
@@ -204,10 +204,10 @@ export class LifecycleStore {
   private async expected(): Promise<Omit<Manifest, 'mark' | 'mark_tx' | 'segments'>> {
     // as the SQL runs, with the macros it calls and no others: a comment edit, or a change to a
     // macro the store never calls, does not make every data directory write its store again
-    const store = ['store/lifecycle-docs', 'store/account-docs', 'store/open-prefix-docs'].map(sqlFile);
+    const store = ['read/lifecycles/store/lifecycle-docs', 'read/lifecycles/store/account-docs', 'read/lifecycles/store/open-prefix-docs'].map(sqlFile);
     const sql = sqlFingerprint([...store, ...macrosUsedBy(sqlFile('schema/read-macros'), store)]);
     const version = await this.service.db.queryOne('ingest/derive-version');
-    const columns = (await this.service.db.query('store/record-columns')).map((r) => r.column_name as string);
+    const columns = (await this.service.db.query('read/lifecycles/store/record-columns')).map((r) => r.column_name as string);
     return { format: FORMAT, sql, derive_version: (version?.value as string | undefined) ?? null, columns };
   }
 
@@ -261,7 +261,7 @@ export class LifecycleStore {
       || JSON.stringify(m.columns) !== JSON.stringify(expected.columns) || !Array.isArray(m.segments)
       || !m.segments.every((s) => SEGMENT_FILE.test(s.file))) return false;
     if (m.mark === 0) return true;
-    const tx = await this.service.db.queryOne('store/mark-fill', { mark: m.mark });
+    const tx = await this.service.db.queryOne('read/lifecycles/store/mark-fill', { mark: m.mark });
     return ((tx?.tx as string | undefined) ?? null) === m.mark_tx;
   }
 }

@@ -4,7 +4,7 @@
  * of endpoint 19, filtered, sorted and paged exactly as sql/api/alpha-position-lifecycle.sql does.
  *
  * The arrays are sql/schema/read-macros.sql `alpha_timeline_docs` (fills) and
- * sql/store/lifecycle-docs.sql (records): values as DuckDB computed them, times as epoch µs.
+ * sql/read/lifecycles/store/lifecycle-docs.sql (records): values as DuckDB computed them, times as epoch µs.
  * test/lifecycle-store.test.ts compares every answer with the SQL's.
  */
 import type { Row } from '../../db/database.ts';
@@ -20,7 +20,7 @@ const EVENT_FIELDS = [
   'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'fee_total_usd', 'tx',
 ] as const;
 
-/** The record's times, written as epoch µs by sql/store/lifecycle-docs.sql. */
+/** The record's times, written as epoch µs by sql/read/lifecycles/store/lifecycle-docs.sql. */
 const RECORD_TIMES = new Set(['opened_at', 'closed_at']);
 
 /** 19's filters and page (validated by the route). */

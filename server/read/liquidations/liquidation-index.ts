@@ -8,7 +8,7 @@
  * Never stale: events only ever come through appends, each with a seq above every earlier one, so
  * "seq > the last one loaded" is exactly what an append added (whatever its time: an older event
  * is inserted at its place). An append with alpha liquidations marks the index behind; the next
- * search first reads those rows (one small query, sql/api/alpha-liquidations-after.sql), so the
+ * search first reads those rows (one small query, sql/read/liquidations/alpha-liquidations-after.sql), so the
  * rows are DuckDB's own, never recomputed from the appended values. Until the first load is done
  * (it starts with the app), and if a load fails, the route answers from SQL.
  *
@@ -113,7 +113,7 @@ export class LiquidationIndex {
       while (this.behind) {
         this.behind = false;
         const t0 = performance.now();
-        const rows = await this.service.db.query('api/alpha-liquidations-after', { after_seq: this.lastSeq });
+        const rows = await this.service.db.query('read/liquidations/alpha-liquidations-after', { after_seq: this.lastSeq });
         for (const r of rows) this.insert(r);
         if (!this.isLoaded) log.debug(`liquidation index: ${rows.length} events loaded in ${(performance.now() - t0).toFixed(0)} ms`);
         this.isLoaded = true;

@@ -1,6 +1,6 @@
 /**
  * Endpoint 16's working set, endpoint 17's summary and endpoint 18's live fields (issue 7): every open alpha position (a few thousand rows, from
- * sql/api/alpha-open-positions-all.sql) held in memory for one journal generation. A search is then
+ * sql/read/open-positions/alpha-open-positions-all.sql) held in memory for one journal generation. A search is then
  * a filter, a sort and a slice in JS, instead of the `open_alpha_positions()` joins (~20 ms on the
  * bench journal, whatever the filters) on every request.
  *
@@ -97,7 +97,7 @@ export class OpenPositionsIndex {
   private load(): Promise<PositionSet | null> {
     this.follow();
     if (this.loaded?.generation !== this.generation) {
-      const rows = this.service.db.query('api/alpha-open-positions-all').then((all) => {
+      const rows = this.service.db.query('read/open-positions/alpha-open-positions-all').then((all) => {
         const large = (x: unknown) => typeof x === 'number' && Math.abs(x) >= ORDER_SAFE_USD;
         return all.some((r) => large(r.current_size_usd) || large(r.current_collateral_usd) || large(r.unrealized_pnl_usd))
           ? null : new PositionSet(all);

@@ -2,7 +2,7 @@
  * Candles of one market's index price (GET /v1/{protocol}/prices/history): market snapshots from
  * the derived 5-minute OHLC (`price_5m`) for the window's whole 5-minute buckets and from the
  * journal's Parquet files of the edge days for its partial ones, fills' index prices from the
- * derived 5-minute OHLC of fills (and raw `fills` for partial buckets) before the market's first snapshot. See sql/api/prices-history.sql.
+ * derived 5-minute OHLC of fills (and raw `fills` for partial buckets) before the market's first snapshot. See sql/read/prices/prices-history.sql.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,9 +56,9 @@ async function firstSnapshot(service: Service, protocol: Protocol, market: strin
 }
 
 async function readFirstSnapshot(service: Service, protocol: Protocol, market: string): Promise<number | null> {
-  const dayMs = (await service.db.queryOne('api/prices-first-day', { protocol, market }))?.day_ms;
+  const dayMs = (await service.db.queryOne('read/prices/prices-first-day', { protocol, market }))?.day_ms;
   if (typeof dayMs !== 'number') return null;
-  const [row] = await parquetQuery(service, protocol, 'api/prices-first-snapshot', { market, from_day: day(dayMs), to_day: day(dayMs + DAY_MS) });
+  const [row] = await parquetQuery(service, protocol, 'read/prices/prices-first-snapshot', { market, from_day: day(dayMs), to_day: day(dayMs + DAY_MS) });
   return typeof row?.first_ms === 'number' ? row.first_ms : null;
 }
 
@@ -102,9 +102,9 @@ export async function priceCandles(service: Service, protocol: Protocol, market:
     const files = snapshotFiles(service, protocol, edgeDays);
     const edge = files.length === 0
       ? 'SELECT 0::BIGINT AS t_us, 0::DOUBLE AS price, \'\' AS k WHERE false'
-      : sqlFile('api/prices-edge').replace('__FILES__', `[${files.join(', ')}]`);
+      : sqlFile('read/prices/prices-edge').replace('__FILES__', `[${files.join(', ')}]`);
     try {
-      return await service.db.querySql(sqlFile('api/prices-history').replace('__EDGE__', edge), params);
+      return await service.db.querySql(sqlFile('read/prices/prices-history').replace('__EDGE__', edge), params);
     } catch (err) {
       // a file the compaction job replaced between the listing and the read: list again once
       if (attempt === 0 && /No such file|cannot open file|No files found/i.test(String(err))) continue;

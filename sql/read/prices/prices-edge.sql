@@ -1,5 +1,5 @@
 -- The market snapshots of the partial 5-minute edges of a price-history window (spliced into
--- sql/api/prices-history.sql as its edge CTE, over the edge days' Parquet files spliced in for the files token).
+-- sql/read/prices/prices-history.sql as its edge CTE, over the edge days' Parquet files spliced in for the files token).
 -- Parameters: $market VARCHAR; BIGINT epoch ms: $from, $inner_from, $inner_to, $to (the window's
 -- partial 5-minute edges [$from, $inner_from) and [$inner_to, $to)).
 SELECT epoch_us(time) AS t_us, index_price AS price, coalesce(market_variant, '') AS k

@@ -1,6 +1,6 @@
 -- Endpoint 15's in-memory tail (server/read/lifecycles/closed-tail.ts): the alpha lifecycles closed or
 -- liquidated by a fill after $after (the lifecycle store's mark, or what the tail already holds),
--- with the filter and sort keys and the record document of sql/store/account-docs.sql, and the
+-- with the filter and sort keys and the record document of sql/read/lifecycles/store/account-docs.sql, and the
 -- derived watermark they are complete up to (read in the same statement, so the same snapshot).
 -- Parameters: $after BIGINT; $limit BIGINT (the tail's cap: more than $limit rows means "too many
 -- to hold", and the caller stops reading here).

@@ -5,7 +5,7 @@
 -- row does not carry as served: opened_us (the opening time in epoch µs, the SQL's sort value),
 -- liq_proximity, and source (poll / event / NULL); then for endpoint 19: last_seq and fill_count
 -- of the lifecycle. No parameters.
--- Not the whole record of endpoint 18 (sql/api/alpha-open-record.sql reads it per request): its
+-- Not the whole record of endpoint 18 (sql/read/lifecycles/alpha-open-record.sql reads it per request): its
 -- conversion made this load, which endpoint 16 pays after every append, ~85 ms slower on the bench
 -- journal's 3,404 open positions (70 → 155 ms).
 SELECT o.* EXCLUDE (size_exact, collateral_exact, pnl_exact),
