@@ -6,10 +6,10 @@
 
 // Small helpers with no project dependency of their own: everything may import them.
 const LIB = '^server/lib/';
-// The write side: the journal, the append path and the derived state.
-const WRITE_SIDE = '^server/(db|journal|ingest|derive)/';
-// The read side and the front doors: HTTP, MCP, the fills stream, keys and limits.
-const READ_SIDE = '^server/(http|mcp|stream|limits|keys)/';
+// The write side: the journal, the append path, the derived state and the service that holds them.
+const WRITE_SIDE = '^server/((db|journal|ingest|derive)/|service[.]ts$)';
+// The read side and the front doors: the read models, the response cache, HTTP, MCP, the fills stream, keys and limits.
+const READ_SIDE = '^server/(read|cache|http|mcp|stream|limits|keys)/';
 // The composition root (the CLI, its commands, the app's wiring) and tools: benchmarks, chaos runs, the docs generators, codemods.
 const TOOLS = '^server/(main/|bench/|chaos/|docs/|tools/)';
 
