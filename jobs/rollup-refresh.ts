@@ -98,7 +98,7 @@ export async function refreshRollups(service: Service): Promise<RollupRefreshRes
  * marked refreshed once `completed(result)`, as a catch-up from an empty state marks them: its
  * appends fold the journal they write commit by commit through the derive steps a chunked
  * catch-up runs (whose fold equals the one-batch fold and the append-built state,
- * test/catch-up-chunks.test.ts). Without the mark the first refresh recomputed every bucket (the
+ * test/derive/catch-up-chunks.test.ts). Without the mark the first refresh recomputed every bucket (the
  * bench journal: 1.87M fill and 0.67M snapshot buckets, 117 s and 197 CPU-s inside the serving
  * process), and again after every restart until one run finished.
  *

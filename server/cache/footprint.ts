@@ -32,7 +32,7 @@ const FOOTPRINT = 'perpsCacheFootprint';
 /**
  * Declares that the answer being computed for `event` is a function of `address`'s fills of
  * `protocol` alone, so appends without such a fill keep it cached. The route owns the claim:
- * test/cache-appends.test.ts checks every declaring route against uncached answers across appends.
+ * test/cache/cache-appends.test.ts checks every declaring route against uncached answers across appends.
  */
 export function declareAddressFootprint(event: H3Event, protocol: Protocol, address: string): void {
   event.context[FOOTPRINT] = { kind: 'address', protocol, address } satisfies Footprint;

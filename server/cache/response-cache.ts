@@ -54,7 +54,7 @@ const VALID_UNTIL = 'perpsCacheValidUntil';
  * clock moves on, until `until` (epoch ms, inclusive; null = until the next append). For routes
  * that read the clock and can bound its effect from the data (e.g. the next time a fill enters
  * or leaves a trailing window); the smallest of several declarations holds. The route owns the
- * bound's correctness: test/cache.test.ts checks every declaring route against uncached answers
+ * bound's correctness: test/cache/cache.test.ts checks every declaring route against uncached answers
  * as the clock passes each bound.
  */
 export function declareValidUntil(event: H3Event, until: number | null): void {
@@ -86,7 +86,7 @@ export function computingForCache(event: H3Event): boolean {
 /**
  * Declares that the answer being computed for `event` is `answer.render(t)` at every clock t from
  * now up to `answer.validUntil`; the cache then stores the renderer and serves each hit rendered
- * at its own clock (test/cache-moving-windows.test.ts compares them with uncached answers across
+ * at its own clock (test/cache/cache-moving-windows.test.ts compares them with uncached answers across
  * every bound).
  */
 export function declareMovingAnswer(event: H3Event, answer: MovingAnswer): void {

@@ -10,7 +10,7 @@
  * timestamps are read from the vector's own typed array, NULL bits from its validity bytes, and
  * only strings and the rarer types go through the vector's `getItem` (then {@link toPlain}).
  *
- * The result is exactly what `toPlain` makes of each value (test/chunk-rows.test.ts compares both
+ * The result is exactly what `toPlain` makes of each value (test/db/chunk-rows.test.ts compares both
  * over every type our SQL returns, NULLs and the ±2^53 edges included).
  */
 import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBResult, type DuckDBValue, type DuckDBVector } from '@duckdb/node-api';

@@ -321,7 +321,7 @@ export class Writer {
    * holds its share of the checkpoint lock, which it does until every read that began before its
    * commit has ended: an append's derive deletes rows, and a read of seconds (a position refresh,
    * a working set loading) then made the backfill's checkpoint throw and stop the live source
-   * (test/database-settings.test.ts). `FORCE CHECKPOINT` would roll those reads back instead.
+   * (test/db/database-settings.test.ts). `FORCE CHECKPOINT` would roll those reads back instead.
    */
   async checkpoint(waitMs = CHECKPOINT_WAIT_MS): Promise<void> {
     const deadline = performance.now() + waitMs;

@@ -10,7 +10,7 @@
  * where `double(h)` of a 128-bit integer is `double(lower) + double(upper) * 2^64` from its
  * two's-complement halves, except for `upper == -1`: `-double(2^64 - 1 - lower) - 1`.
  * (src/function/cast/decimal_cast.cpp TryCastDecimalToFloatingPoint, src/common/types/hugeint.cpp
- * CastBigintToFloating.) test/decimal-double.test.ts compares this with DuckDB on boundary and
+ * CastBigintToFloating.) test/db/decimal-double.test.ts compares this with DuckDB on boundary and
  * random values.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Every SQL file of sql/ by name (`sql/<name>.sql`, as sqlFile and the database's run, query and
  * queryOne take it) with the `$params` its text binds, in the order the text first uses them.
- * test/sql-queries.test.ts checks this list against the files: each file is listed, its header
+ * test/db/sql-queries.test.ts checks this list against the files: each file is listed, its header
  * comment declares exactly these parameters, and its SQL uses exactly these. {@link ParamsOf} types
  * the parameters of a call, so a wrong or missing parameter name fails the type check.
  */

@@ -68,7 +68,7 @@ export function bindParams(stmt: DuckDBPreparedStatement, sql: string, params: P
  * SQL every time. DuckDB never re-plans a cached statement that has no parameters while the tables
  * it reads are only written to, and its plan keeps what the optimizer inferred from the table
  * statistics at prepare time: prepared over an empty table, `SELECT x FROM t WHERE p = 'a'`
- * returns no row ever after (test/database-settings.test.ts).
+ * returns no row ever after (test/db/database-settings.test.ts).
  */
 export async function runOn(pc: PooledConnection, key: string, sql: string, params: Params): Promise<Row[]> {
   if (paramNames(sql).length === 0) return plainRowsOf(await pc.conn.run(sql));

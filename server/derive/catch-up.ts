@@ -134,7 +134,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
  * transaction, so memory is bounded by the chunk size and an interrupted catch-up resumes after
  * its last chunk. Any split gives the same tables: every
  * step recomputes or merges what a batch touches from all it has seen (the append path relies on
- * that for its one-commit batches; test/catch-up-chunks.test.ts checks it for chunks). On an empty
+ * that for its one-commit batches; test/derive/catch-up-chunks.test.ts checks it for chunks). On an empty
  * derived database this *is* the full rebuild. Returns the new watermark.
  */
 export async function catchUp(w: Writer, dataDir: string, checkpoint: Checkpoint, opts: CatchUpOptions = {}): Promise<Watermark> {

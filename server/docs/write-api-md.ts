@@ -1,7 +1,7 @@
 /**
  * `npm run docs:api`: writes docs/api.md and the README's generated tables (between their
  * `<!-- generated:NAME -->` markers) from the route definitions. `--check` writes nothing and exits
- * 1 when a file is stale (test/docs-generated.test.ts runs the same comparison).
+ * 1 when a file is stale (test/docs/docs-generated.test.ts runs the same comparison).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -19,7 +19,7 @@
  *   entry that holds now) leaves the request to the full path untouched, which then answers it (and
  *   its errors) as always. A 429 from `admit` is answered here, as the app's error handler would:
  *   `admit` may have taken a rate slot before the credits refused, so it must not run twice.
- * test/hit-lane.test.ts compares lane answers with full-path ones on a real port.
+ * test/http/hit-lane.test.ts compares lane answers with full-path ones on a real port.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { H3Event } from 'h3';

@@ -1,6 +1,6 @@
 /**
  * Example 200 bodies of the main endpoints, by route path, for the OpenAPI document (and so for
- * `GET /docs` and docs/api.md). Written by hand in the demo data's shape; test/openapi-descriptions.test.ts
+ * `GET /docs` and docs/api.md). Written by hand in the demo data's shape; test/http/openapi-descriptions.test.ts
  * validates each against its route's response schema, so an example cannot drift from the answer.
  */
 

@@ -1,7 +1,7 @@
 /**
  * valibot schemas of the 200 bodies (and of the error body), shared by the route files: the
  * OpenAPI document (openapi.ts) is generated from them with `@valibot/to-json-schema`, and
- * test/openapi.test.ts validates real responses against that document.
+ * test/http/openapi.test.ts validates real responses against that document.
  *
  * Conventions:
  * - Every object is a `v.strictObject` (the JSON Schema says `additionalProperties: false`), so a
@@ -50,7 +50,7 @@ export const address = v.pipe(v.string(), v.description('Base58 wallet address.'
 export const hourlyRate = v.pipe(v.number(), v.description('Net hourly rate; positive = the side receives.'));
 
 // ---------------------------------------------------------------------------------------------
-// Records (every field described: units, sign and when it is null; test/openapi-descriptions.test.ts)
+// Records (every field described: units, sign and when it is null; test/http/openapi-descriptions.test.ts)
 
 /** `schema` with a description, which the OpenAPI document shows on the field. */
 export function described<S extends v.GenericSchema>(schema: S, text: string) {

@@ -98,7 +98,7 @@ export type StageVia = 'appender' | 'statement' | 'auto';
  * tens of rows) is written as one INSERT statement, which DuckDB parses and runs off the event
  * loop, and in half the time for 15 rows (`npm run bench:stage-blocking`: 3.1-3.4 against
  * 5.8-6.4 ms); the appender's calls are synchronous (docs/performance.md, "Write path"). Both
- * ways give the same rows (test/stage-statement.test.ts); larger blocks take the appender path.
+ * ways give the same rows (test/journal/stage-statement.test.ts); larger blocks take the appender path.
  */
 export async function stageBlock(conn: DuckDBConnection, table: StagingTable, block: ColumnBlock, commit = 0, via: StageVia = 'auto'): Promise<void> {
   if (block.length === 0) return;

@@ -3,7 +3,7 @@
  * pattern, per protocol where alpha and beta twins exist) and a description written for a model.
  * Input schemas are not written here: they are generated from the routes' valibot query schemas
  * (server/mcp/tool-schema.ts). Every REST route except the OpenAPI document is wrapped by exactly
- * one tool; test/mcp.test.ts fails when a route is added without one.
+ * one tool; test/mcp/mcp.test.ts fails when a route is added without one.
  */
 import type { HistoryKind } from '../read/window.ts';
 

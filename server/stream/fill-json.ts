@@ -6,7 +6,7 @@
  * The journal and the derived state hold USD as DECIMAL(18,6), which DuckDB casts from the
  * source's double by rounding `x × 10⁶` half away from zero, and the SQL reads back as that
  * integer / 10⁶; times are stored in whole microseconds and served truncated to milliseconds.
- * {@link usd6} and {@link fillTime} do the same arithmetic (test/stream-frames.test.ts checks them
+ * {@link usd6} and {@link fillTime} do the same arithmetic (test/stream/stream-frames.test.ts checks them
  * against DuckDB on 200k values and live frames against replayed ones byte for byte).
  */
 import type { Plain } from '../db/values.ts';

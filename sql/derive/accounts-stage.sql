@@ -11,7 +11,7 @@
 -- - the averages are taken from exact sums kept in the row (leverage_sum, size_sum, hold_ms_sum):
 --   sum / count in doubles, the same expression whichever way the sums were reached.
 -- A rebuild runs the same statement once over every lifecycle (catchup/accounts-changes-all.sql,
--- accounts cleared first), so both give the same bits; test/catch-up-chunks.test.ts compares them.
+-- accounts cleared first), so both give the same bits; test/derive/catch-up-chunks.test.ts compares them.
 CREATE OR REPLACE TEMP TABLE batch_accounts AS
 WITH delta AS (
   SELECT protocol, address,

@@ -3,7 +3,7 @@
 -- (sql/api/alpha-position-lifecycle.sql: USD rounded to 6 decimals, prices as stored), followed by
 -- seq, protocol, position_id, address, market, market_variant and side. A resume replays with it;
 -- live frames are built in JS with the same fields, order and values (server/stream/fill-json.ts).
--- test/stream.test.ts and test/stream-frames.test.ts check frames against REST and live against replay.
+-- test/stream/stream.test.ts and test/stream/stream-frames.test.ts check frames against REST and live against replay.
 -- Parameters:
 --   $after BIGINT               only seq > $after
 --   $until BIGINT               only seq <= $until

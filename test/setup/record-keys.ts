@@ -9,7 +9,7 @@ import { join } from 'node:path';
  * watched for strings of the key format. This file imports no server module on purpose: loading
  * one here would bypass the vi.mock calls of test files (e.g. keys.test.ts mocks node:crypto's
  * timingSafeEqual and hash; its mock spreads and wraps the real module's functions, these wrappers
- * by then, so its keys are still recorded). test/key-audit.test.ts checks that keys reach the list.
+ * by then, so its keys are still recorded). test/keys/key-audit.test.ts checks that keys reach the list.
  */
 const dir = process.env.PERPS_AUDIT_DIR;
 const KEY = /^pa_[a-z0-9]{8}_[A-Za-z0-9]{32}$/;

@@ -73,7 +73,7 @@ const COMMA = Buffer.from(',');
 
 /**
  * The answer `{ data, next_cursor }` as JSON bytes, copied from the rows' own (exactly the UTF-8 of
- * JSON.stringify of the object: test/liquidation-index.test.ts): one allocation, no string.
+ * JSON.stringify of the object: test/read/liquidations/liquidation-index.test.ts): one allocation, no string.
  */
 export function pageBody(page: readonly ServedLiquidation[], next_cursor: string | null): JsonBody {
   const tail = Buffer.from(`],"next_cursor":${JSON.stringify(next_cursor)}}`);

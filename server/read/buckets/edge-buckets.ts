@@ -36,7 +36,7 @@ export interface EdgeFill {
 /**
  * The micro-dollars sql/read/buckets/edge-fills.sql reads for an amount the append path staged: DuckDB
  * casts the double to DECIMAL(18,6) by rounding `usd * 1e6` half away from zero, and the SQL's
- * `round(amount::DOUBLE * 1e6)` gives that integer back (test/edge-buckets.test.ts compares the
+ * `round(amount::DOUBLE * 1e6)` gives that integer back (test/read/buckets/edge-buckets.test.ts compares the
  * two on 210,000 values: half-micro ties, negatives, more than six decimals).
  */
 function microOf(usd: number): number {

@@ -1,7 +1,7 @@
 /**
  * Endpoints 6, 8 and 9 answered from the in-memory mirror of the 5-minute buckets (issue 7;
  * server/read/buckets/history-mirror.ts), with exactly the rows of their SQL (sql/api/liquidations-history,
- * open-interest-history, volume-history; test/mirror-history.test.ts compares them window by
+ * open-interest-history, volume-history; test/read/buckets/mirror-history.test.ts compares them window by
  * window). Each returns null when the mirror cannot answer (not loaded, or a sum that doubles
  * would not hold exactly): the route then runs the SQL.
  *

@@ -7,7 +7,7 @@
  * The SQL's order: the sort value ascending (desc: `0.0 - value` ascending, i.e. the value
  * descending), NULLs last in both, then position_id descending. Its values are the DOUBLEs kept
  * here (epoch µs, the served 6-decimal USD, leverage), so the order is the same on the same
- * numbers. test/account-history-store.test.ts compares the answers with the SQL's byte for byte.
+ * numbers. test/read/lifecycles/account-history-store.test.ts compares the answers with the SQL's byte for byte.
  */
 import type { Row } from '../../db/database.ts';
 import { K, KEY_WIDTH, type AccountRun } from './lifecycle-accounts.ts';

@@ -15,7 +15,7 @@
  * while the older is at most twice the newer (server/read/lifecycles/lifecycle-merge.ts), so a store keeps a
  * few segments however long it runs. A manifest (written atomically after the segment's files)
  * names them. Each segment's data is DuckDB's own text (sql/read/lifecycles/store/lifecycle-docs.sql), so an answer
- * from the store equals the SQL's (test/lifecycle-store.test.ts compares them).
+ * from the store equals the SQL's (test/read/lifecycles/lifecycle-store.test.ts compares them).
  *
  * Not derived state: deleting the directory only costs a rebuild. The manifest records what the
  * files were written from (a hash of the SQL that writes them, the derive version, the record

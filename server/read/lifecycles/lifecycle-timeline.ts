@@ -5,7 +5,7 @@
  *
  * The arrays are sql/schema/read-macros.sql `alpha_timeline_docs` (fills) and
  * sql/read/lifecycles/store/lifecycle-docs.sql (records): values as DuckDB computed them, times as epoch µs.
- * test/lifecycle-store.test.ts compares every answer with the SQL's.
+ * test/read/lifecycles/lifecycle-store.test.ts compares every answer with the SQL's.
  */
 import type { Row } from '../../db/database.ts';
 import { isoFromMicros } from '../../db/values.ts';
@@ -52,7 +52,7 @@ export function recordRow(names: readonly string[], values: readonly (number | s
  * The builder of one column list: a single object literal, compiled once (issue 7). With the
  * properties set one by one on `{}`, building a whale's 100-record page of endpoint 15 and its
  * JSON.stringify took 0.67-0.70 ms; with the literal 0.46-0.48 ms (4 rounds of 20 pages × 200
- * each in a scratch script, 2026-11-28), the same text byte for byte (test/record-row.test.ts).
+ * each in a scratch script, 2026-11-28), the same text byte for byte (test/read/lifecycles/record-row.test.ts).
  * The names are the store's SQL columns (the store's manifest must list exactly the SQL's), never
  * input: as server/ingest/columns.ts's encoders, anything but a plain identifier is refused.
  */

@@ -9,7 +9,7 @@
  * the generation; the rows are loaded again right after it when a request read the last set, else
  * by the next search ({@link OpenPositionsIndex.open}). Concurrent searches share one load.
  *
- * The answer is exactly the SQL's (test/open-positions-index.test.ts compares them): the same
+ * The answer is exactly the SQL's (test/read/open-positions/open-positions-index.test.ts compares them): the same
  * filters, the sort value ascending or descending with NULLs last, then address ascending (ASCII
  * base58: JS string order is DuckDB's byte order), then position_id descending; `meta` over every
  * match. The SQL sorts USD keys as exact decimals and serves them as doubles: the doubles keep that

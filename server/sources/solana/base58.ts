@@ -3,7 +3,7 @@
  * the encoding asked for, and an alpha TradeEvent is ~1 KB: @solana/codecs' base58 (BigInt
  * based) takes ~4-15 ms for that, which would cap the indexer at a few dozen transactions a
  * second. These convert in limbs of 24 bits, four or three digits at a time (tens of
- * microseconds for 1 KB); test/solana-rpc.test.ts checks them against @solana/codecs.
+ * microseconds for 1 KB); test/sources/solana/solana-rpc.test.ts checks them against @solana/codecs.
  */
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const DIGIT = new Int8Array(128).fill(-1);

@@ -7,7 +7,7 @@
 -- Columns: position_id; part (0 = head, 1 = fill); doc:
 --   head: endpoint 18's record, the alpha_record_docs macro's doc
 --   fill: alpha_timeline_docs' doc (endpoint 19's event)
--- Numbers are written by DuckDB's JSON writer and parsed back by JSON.parse; test/lifecycle-store.test.ts
+-- Numbers are written by DuckDB's JSON writer and parsed back by JSON.parse; test/read/lifecycles/lifecycle-store.test.ts
 -- compares the answers with the SQL's byte for byte.
 WITH done AS (
   SELECT position_id, first_seq
