@@ -54,13 +54,13 @@ export const QUERY_PARAMS = {
     'protocol', 'from', 'to', 'after_us', 'after_seq', 'address', 'market', 'market_variant', 'type', 'side',
     'min_size_usd', 'fetch',
   ],
-  'api/funding-rates-history': ['bucket_ms', 'protocol', 'market_variant', 'market', 'from', 'to'],
+  'read/funding/funding-rates-history': ['bucket_ms', 'protocol', 'market_variant', 'market', 'from', 'to'],
   'api/health-derived': [],
-  'api/liquidations-history': [
+  'read/buckets/liquidations-history': [
     'protocol', 'market', 'd_lo', 'd_hi', 'h1_lo', 'h1_hi', 'h2_lo', 'h2_hi', 'm1_lo', 'm1_hi', 'm2_lo',
     'm2_hi', 'f1_lo', 'f1_hi', 'f2_lo', 'f2_hi', 'bucket_ms',
   ],
-  'api/open-interest-history': [
+  'read/buckets/open-interest-history': [
     'protocol', 'market', 'wd_lo', 'wd_hi', 'wh_lo', 'wh_hi', 'wm_lo', 'wm_hi', 'bd_hi', 'bh_lo', 'bh_hi',
     'bm_lo', 'bm_hi', 'b', 'w_end', 'tail_lo', 'tail_hi',
   ],
@@ -72,7 +72,7 @@ export const QUERY_PARAMS = {
     'bucket_ms',
   ],
   'api/protocols-stats': ['now'],
-  'api/volume-history': [
+  'read/buckets/volume-history': [
     'protocol', 'market', 'd_lo', 'd_hi', 'h1_lo', 'h1_hi', 'h2_lo', 'h2_hi', 'm1_lo', 'm1_hi', 'm2_lo',
     'm2_hi', 'f1_lo', 'f1_hi', 'f2_lo', 'f2_hi', 'bucket_ms',
   ],

@@ -1,6 +1,7 @@
 /**
  * Endpoints 6, 8, 9, 11: the bucketed history endpoints of one protocol. Window logic (defaults, plan clamp,
- * caps, envelope) lives in ../history-window.ts; each endpoint runs one SQL file of sql/api/.
+ * caps, envelope) lives in ../history-window.ts; the data comes from the read models
+ * server/read/buckets/bucket-history.ts and server/read/funding/funding-history.ts.
  *
  * An unknown `market` / `market_variant` (no fills and no market snapshot on the protocol) is a 400
  * `invalid_parameter` naming it, never a silent empty series (contract §2's spirit for bad input).
@@ -15,13 +16,12 @@ import {
   coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
 } from '../params.ts';
 import { historyEnvelope, resolveWindow } from '../history-window.ts';
-import { windowParams, type HistoryKind, type HistoryWindow } from '../../read/window.ts';
-import { oiPieces, sumPieces } from '../../read/buckets/history-pieces.ts';
-import { oiSeries } from '../../read/buckets/oi-series.ts';
+import type { HistoryKind, HistoryWindow } from '../../read/window.ts';
 import { declareHistoryValidity } from '../history-validity.ts';
 import type { FundingIndex } from '../../read/funding/funding-index.ts';
 import type { HistoryMirror } from '../../read/buckets/history-mirror.ts';
-import { liquidationsFromMirror, openInterestFromMirror, volumeFromMirror } from '../../read/buckets/mirror-history.ts';
+import { BucketHistory } from '../../read/buckets/bucket-history.ts';
+import { FundingHistory } from '../../read/funding/funding-history.ts';
 import * as v from 'valibot';
 import type { ApiKeyRecord } from '../../keys/store.ts';
 import type { Service } from '../../service.ts';
@@ -62,6 +62,8 @@ const fundingHistoryQuery = querySchema({
  * (alpha's in-memory hourly funding rows), else each from its SQL; beta (null parts) from the SQL.
  */
 export function historyRoutes(service: Service, protocol: Protocol, mirror: HistoryMirror | null, funding: FundingIndex | null): RestRoute[] {
+  const buckets = new BucketHistory(service, protocol, mirror);
+  const rates = new FundingHistory(service, protocol, funding);
   const windowOf = (
     query: Parameters<typeof resolveWindow>[0],
     key: ApiKeyRecord | null,
@@ -71,15 +73,15 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
     return resolveWindow(query, { plan: key.plan, kind, now: service.now() });
   };
 
-  /** 6 and 9: sums per bucket, from the mirror when it can answer, else from their SQL (`sql`). */
+  /** 6 and 9: sums per bucket, from the model's tier (`answer`). */
   const sumHistory = async (event: H3Event, query: Parameters<typeof resolveWindow>[0] & { market?: string },
-    key: ApiKeyRecord | null, kind: HistoryKind, fromMirror: typeof volumeFromMirror | typeof liquidationsFromMirror, sql: string) => {
+    key: ApiKeyRecord | null, kind: HistoryKind, answer: 'volume' | 'liquidations') => {
     const w = windowOf(query, key, kind);
     await assertScopeKnown(service, protocol, query);
-    const market = query.market ?? null;
-    const found = mirror ? await fromMirror(mirror, market, w) : null;
-    const declare = declareHistoryValidity(service, protocol, event, w, query, key!.plan, kind, 'fills', found?.probe);
-    const data: unknown[] = found?.rows ?? await service.db.query(sql, { ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market, protocol });
+    let declare: (data: unknown[]) => void = () => undefined;
+    const data = await buckets[answer](query.market ?? null, w, (probe) => {
+      declare = declareHistoryValidity(service, protocol, event, w, query, key!.plan, kind, 'fills', probe);
+    });
     declare(data);
     return historyEnvelope(w, data);
   };
@@ -92,7 +94,7 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
       summary: 'Liquidation count, liquidated notional by side and liquidation fees per bucket (omitted when none).',
       response: coarseHistoryOf(LiquidationBucket),
       query: coarseHistoryQuery,
-      handle: ({ event, query, key }) => sumHistory(event, query, key, 'liquidations', liquidationsFromMirror, 'api/liquidations-history'),
+      handle: ({ event, query, key }) => sumHistory(event, query, key, 'liquidations', 'liquidations'),
     }),
     defineRoute({
       path: `/v1/${protocol}/open-interest/history`,
@@ -104,12 +106,10 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
       handle: async ({ event, query, key }) => {
         const w = windowOf(query, key, 'history');
         await assertScopeKnown(service, protocol, query);
-        const pieces = oiPieces(w);
-        const market = query.market ?? null;
-        const found = mirror ? await openInterestFromMirror(mirror, market, pieces.lo!, pieces.w_end!, w.bucketMs) : null;
-        const declare = declareHistoryValidity(service, protocol, event, w, query, key!.plan, 'history', 'fills+snapshots', found?.probe);
-        const data = found?.rows
-          ?? oiSeries(await service.db.query('api/open-interest-history', { ...pieces, market, protocol }), pieces.lo!, pieces.w_end!, w.bucketMs);
+        let declare: (data: unknown[]) => void = () => undefined;
+        const data = await buckets.openInterest(query.market ?? null, w, (probe) => {
+          declare = declareHistoryValidity(service, protocol, event, w, query, key!.plan, 'history', 'fills+snapshots', probe);
+        });
         declare(data);
         return historyEnvelope(w, data);
       },
@@ -121,7 +121,7 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
       summary: 'Traded notional and trading fees per bucket (omitted when no fills).',
       response: historyOf(VolumeBucket),
       query: fineHistoryQuery,
-      handle: ({ event, query, key }) => sumHistory(event, query, key, 'history', volumeFromMirror, 'api/volume-history'),
+      handle: ({ event, query, key }) => sumHistory(event, query, key, 'history', 'volume'),
     }),
     defineRoute({
       path: `/v1/${protocol}/funding-rates/history`,
@@ -138,9 +138,7 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
         const declare = declareHistoryValidity(service, protocol, event, w, query, key!.plan, 'funding', 'hours');
         const variant = 'market_variant' in query ? query.market_variant : null;
         const market = 'market' in query ? query.market : null;
-        // from the in-memory hourly rows when loaded (server/read/funding/funding-index.ts), else the SQL
-        const data = (funding && variant !== null ? await funding.rows(variant, w.from, w.to, w.bucketMs) : null)
-          ?? await service.db.query('api/funding-rates-history', { ...windowParams(w), protocol, market_variant: variant, market });
+        const data = await rates.rates(variant, market, w);
         declare(data);
         return historyEnvelope(w, data);
       },

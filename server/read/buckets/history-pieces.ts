@@ -20,9 +20,9 @@ const ceilTo = (x: number, step: number): number => Math.ceil(x / step) * step;
 /** Query parameters `<name>_lo`, `<name>_hi` (epoch ms; lo >= hi means empty). */
 export type RangeParams = Record<string, number>;
 type Bounds<P extends string> = Record<`${P}_lo` | `${P}_hi`, number>;
-/** The parameters of the sum pieces (sql/api/volume-history.sql, liquidations-history.sql). */
+/** The parameters of the sum pieces (sql/read/buckets/volume-history.sql, liquidations-history.sql). */
 export type SumPieces = Bounds<'d' | 'h1' | 'h2' | 'm1' | 'm2' | 'f1' | 'f2'>;
-/** The parameters of the open-interest pieces (sql/api/open-interest-history.sql), plus `lo`. */
+/** The parameters of the open-interest pieces (sql/read/buckets/open-interest-history.sql), plus `lo`. */
 export type OiPieces = Bounds<'wd' | 'wh' | 'wm' | 'bh' | 'bm' | 'tail'> & { lo: number; w_end: number; b: number; bd_hi: number };
 
 function range(out: RangeParams, name: string, lo: number, hi: number): void {
@@ -31,7 +31,7 @@ function range(out: RangeParams, name: string, lo: number, hi: number): void {
 }
 
 /**
- * The pieces of [from, to) for sums (volume, liquidations: sql/api/volume-history.sql):
+ * The pieces of [from, to) for sums (volume, liquidations: sql/read/buckets/volume-history.sql):
  *  - `d`: whole days [ceil_1d(from), floor_1d(to)), when the bucket is whole days;
  *  - `h1`, `h2`: whole hours of [ceil_1h(from), floor_1h(to)) before / after those days, when the
  *    bucket is whole hours (1h, 4h, 1d);
@@ -60,7 +60,7 @@ export function sumPieces(from: number, to: number, bucketMs: number): SumPieces
 }
 
 /**
- * The pieces of an open-interest window (sql/api/open-interest-history.sql): with lo = the bucket
+ * The pieces of an open-interest window (sql/read/buckets/open-interest-history.sql): with lo = the bucket
  * of `from`, w_end = min(to, now) and hi = the end of the bucket holding w_end,
  *  - inside the window `wd` [lo, c_d) whole days, `wh` [c_d, c_h) whole hours, `wm` [c_h, hi)
  *    5-minute rows, where c_d = max(lo, floor_1d(w_end)) when the bucket is whole days (else lo)

@@ -1,9 +1,9 @@
 /**
  * Endpoints 6, 8 and 9 answered from the in-memory mirror of the 5-minute buckets (issue 7;
- * server/read/buckets/history-mirror.ts), with exactly the rows of their SQL (sql/api/liquidations-history,
+ * server/read/buckets/history-mirror.ts), with exactly the rows of their SQL (sql/read/buckets/liquidations-history,
  * open-interest-history, volume-history; test/read/buckets/mirror-history.test.ts compares them window by
  * window). Each returns null when the mirror cannot answer (not loaded, or a sum that doubles
- * would not hold exactly): the route then runs the SQL.
+ * would not hold exactly): the model (bucket-history.ts) then runs the SQL.
  *
  * The mirror's part is computed synchronously as soon as the mirror is current, then the raw fills
  * of partial 5-minute pieces at the window's edges are summed, and only when the mirror says that
@@ -110,7 +110,7 @@ async function bucketSums(mirror: HistoryMirror, market: string | null, from: nu
   return { rows, probe: mirrorProbe(variants, columns[0], known) };
 }
 
-/** Endpoint 9's rows (sql/api/volume-history.sql), or null: see the file comment. */
+/** Endpoint 9's rows (sql/read/buckets/volume-history.sql), or null: see the file comment. */
 export async function volumeFromMirror(mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
     const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['fill_count', 'volume', 'fees']);
@@ -123,7 +123,7 @@ export async function volumeFromMirror(mirror: HistoryMirror, market: string | n
   }
 }
 
-/** Endpoint 6's rows (sql/api/liquidations-history.sql), or null: see the file comment. */
+/** Endpoint 6's rows (sql/read/buckets/liquidations-history.sql), or null: see the file comment. */
 export async function liquidationsFromMirror(mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
     const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['liq_count', 'liq_long', 'liq_short', 'liq_fees']);
@@ -142,7 +142,7 @@ export async function liquidationsFromMirror(mirror: HistoryMirror, market: stri
 }
 
 /**
- * Endpoint 8's series (the semantics of sql/api/open-interest-history.sql and oi-series.ts), or
+ * Endpoint 8's series (the semantics of sql/read/buckets/open-interest-history.sql and oi-series.ts), or
  * null: see the file comment. `lo` is the bucket of `from`, `wEnd` = min(to, now).
  */
 export async function openInterestFromMirror(mirror: HistoryMirror, market: string | null,

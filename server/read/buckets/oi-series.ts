@@ -1,5 +1,5 @@
 /**
- * Endpoint 8's carry-forward (issue 7): sql/api/open-interest-history.sql returns, per variant,
+ * Endpoint 8's carry-forward (issue 7): sql/read/buckets/open-interest-history.sql returns, per variant,
  * the pieces of the open-interest computation (see its header); this builds the series from them
  * exactly as the SQL formerly did with a grid, window functions and joins, which DuckDB had to
  * bind and optimize again on every request (prepared statements with parameters are re-planned).

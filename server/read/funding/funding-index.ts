@@ -4,7 +4,7 @@
  * binary search and one subtraction per bucket instead of a DuckDB scan and aggregate (~7 ms warm,
  * 13-20 ms p99 on the bench journal).
  *
- * Exactly the SQL's answer (sql/api/funding-rates-history.sql): the rate sums are DECIMAL(38,20),
+ * Exactly the SQL's answer (sql/read/funding/funding-rates-history.sql): the rate sums are DECIMAL(38,20),
  * summed here as exact integers (BigInt running sums) and cast to DOUBLE as DuckDB casts them
  * (server/db/decimal-double.ts), then divided by the snapshot count.
  *

@@ -57,12 +57,12 @@ async function compare(mirror: HistoryMirror, list: HistoryWindow[]): Promise<nu
     const market = [null, 'SOL-PERP', 'BTC-PERP', 'NOPE-PERP'][i % 4]!;
     const label = `${w.interval} ${new Date(w.from).toISOString()}..${new Date(w.to).toISOString()} ${market}`;
     const sums = { protocol: 'alpha', ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market };
-    const volume = await t.service.db.query('api/volume-history', sums);
+    const volume = await t.service.db.query('read/buckets/volume-history', sums);
     expect((await volumeFromMirror(mirror, market, w))?.rows, `9 ${label}`).toEqual(volume);
-    const liquidations = await t.service.db.query('api/liquidations-history', sums);
+    const liquidations = await t.service.db.query('read/buckets/liquidations-history', sums);
     expect((await liquidationsFromMirror(mirror, market, w))?.rows, `6 ${label}`).toEqual(liquidations);
     const p = oiPieces(w);
-    const oi = oiSeries(await t.service.db.query('api/open-interest-history', { protocol: 'alpha',  ...p, market }), p.lo!, p.w_end!, w.bucketMs);
+    const oi = oiSeries(await t.service.db.query('read/buckets/open-interest-history', { protocol: 'alpha',  ...p, market }), p.lo!, p.w_end!, w.bucketMs);
     expect((await openInterestFromMirror(mirror, market, p.lo!, p.w_end!, w.bucketMs))?.rows, `8 ${label}`).toEqual(oi);
     rows += volume.length + liquidations.length + oi.length;
   }
@@ -122,7 +122,7 @@ describe('history from the in-memory mirror', () => {
   it('follows the rollup refresh: a bucket it repairs in DuckDB is repaired in memory', async () => {
     // 5-minute buckets: the SQL reads rollup_5m alone, where the drift is made
     const w = resolveWindow({ interval: '5m', from: START, to: START + 86_400_000 }, { plan: 'internal', kind: 'history', now });
-    const sql = () => t.service.db.query('api/volume-history', { protocol: 'alpha',  ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: null });
+    const sql = () => t.service.db.query('read/buckets/volume-history', { protocol: 'alpha',  ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: null });
     const before = await sql();
     // drift, as the refresh exists to repair (no append: nobody announces it), loaded by a mirror
     await t.service.db.write((x) => x.exec(`UPDATE rollup_5m SET volume_usd = volume_usd + 1 WHERE protocol = 'alpha'
@@ -151,7 +151,7 @@ describe('history from the in-memory mirror', () => {
     const body = (await res.json()) as { data: unknown[] };
     const w = resolveWindow({ interval: '15m', from: Date.parse('2026-05-02T10:02:03Z'), to: Date.parse('2026-05-04T00:00:00Z') },
       { plan: 'internal', kind: 'history', now });
-    const sql = await t.service.db.query('api/volume-history', { protocol: 'alpha',  ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: 'SOL-PERP' });
+    const sql = await t.service.db.query('read/buckets/volume-history', { protocol: 'alpha',  ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: 'SOL-PERP' });
     expect(sql.length).toBeGreaterThan(100);
     expect(body.data).toEqual(sql);
   });
@@ -166,8 +166,8 @@ describe('history from the in-memory mirror', () => {
       resolveWindow({ interval, from, to: from + 3_600_000 }, { plan: 'internal', kind: 'history', now: from + 3_600_000 });
     const asked = async (market: string | null, w: HistoryWindow) => {
       const sums = { protocol: 'alpha', ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market };
-      expect((await volumeFromMirror(mirror, market, w))?.rows).toEqual(await t.service.db.query('api/volume-history', sums));
-      expect((await liquidationsFromMirror(mirror, market, w))?.rows).toEqual(await t.service.db.query('api/liquidations-history', sums));
+      expect((await volumeFromMirror(mirror, market, w))?.rows).toEqual(await t.service.db.query('read/buckets/volume-history', sums));
+      expect((await liquidationsFromMirror(mirror, market, w))?.rows).toEqual(await t.service.db.query('read/buckets/liquidations-history', sums));
     };
     for (const batch of sim.advance(bucket + 100_000)) await t.service.append(batch);
     now = bucket + 100_000;
@@ -210,11 +210,11 @@ describe('history from the in-memory mirror', () => {
         for (const market of [null, 'SOL-PERP']) {
           const history = resolveWindow({ interval }, { plan, kind: 'history', now });
           const sums = { protocol: 'alpha', ...sumPieces(history.from, history.to, history.bucketMs), bucket_ms: history.bucketMs, market };
-          expect((await volumeFromMirror(mirror, market, history))?.rows).toEqual(await t.service.db.query('api/volume-history', sums));
+          expect((await volumeFromMirror(mirror, market, history))?.rows).toEqual(await t.service.db.query('read/buckets/volume-history', sums));
           if (!['1h', '4h', '1d'].includes(interval)) continue;
           const liq = resolveWindow({ interval }, { plan, kind: 'liquidations', now });
           const liqSums = { protocol: 'alpha', ...sumPieces(liq.from, liq.to, liq.bucketMs), bucket_ms: liq.bucketMs, market };
-          expect((await liquidationsFromMirror(mirror, market, liq))?.rows).toEqual(await t.service.db.query('api/liquidations-history', liqSums));
+          expect((await liquidationsFromMirror(mirror, market, liq))?.rows).toEqual(await t.service.db.query('read/buckets/liquidations-history', liqSums));
         }
       }
     }

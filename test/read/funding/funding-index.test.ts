@@ -48,7 +48,7 @@ async function compare(index: FundingIndex, list: HistoryWindow[]): Promise<numb
   let rows = 0;
   for (const [i, w] of list.entries()) {
     for (const variant of [...variants, 'NOPE/USD[USDC-USDC]'].filter((_, k) => (k + i) % 3 === 0)) {
-      const sql = await t.service.db.query('api/funding-rates-history', { protocol: 'alpha', ...windowParams(w), market_variant: variant, market: null });
+      const sql = await t.service.db.query('read/funding/funding-rates-history', { protocol: 'alpha', ...windowParams(w), market_variant: variant, market: null });
       const label = `${w.interval} ${new Date(w.from).toISOString()}..${new Date(w.to).toISOString()} ${variant}`;
       expect(await index.rows(variant, w.from, w.to, w.bucketMs), label).toEqual(sql);
       rows += sql.length;
@@ -86,7 +86,7 @@ describe('funding history from the in-memory hourly rows', () => {
     try {
       await t.service.append({ fills: [fill({ time: now - 1_000, tx: 'funding-fills-only', position_key: 'FFO' })], marketSnapshots: [], positionSnapshots: [] });
       await compare(index, windows(5, 77));
-      expect(reads).toContain('api/funding-rates-history');
+      expect(reads).toContain('read/funding/funding-rates-history');
       expect(reads).not.toContain('read/funding/funding-1h');
     } finally {
       db.query = query;
@@ -96,7 +96,7 @@ describe('funding history from the in-memory hourly rows', () => {
   it('follows the rollup refresh: an hour it repairs in DuckDB is repaired in memory', async () => {
     const w = resolveWindow({ interval: '1h', from: SNAPSHOTS_FROM, to: SNAPSHOTS_FROM + 2 * 86_400_000 }, { plan: 'internal', kind: 'funding', now });
     const variant = variants[0]!;
-    const sql = () => t.service.db.query('api/funding-rates-history', { protocol: 'alpha', ...windowParams(w), market_variant: variant, market: null });
+    const sql = () => t.service.db.query('read/funding/funding-rates-history', { protocol: 'alpha', ...windowParams(w), market_variant: variant, market: null });
     const before = await sql();
     expect(before.length).toBeGreaterThan(10);
     // drift, as the refresh exists to repair (no append: nobody announces it), loaded by an index
@@ -120,7 +120,7 @@ describe('funding history from the in-memory hourly rows', () => {
     const body = (await res.json()) as { data: unknown[] };
     const w = resolveWindow({ interval: '4h', from: Date.parse('2026-04-25T10:02:03Z'), to: Date.parse('2026-05-04T00:00:00Z') },
       { plan: 'internal', kind: 'funding', now });
-    const sql = await t.service.db.query('api/funding-rates-history', { protocol: 'alpha', ...windowParams(w), market_variant: variant, market: null });
+    const sql = await t.service.db.query('read/funding/funding-rates-history', { protocol: 'alpha', ...windowParams(w), market_variant: variant, market: null });
     expect(sql.length).toBeGreaterThan(40);
     expect(body.data).toEqual(sql);
   });
