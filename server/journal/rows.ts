@@ -44,7 +44,9 @@ export interface IncomingFill {
   collateral_delta_usd: number;
   position_collateral_usd: number;
   price: number;
-  /** running size-weighted average entry price after the fill */
+  /** size-weighted average of the lifecycle's increase prices up to and including this fill
+   * (contract §6), for every source; not the protocol's own average entry, which weights by the
+   * size held and differs once a decrease is followed by an increase */
   entry_price: number;
   pnl_delta_usd: number;
   fee_usd: number;
