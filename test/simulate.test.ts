@@ -276,6 +276,8 @@ describe('simulator: fills', () => {
             if (Math.abs(f.entry_price - own) > own * 1e-9) entriesApart++;
           }
         }
+        // the own entry is in the fill too (what the position refresh prices liquidation from)
+        pr.near(f.position_entry_price ?? NaN, own, own * 1e-12, () => `position_entry_price ${at()}`);
         const total = f.fee_usd + (f.borrowing_fee_usd ?? 0) + (f.funding_fee_usd ?? 0) + (f.liquidation_fee_usd ?? 0);
         pr.check(micros(f.fee_total_usd) === micros(total), () => `fee total ${at()}`);
         pr.check(![f.borrowing_fee_usd, f.funding_fee_usd, f.liquidation_fee_usd, f.funding_earned_usd].includes(0), () => `zero instead of null ${at()}`);

@@ -53,7 +53,7 @@ function benchFill(m: (typeof BENCH_MARKETS)[number], address: string): Incoming
     type: 'open', size_delta_usd: 1000 + (counter % 97), position_size_usd: 1000 + (counter % 97), collateral_delta_usd: 100,
     position_collateral_usd: 100, price: 100 + (counter % 13) / 7, entry_price: 100 + (counter % 13) / 7, pnl_delta_usd: 0,
     fee_usd: 0.5, borrowing_fee_usd: null, funding_fee_usd: null, liquidation_fee_usd: null, funding_earned_usd: null,
-    fee_total_usd: 0.5, index_price: 100, collateral_token: 'USDC',
+    fee_total_usd: 0.5, index_price: 100, collateral_token: 'USDC', position_entry_price: 100 + (counter % 13) / 7,
   };
 }
 

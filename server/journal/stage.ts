@@ -27,6 +27,7 @@ const CHUNK = 2048;
 /** The number columns that may be null (NaN in a column block); validation keeps NaN out of the rest. */
 const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
   'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price', 'index_price_time',
+  'position_entry_price',
 ]);
 
 /** The statements (re)creating every staging table empty in `place`. */

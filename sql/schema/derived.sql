@@ -14,7 +14,7 @@ CREATE TABLE IF NOT EXISTS fills (
   fee_usd DECIMAL(18,6) NOT NULL, borrowing_fee_usd DECIMAL(18,6), funding_fee_usd DECIMAL(18,6),
   liquidation_fee_usd DECIMAL(18,6), funding_earned_usd DECIMAL(18,6),
   fee_total_usd DECIMAL(18,6) NOT NULL, index_price DOUBLE NOT NULL,
-  collateral_token VARCHAR
+  collateral_token VARCHAR, position_entry_price DOUBLE
 );
 
 -- Latest market snapshot per (protocol, market variant or market).

@@ -169,6 +169,7 @@ export class Ledger {
       fee_total_usd: r6(fee + borrow + funding + liqFee),
       index_price: p,
       collateral_token: pos.coll,
+      position_entry_price: pos.entry,
     };
     this.out.fills.push(fill);
     this.out.positionSnapshots.push(this.snapshot(pos, time, 'event'));

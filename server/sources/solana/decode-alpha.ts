@@ -70,6 +70,8 @@ function programEntry(sizeInUsd: bigint, sizeInTokens: bigint, indexDecimals: nu
   return (Number(sizeInUsd) / 1e20) / (Number(sizeInTokens) / 10 ** indexDecimals);
 }
 
+const nullIfZero = (x: number): number | null => (x === 0 ? null : x);
+
 /** Micro-dollars of a USD value with 20 decimals. */
 const usd20 = (raw: bigint): bigint => usdMicros(raw, ALPHA_USD_DECIMALS);
 
@@ -141,5 +143,10 @@ export function alphaFill(ev: TradeEvent, ctx: AlphaFillContext): IncomingFill {
     fee_total_usd: microsToUsd(fee + borrow + funding + liq),
     index_price: alphaMidPrice(ev.prices.index, decimals.index),
     collateral_token: collToken,
+    // the program's own entry after the fill (size in USD / size in tokens of the position state
+    // the TradeEvent carries); a fill that closes the position keeps the entry it closed at
+    position_entry_price: ev.after.sizeInTokens > 0n
+      ? programEntry(ev.after.sizeInUsd, ev.after.sizeInTokens, decimals.index)
+      : nullIfZero(programEntry(ev.before.sizeInUsd, ev.before.sizeInTokens, decimals.index)),
   };
 }
