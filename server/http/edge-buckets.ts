@@ -16,7 +16,7 @@
  */
 import type { Fill } from '../journal/rows.ts';
 import { SecondChanceMap } from './second-chance-map.ts';
-import { M5 } from './variant-buckets.ts';
+import { FIVE_MINUTES_MS } from '../lib/time.ts';
 
 /** One alpha fill of an edge bucket; amounts in exact micro-dollars (see sql/api/edge-fills.sql). */
 export interface EdgeFill {
@@ -86,7 +86,7 @@ export class EdgeBuckets {
     if (under) return under;
     const generation = this.generation;
     this.stats.reads += 1;
-    const read = this.read(start, start + M5).then((rows) => {
+    const read = this.read(start, start + FIVE_MINUTES_MS).then((rows) => {
       if (generation === this.generation) this.kept.set(start, rows);
       return rows;
     }).finally(() => {
@@ -103,7 +103,7 @@ export class EdgeBuckets {
   forget(fromMs: number, toMs: number): void {
     this.generation++;
     this.reading.clear();
-    for (const start of [...this.kept.keys()]) if (start + M5 > fromMs && start <= toMs) this.kept.delete(start);
+    for (const start of [...this.kept.keys()]) if (start + FIVE_MINUTES_MS > fromMs && start <= toMs) this.kept.delete(start);
   }
 
   /**
@@ -117,7 +117,7 @@ export class EdgeBuckets {
     this.reading.clear();
     const by = new Map<number, EdgeFill[]>();
     for (const f of fills) {
-      const start = Math.floor(f.time / M5) * M5;
+      const start = Math.floor(f.time / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
       if (f.protocol !== 'alpha' || !this.kept.has(start)) continue;
       const list = by.get(start);
       if (list) list.push(edgeFillOf(f));

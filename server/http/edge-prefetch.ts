@@ -13,9 +13,8 @@
 import { PLAN_NAMES } from '../keys/plans.ts';
 import type { HistoryMirror } from './history-mirror.ts';
 import { DEFAULT_SPAN_MS, depthDays, type HistoryKind } from './history-window.ts';
-import { M5 } from './variant-buckets.ts';
+import { DAY_MS, FIVE_MINUTES_MS } from '../lib/time.ts';
 
-const DAY = 86_400_000;
 /** How often the buckets ahead are checked. */
 export const PREFETCH_EVERY_MS = 60_000;
 /** How soon to look again while the mirror is not loaded. */
@@ -28,7 +27,7 @@ export function movingSpans(): number[] {
   for (const plan of PLAN_NAMES) {
     for (const kind of KINDS) {
       const days = depthDays(plan, kind);
-      if (days !== null) spans.add(days * DAY);
+      if (days !== null) spans.add(days * DAY_MS);
     }
   }
   return [...spans].sort((a, b) => a - b);
@@ -38,7 +37,7 @@ export function movingSpans(): number[] {
 export function bucketsAhead(now: number, aheadMs: number, spans: readonly number[]): number[] {
   const starts = new Set<number>();
   for (const span of spans) {
-    for (let start = Math.floor((now - span) / M5) * M5; start < now + aheadMs - span; start += M5) starts.add(start);
+    for (let start = Math.floor((now - span) / FIVE_MINUTES_MS) * FIVE_MINUTES_MS; start < now + aheadMs - span; start += FIVE_MINUTES_MS) starts.add(start);
   }
   return [...starts];
 }
@@ -53,7 +52,7 @@ export async function readAhead(mirror: HistoryMirror, now: number, aheadMs: num
   if (!view) return false;
   for (const start of bucketsAhead(now, aheadMs, spans)) {
     if (stopped()) break;
-    if (view.variants.some((v) => v.cell('fill_count', (start - v.origin) / M5) > 0)) await mirror.edges.fills(start);
+    if (view.variants.some((v) => v.cell('fill_count', (start - v.origin) / FIVE_MINUTES_MS) > 0)) await mirror.edges.fills(start);
   }
   return true;
 }

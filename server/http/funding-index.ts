@@ -23,8 +23,8 @@ import { unscaledOf, wideDecimalToDouble } from '../db/decimal-double.ts';
 import type { Service } from '../service.ts';
 import { lowerBound } from './lower-bound.ts';
 import { waitUntil } from './waiting.ts';
+import { HOUR_MS } from '../lib/time.ts';
 
-const HOUR = 3_600_000;
 /** The scale of `funding_1h`'s rate sums (sql/schema/derived.sql). */
 const RATE_SCALE = 20;
 
@@ -72,7 +72,7 @@ export class FundingIndex {
     this.service.onDerivedChange((change: DerivedChange) => {
       // funding_1h follows market snapshots alone: a fills-only append (every second or two in live
       // mode) changes none of its rows
-      if (change.marketSnapshots) this.dirtyFrom = Math.min(this.dirtyFrom, Math.floor(change.fromMs / HOUR) * HOUR);
+      if (change.marketSnapshots) this.dirtyFrom = Math.min(this.dirtyFrom, Math.floor(change.fromMs / HOUR_MS) * HOUR_MS);
     });
     this.work = this.read().finally(() => (this.work = null));
   }
@@ -98,7 +98,7 @@ export class FundingIndex {
     const v = sets.get(variant);
     if (!v) return [];
     const out: Row[] = [];
-    let i = lowerBound(v.hours, Math.floor(fromMs / HOUR) * HOUR);
+    let i = lowerBound(v.hours, Math.floor(fromMs / HOUR_MS) * HOUR_MS);
     const end = lowerBound(v.hours, toMs);
     while (i < end) {
       const bucket = Math.floor(v.hours[i]! / bucketMs) * bucketMs;

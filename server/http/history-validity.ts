@@ -21,9 +21,8 @@ import { isoFromMs } from '../db/values.ts';
 import type { PlanName } from '../keys/plans.ts';
 import type { Service } from '../service.ts';
 import type { Protocol } from '../journal/rows.ts';
+import { DAY_MS, HOUR_MS } from '../lib/time.ts';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /** Which journal events an endpoint's data moves with (see the file comment). */
 export type HistoryEvents = 'fills' | 'fills+snapshots' | 'hours';
@@ -52,14 +51,14 @@ async function validity(service: Service, protocol: Protocol, w: HistoryWindow, 
   if (moves.to) {
     // the bucket of `to`: bucketCount reads floor((to - 1) / b), the OI grid the bucket of `to` itself
     bounds.push(Math.min(floorTo(now - 1, w.bucketMs) + w.bucketMs, floorTo(now, w.bucketMs) + w.bucketMs - 1));
-    if (events === 'hours') bounds.push(Math.ceil(now / HOUR) * HOUR); // an hour enters when `to` passes its start
+    if (events === 'hours') bounds.push(Math.ceil(now / HOUR_MS) * HOUR_MS); // an hour enters when `to` passes its start
   }
   // the bucket of `from` (11: its hour, which changes no later than its bucket of whole hours)
-  if (moves.from) bounds.push(sameBucketThrough(w.from, events === 'hours' ? HOUR : w.bucketMs, now));
+  if (moves.from) bounds.push(sameBucketThrough(w.from, events === 'hours' ? HOUR_MS : w.bucketMs, now));
   const days = depthDays(plan, kind);
   if (days !== null) {
-    if (!moves.from) bounds.push(w.from + days * DAY); // then the floor starts clamping it
-    if (!moves.to) bounds.push(w.to + days * DAY - 1); // then `to` is at or below the floor: a 400
+    if (!moves.from) bounds.push(w.from + days * DAY_MS); // then the floor starts clamping it
+    if (!moves.to) bounds.push(w.to + days * DAY_MS - 1); // then `to` is at or below the floor: a 400
   }
   let until = Math.min(...bounds);
   // 8 reads states at bucket ends, not sums from `from`: only the bucket of `from` matters there

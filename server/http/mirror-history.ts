@@ -17,10 +17,11 @@ import type { HistoryMirror } from './history-mirror.ts';
 import type { HistoryWindow } from './history-window.ts';
 import type { OiBucket } from './oi-series.ts';
 import { mirrorProbe, type EdgeProbe } from './mirror-probe.ts';
-import { ExactSum, Inexact, LOAD_LIMIT, M5, variantKey, type SumColumn, type VariantBuckets } from './variant-buckets.ts';
+import { ExactSum, Inexact, LOAD_LIMIT, variantKey, type SumColumn, type VariantBuckets } from './variant-buckets.ts';
+import { FIVE_MINUTES_MS } from '../lib/time.ts';
 
-const floor5 = (x: number): number => Math.floor(x / M5) * M5;
-const ceil5 = (x: number): number => Math.ceil(x / M5) * M5;
+const floor5 = (x: number): number => Math.floor(x / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
+const ceil5 = (x: number): number => Math.ceil(x / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
 
 /** The rollup sums of some fills of one variant (sql/derive/rollup-stage.sql), exact micro-dollars. */
 type EdgeSums = Record<SumColumn | 'oi_long' | 'oi_short', number>;
@@ -84,7 +85,7 @@ async function bucketSums(mirror: HistoryMirror, market: string | null, from: nu
   const known = new Map<number, number | null>();
   if (variants.length === 0) return { rows: [], probe: mirrorProbe(variants, columns[0], known) };
   const origin = variants[0]!.origin;
-  const idx = (ms: number): number => (ms - origin) / M5;
+  const idx = (ms: number): number => (ms - origin) / FIVE_MINUTES_MS;
   const a5 = ceil5(from);
   const b5 = floor5(to);
   const buckets: { t: number; acc: ExactSum[] }[] = [];
@@ -153,12 +154,12 @@ export async function openInterestFromMirror(mirror: HistoryMirror, market: stri
     const probe = mirrorProbe(variants, 'fill_count', new Map());
     if (variants.length === 0) return { rows: [], probe };
     const origin = variants[0]!.origin;
-    const idx = (ms: number): number => (ms - origin) / M5;
+    const idx = (ms: number): number => (ms - origin) / FIVE_MINUTES_MS;
     const loI = idx(lo);
     const hiI = idx(Math.floor(wEnd / b) * b + b);
     // rows start at lo when anything happened before it, else at the first bucket with activity
     const first = Math.min(...variants.map((v) => v.firstActive));
-    const start = first < loI ? lo : first < hiI ? Math.floor((origin + first * M5) / b) * b : null;
+    const start = first < loI ? lo : first < hiI ? Math.floor((origin + first * FIVE_MINUTES_MS) / b) * b : null;
     if (start === null) return { rows: [], probe };
     const e5 = floor5(wEnd);
     const j5 = idx(e5);

@@ -17,13 +17,13 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { integerParam, marketParam, parseQueryObject, querySchema } from '../http/params.ts';
 import { PROTOCOLS, type Protocol } from '../journal/rows.ts';
 import type { Service } from '../service.ts';
+import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../lib/address.ts';
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /** `address`: a base58 wallet address, exact case. */
 export const addressParam = v.pipe(
   v.string('must be given once'),
-  v.regex(BASE58_ADDRESS, 'must be a base58 wallet address (32-44 characters)'),
+  v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE),
   v.description('Owner address (base58); only this address\'s fills.'),
 );
 

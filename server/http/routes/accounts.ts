@@ -16,11 +16,11 @@ import type { Protocol } from '../../journal/rows.ts';
 import { AccountsIndex } from '../accounts-index.ts';
 import { summaryOf } from '../accounts-summary.ts';
 import { declareAddressFootprint } from '../cache-footprint.ts';
+import { BASE58_ADDRESS } from '../../lib/address.ts';
 
 /** `sort_by` values of endpoint 13 (current_notional = open_notional_usd). */
 export const ACCOUNT_SORTS = ['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional'] as const;
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 const searchQuery = querySchema({
   sort_by: v.optional(v.pipe(

@@ -28,8 +28,8 @@ import { declareValidUntil } from '../cache.ts';
 import { LiquidationIndex, servedOf, type ServedLiquidation } from '../liquidation-index.ts';
 import { JsonBody } from '../json-body.ts';
 import { decodeCursor, encodeCursor, type LiquidationFilters } from '../liquidation-cursor.ts';
+import { DAY_MS } from '../../lib/time.ts';
 
-const DAY_MS = 86_400_000;
 /** The windows tried before the unbounded search (see the file comment). */
 const SEARCH_SPANS_MS = [7 * DAY_MS, 60 * DAY_MS];
 

@@ -24,11 +24,11 @@ import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
 import type { OpenPositionsIndex } from '../open-positions-index.ts';
 import { Pagination, address, count, dataOf, described, market, marketVariant, protocolId, side, timestamp, usd } from '../response-schemas.ts';
+import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../../lib/address.ts';
 
 /** `sort_by` values of endpoint 16 (size = current_size_usd, pnl = unrealized_pnl_usd). */
 export const OPEN_POSITION_SORTS = ['size', 'pnl', 'collateral', 'leverage', 'opened_at', 'liq_proximity'] as const;
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 const minSizeParam = minUsdParam('Only positions whose current notional (USD) is at least this.');
 
@@ -37,7 +37,7 @@ const searchQuery = querySchema({
   market: v.optional(marketParam),
   address: v.optional(v.pipe(
     v.string('must be given once'),
-    v.regex(BASE58_ADDRESS, 'must be a base58 wallet address (32-44 characters)'),
+    v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE),
     v.description('Owner wallet (base58).'),
   )),
   side: v.optional(v.pipe(v.picklist(['long', 'short'], 'must be long or short'), v.description('Position side.'))),

@@ -30,6 +30,8 @@ import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../lifecycle-ans
 import { historyFromStore } from '../account-history.ts';
 import { ClosedTail } from '../closed-tail.ts';
 import { declareAddressFootprint } from '../cache-footprint.ts';
+import { DAY_MS } from '../../lib/time.ts';
+import { BASE58_ADDRESS } from '../../lib/address.ts';
 
 /** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
@@ -38,8 +40,6 @@ const NO_LIVE = {
   unrealized_pnl_usd: null, liquidation_price: null, updated_at: null,
 } as const;
 
-const DAY_MS = 86_400_000;
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const POSITION_ID = /^\d{1,15}$/;
 
 /** `sort_by` values of endpoint 15 (size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage). */
