@@ -16,7 +16,7 @@
 -- doubles divided directly (an open at 100 answered 99.99999999999999), an exact HUGEINT `//`
 -- (slower than the decimal cast: DuckDB divides 128-bit integers bit by bit).
 --
--- Neither join reads `fills` (a catch-up chunk probed every fill twice, issue 7), and each joins
+-- Neither join reads `fills` (a catch-up chunk probed every fill twice), and each joins
 -- only the batch rows that are some lifecycle's first or last fill, not every row with its
 -- strings: the last fill is in the batch (its seqs are the newest); so is the first one of a
 -- lifecycle the batch starts, and any other touched lifecycle was open before the batch (a fill
