@@ -1,11 +1,12 @@
 /**
- * The raw alpha fills of whole 5-minute buckets, cached per bucket (issue 7). Endpoints 6, 8 and 9
- * answer from the in-memory mirror of the buckets (server/http/mirror-history.ts) except for a
- * window's partial 5-minute pieces at its edges, which need the fills themselves. A moving window
- * (`to` defaulting to now) puts those edges in the same few buckets for five minutes, and every
- * market, interval and endpoint whose window starts there shares one: so a bucket is read once
- * for every alpha market (sql/api/edge-fills.sql, 1.5-4.5 ms of DuckDB on the 12.5M-fill bench
- * journal, against none from here) and each request filters it by market and time.
+ * The raw alpha fills of whole 5-minute buckets, cached per bucket.
+ * `GET /v1/alpha/liquidations/history`, `GET /v1/alpha/open-interest/history` and
+ * `GET /v1/alpha/volume/history` answer from the in-memory mirror of the buckets
+ * (server/http/mirror-history.ts) except for a window's partial 5-minute pieces at its edges, which
+ * need the fills themselves. A moving window (`to` defaulting to now) puts those edges in the same few
+ * buckets for five minutes, and every market, interval and endpoint whose window starts there shares
+ * one: so a bucket is read once for every alpha market (sql/api/edge-fills.sql, 1.5-4.5 ms of DuckDB on
+ * the 12.5M-fill bench journal, against none from here) and each request filters it by market and time.
  *
  * Never stale: the mirror forwards every announced change of the derived state. An append's
  * fills are added to the kept buckets they fall in ({@link EdgeBuckets.add}): a live append lands

@@ -1,14 +1,14 @@
 /**
- * Reads ahead the edge buckets that moving history windows are about to need (issue 7).
+ * Reads ahead the edge buckets that moving history windows are about to need.
  *
  * A window whose `from` follows the clock (the default span before a defaulted `to`, or a plan's
  * lookback floor) starts inside one 5-minute bucket for five minutes, then in the next; the first
- * request there needs that bucket's raw fills (server/http/edge-buckets.ts). On a big journal
- * that bucket is usually not in the page cache: the read took 7-18 ms of a 6, 8 or 9 answer on the
- * 12.5M-fill bench journal. So once a minute the buckets such a `from` is in, or reaches before
- * the next tick, are read into the edge cache, one after another, when the mirror says they hold
- * alpha fills (a request reads no others). That is at most two reads per span and tick, usually
- * none: a bucket stays kept until a change touches it.
+ * request there needs that bucket's raw fills (server/http/edge-buckets.ts). On a big journal that
+ * bucket is usually not in the page cache: the read took 7-18 ms of a liquidation, open-interest or
+ * volume history answer on the 12.5M-fill bench journal. So once a minute the buckets such a `from` is
+ * in, or reaches before the next tick, are read into the edge cache, one after another, when the mirror
+ * says they hold alpha fills (a request reads no others). That is at most two reads per span and tick,
+ * usually none: a bucket stays kept until a change touches it.
  */
 import { PLAN_NAMES } from '../keys/plans.ts';
 import type { HistoryMirror } from './history-mirror.ts';
@@ -21,7 +21,7 @@ export const PREFETCH_EVERY_MS = 60_000;
 const UNTIL_LOADED_MS = 2_000;
 const KINDS: readonly HistoryKind[] = ['history', 'liquidations'];
 
-/** How far before the clock a moving `from` of 6, 8 or 9 can be: the default spans and the plans' floors. */
+/** How far before the clock a moving `from` of `GET /v1/alpha/{liquidations,open-interest,volume}/history` can be: the default spans and the plans' floors. */
 export function movingSpans(): number[] {
   const spans = new Set<number>(Object.values(DEFAULT_SPAN_MS));
   for (const plan of PLAN_NAMES) {

@@ -1,6 +1,7 @@
 /**
  * The in-memory mirror of the alpha 5-minute buckets (`rollup_5m`, `oi_snapshot_5m`) that
- * endpoints 6, 8 and 9 answer from (issue 7): one {@link VariantBuckets} per market variant.
+ * `GET /v1/alpha/liquidations/history`, `GET /v1/alpha/open-interest/history` and
+ * `GET /v1/alpha/volume/history` answer from: one {@link VariantBuckets} per market variant.
  *
  * Never stale: every committed change to those tables is announced with its time span (the
  * append path for each append, the rollup refresh for the days it recomputed; Service

@@ -1,9 +1,9 @@
 /**
- * How the bucketed history queries (6, 8, 9; issue 7) split a window over the derived tables: each
- * piece is read from the coarsest table that covers it whole, as one range [lo, hi) of epoch ms
- * that the SQL binds as parameters (DuckDB folds a bound range into a table filter, so zone maps
- * on `bucket` / `time` skip the rest of the table; the same bounds as expressions of the window
- * made every execution bind and optimize a much larger plan).
+ * How the bucketed history queries (`GET /v1/alpha/{liquidations,open-interest,volume}/history`) split
+ * a window over the derived tables: each piece is read from the coarsest table that covers it whole, as
+ * one range [lo, hi) of epoch ms that the SQL binds as parameters (DuckDB folds a bound range into a
+ * table filter, so zone maps on `bucket` / `time` skip the rest of the table; the same bounds as
+ * expressions of the window made every execution bind and optimize a much larger plan).
  *
  * A coarse row never straddles an output bucket (the bucket is a multiple of its size, both
  * epoch-aligned), and each level holds exact sums (or the last snapshot) of the finer one.

@@ -1,6 +1,7 @@
 /**
- * The window logic of the bucketed history endpoints (6, 8, 9, 11; contract §4) in one place:
- * interval → bucket size, default window, plan clamping, `from >= to` and the 10,000-bucket cap,
+ * The window logic of the bucketed history endpoints
+ * (`GET /v1/alpha/{liquidations,open-interest,volume,funding-rates}/history`; contract §4) in one
+ * place: interval → bucket size, default window, plan clamping, `from >= to` and the 10,000-bucket cap,
  * and the `{ interval, from, to, data }` envelope.
  *
  * - `to` defaults to now (the service clock); `from` defaults to `to` minus the interval's default

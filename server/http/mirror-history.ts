@@ -1,6 +1,7 @@
 /**
- * Endpoints 6, 8 and 9 answered from the in-memory mirror of the 5-minute buckets (issue 7;
- * server/http/history-mirror.ts), with exactly the rows of their SQL (sql/api/liquidations-history,
+ * `GET /v1/alpha/liquidations/history`, `GET /v1/alpha/open-interest/history` and
+ * `GET /v1/alpha/volume/history` answered from the in-memory mirror of the 5-minute buckets
+ * (server/http/history-mirror.ts), with exactly the rows of their SQL (sql/api/liquidations-history,
  * open-interest-history, volume-history; test/mirror-history.test.ts compares them window by
  * window). Each returns null when the mirror cannot answer (not loaded, or a sum that doubles
  * would not hold exactly): the route then runs the SQL.
@@ -111,7 +112,7 @@ async function bucketSums(mirror: HistoryMirror, market: string | null, from: nu
   return { rows, probe: mirrorProbe(variants, columns[0], known) };
 }
 
-/** Endpoint 9's rows (sql/api/volume-history.sql), or null: see the file comment. */
+/** `GET /v1/alpha/volume/history`'s rows (sql/api/volume-history.sql), or null: see the file comment. */
 export async function volumeFromMirror(mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
     const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['fill_count', 'volume', 'fees']);
@@ -124,7 +125,7 @@ export async function volumeFromMirror(mirror: HistoryMirror, market: string | n
   }
 }
 
-/** Endpoint 6's rows (sql/api/liquidations-history.sql), or null: see the file comment. */
+/** `GET /v1/alpha/liquidations/history`'s rows (sql/api/liquidations-history.sql), or null: see the file comment. */
 export async function liquidationsFromMirror(mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
     const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['liq_count', 'liq_long', 'liq_short', 'liq_fees']);
@@ -143,8 +144,9 @@ export async function liquidationsFromMirror(mirror: HistoryMirror, market: stri
 }
 
 /**
- * Endpoint 8's series (the semantics of sql/api/open-interest-history.sql and oi-series.ts), or
- * null: see the file comment. `lo` is the bucket of `from`, `wEnd` = min(to, now).
+ * `GET /v1/alpha/open-interest/history`'s series (the semantics of sql/api/open-interest-history.sql
+ * and oi-series.ts), or null: see the file comment. `lo` is the bucket of `from`, `wEnd` = min(to,
+ * now).
  */
 export async function openInterestFromMirror(mirror: HistoryMirror, market: string | null,
   lo: number, wEnd: number, b: number): Promise<{ rows: OiBucket[]; probe: EdgeProbe } | null> {

@@ -1,5 +1,5 @@
 /**
- * The response-cache bound of a history answer served from the in-memory mirror (issue 7): what
+ * The response-cache bound of a history answer served from the in-memory mirror: what
  * the mirror knows about the journal just past a moving window's edges, so the bound needs no
  * query in the common cases (server/http/history-validity.ts asks; it runs
  * sql/api/window-fill-edges.sql only for what this cannot tell).

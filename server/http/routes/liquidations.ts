@@ -1,6 +1,6 @@
 /**
- * Endpoint 5: liquidation search of one protocol, newest first, cursor-paged and bounded by the plan's
- * liquidation lookback (contract §3, §5).
+ * `GET /v1/alpha/liquidations/search`: liquidation search of one protocol, newest first, cursor-paged
+ * and bounded by the plan's liquidation lookback (contract §3, §5).
  *
  * The cursor is opaque base64url JSON `{ v, t, s, f }`: the last row's time (epoch ms) and seq, and
  * the filters of the query that produced it (market, market_variant, from, to). A request with a
