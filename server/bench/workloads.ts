@@ -15,7 +15,7 @@ export interface BenchData {
   /** alpha accounts and open alpha lifecycles (the endpoints' protocol) */
   accounts: number;
   openPositions: number;
-  /** both protocols' accounts (protocol, address) and open lifecycles: the journal's size for issue 7 */
+  /** both protocols' accounts (protocol, address) and open lifecycles: the journal's size */
   allAccounts: number;
   allOpenPositions: number;
   markets: string[];

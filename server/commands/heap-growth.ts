@@ -1,6 +1,6 @@
 /**
  * How far V8 lets a serving process's heap grow past what its last full collection kept
- * (issue 7's RSS target). V8 sizes the next full collection by its own heuristic, up to 4x the
+ * (the RSS target). V8 sizes the next full collection by its own heuristic, up to 4x the
  * surviving heap on a machine with this much memory; a live server (appends every second, each
  * invalidating cached answers) then held up to 503 MiB of heap at its highest RSS (388-503 in five
  * runs of seven) against 218-399 MiB at a fixed 2x, and peaked at 1,504-1,650 MiB of RSS against

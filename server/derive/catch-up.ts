@@ -92,7 +92,7 @@ export async function planCatchUp(w: Writer, dataDir: string, checkpoint: Checkp
  * Stages one chunk into its staging table; returns the number of rows staged. Fills go from the
  * files straight into `fills` (the insert-fills step, which the caller then skips) and are staged
  * for the other steps from there: reading the Parquet files once and copying every column once
- * less costs less than staging them and copying the staged rows (issue 7).
+ * less costs less than staging them and copying the staged rows.
  */
 async function stageChunk(w: Writer, chunk: Chunk): Promise<number> {
   if (chunk.files.length === 0) return 0;

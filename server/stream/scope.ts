@@ -1,5 +1,6 @@
 /**
- * The scope of a fills-stream URL (endpoint 22): `/v1/stream/{protocol}/fills?market=&address=&since_seq=`.
+ * The scope of a fills-stream URL (`GET /v1/stream/{protocol}/fills`):
+ * `/v1/stream/{protocol}/fills?market=&address=&since_seq=`.
  * One resolution serves the plain GET (its errors are HTTP 400 / 404) and the socket (the same
  * errors become an `invalid_scope` frame after the upgrade, see hub.ts).
  *
@@ -27,7 +28,7 @@ export const addressParam = v.pipe(
   v.description('Owner address (base58); only this address\'s fills.'),
 );
 
-/** Query of endpoint 22, for the plain GET and the socket alike. */
+/** Query of `GET /v1/stream/{protocol}/fills`, for the plain GET and the socket alike. */
 export const streamQuery = querySchema({
   market: v.optional(marketParam),
   address: v.optional(addressParam),
