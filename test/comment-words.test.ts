@@ -3,8 +3,10 @@
  * they cite no issue, name no endpoint by a number from a document outside the repository, and carry
  * no date. The history is in git and the measurements are in docs/performance.md.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { offenders, sqlComments, tsComments } from './helpers/comment-scan.ts';
+import { offenders, performanceReferences, sqlComments, tsComments } from './helpers/comment-scan.ts';
 
 describe('words in comments', () => {
   it('finds comments in TypeScript and SQL, not strings', () => {
@@ -16,5 +18,13 @@ describe('words in comments', () => {
 
   it('cite no issue, number no endpoint and carry no date in server/, jobs/ and sql/', () => {
     expect(offenders()).toEqual([]);
+  });
+
+  it('name only headings that docs/performance.md has, where they point to its figures', () => {
+    const page = readFileSync(join(import.meta.dirname, '..', 'docs', 'performance.md'), 'utf8');
+    const headings = new Set([...page.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1]!.trim()));
+    const refs = performanceReferences();
+    expect(refs.length).toBeGreaterThan(20);
+    expect(refs.filter((r) => !headings.has(r.heading))).toEqual([]);
   });
 });

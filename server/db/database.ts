@@ -60,9 +60,8 @@ export class Database {
    * {@link checkpoint}). Everything in it is derived from the journal, which is durable on its
    * own, and a checkpoint writes the derived tables and their watermark together; so after a
    * crash the file holds an older but consistent state that start-up catches up from the journal
-   * (server/derive/catch-up.ts). With a WAL every row was written twice (into the log at its
-   * commit, into the file at the checkpoint): the default backfill's commits summed to 6.9 s and
-   * it took 51-54 s; without, 3.5 s and 38-44 s (docs/performance.md, "Write path"). A WAL left by an older
+   * (server/derive/catch-up.ts). A WAL would write every row twice (into the log at its commit,
+   * into the file at the checkpoint) (docs/performance.md, "Derived state without a WAL"). A WAL left by an older
    * version is replayed by DuckDB on attach.
    */
   static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {

@@ -155,8 +155,8 @@ export class AccountTable {
    * Sets the rows at the indices of `replaced` to its rows and appends `added` (rows of the same
    * keys): how an append's patch changes a few accounts. Every other row keeps its index and
    * nothing is copied but the changed values (a number column grows by doubling). Copying every
-   * column per patch instead allocated ~25 MB per live append on the bench journal's 91k accounts,
-   * and the patch (requests wait for it) took 16-98 ms, most of it that and its garbage collection.
+   * column per patch instead allocates tens of MB per live append, and requests wait for the patch
+   * (docs/performance.md, "Account patches in place").
    */
   apply(replaced: ReadonlyMap<number, Row>, added: readonly Row[]): void {
     if (this.names.length === 0 && added.length > 0) {

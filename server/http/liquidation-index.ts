@@ -34,8 +34,8 @@ export interface LiquidationSearch {
 /**
  * One liquidation event as `GET /v1/alpha/liquidations/search` serves it: its sort keys and its row of
  * `data` as the UTF-8 of its JSON (the SQL row without `time_ms` and `seq`, serialized once: a 500-row
- * page is then a copy of bytes, where serializing its rows and sending the text took 4-8 ms of server
- * CPU and ~120 page faults on the bench journal, see server/http/json-body.ts).
+ * page is then a copy of bytes instead of a serialization of its rows, see server/http/json-body.ts and
+ * docs/performance.md, "Answers kept as bytes").
  */
 export interface ServedLiquidation {
   time_ms: number;

@@ -194,9 +194,9 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   const sim = openSimulator(service, opts);
   // the simulator builds every rollup it appends: once complete (not stopped), nothing to refresh
   const r = await backfillBuildingRollups(service, async () => {
-    // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile. On the default
-    // set (2 cores) 1 thread instead of 2 took the backfill from 67.1 to 62.7 s on average over
-    // four back-to-back pairs, with ~14 CPU-s less (parallel scans cost more than they gained).
+    // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile, which on 2 cores
+    // makes the backfill faster and cheaper (parallel scans cost more than they gained;
+    // docs/performance.md, "Backfill threads").
     const threads = service.db.threads;
     if (threads > 1) await service.db.setThreads(threads - 1);
     try {

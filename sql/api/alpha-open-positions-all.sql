@@ -7,8 +7,9 @@
 -- and source (poll / event / NULL); then for `GET /v1/alpha/positions/{address}/{id}/lifecycle`:
 -- last_seq and fill_count of the lifecycle. No parameters.
 -- Not the whole record of `GET /v1/alpha/positions/{address}/{id}` (sql/api/alpha-open-record.sql reads
--- it per request): its conversion made this load, which `GET /v1/alpha/open-positions/search` pays
--- after every append, ~85 ms slower on the bench journal's 3,404 open positions (70 → 155 ms).
+-- it per request): its conversion would double the time of this load, which
+-- `GET /v1/alpha/open-positions/search` pays after every append (docs/performance.md, "Rows from
+-- result chunks").
 SELECT o.* EXCLUDE (size_exact, collateral_exact, pnl_exact),
        l.last_seq,
        l.fill_count

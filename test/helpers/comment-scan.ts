@@ -59,13 +59,23 @@ export function sqlComments(text: string): Array<{ pos: number; text: string }> 
   return out;
 }
 
+const cache = new Map<string, { text: string; comments: Array<{ pos: number; text: string }> }>();
+/** A file's text and comments, parsed once per process. */
+function commentsOf(file: string): { text: string; comments: Array<{ pos: number; text: string }> } {
+  let hit = cache.get(file);
+  if (!hit) {
+    const text = readFileSync(file, 'utf8');
+    cache.set(file, (hit = { text, comments: file.endsWith('.sql') ? sqlComments(text) : tsComments(text) }));
+  }
+  return hit;
+}
+
 /** `path:line: text` of every comment line that matches {@link FORBIDDEN}. */
 export function offenders(): string[] {
   const hits: string[] = [];
   for (const folder of FOLDERS) {
     for (const file of filesUnder(join(ROOT, folder))) {
-      const text = readFileSync(file, 'utf8');
-      const comments = file.endsWith('.sql') ? sqlComments(text) : tsComments(text);
+      const { text, comments } = commentsOf(file);
       for (const c of comments) {
         const firstLine = text.slice(0, c.pos).split('\n').length;
         c.text.split('\n').forEach((line, k) => {
@@ -77,3 +87,22 @@ export function offenders(): string[] {
   return hits;
 }
 
+
+/** Every heading of docs/performance.md that a comment names (`docs/performance.md, "Heading"`), with where. */
+export function performanceReferences(): Array<{ where: string; heading: string }> {
+  const refs: Array<{ where: string; heading: string }> = [];
+  for (const folder of FOLDERS) {
+    for (const file of filesUnder(join(ROOT, folder))) {
+      const { comments } = commentsOf(file);
+      // a SQL file's `--` lines are one comment each: read them as one text, so a name may wrap
+      const texts = file.endsWith('.sql') ? [comments.map((c) => c.text).join('\n')] : comments.map((c) => c.text);
+      for (const text of texts) {
+        const flat = text.replace(/\n\s*(?:\*|--|\/\/)\s?/g, ' ').replace(/\s+/g, ' ');
+        for (const m of flat.matchAll(/docs\/performance\.md[,;:]? ((?:"[^"]+"(?:,| and| or)? ?)+)/g)) {
+          for (const h of m[1]!.matchAll(/"([^"]+)"/g)) refs.push({ where: relative(ROOT, file), heading: h[1]! });
+        }
+      }
+    }
+  }
+  return refs;
+}
