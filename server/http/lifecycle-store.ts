@@ -1,17 +1,15 @@
 /**
- * The lifecycle store: `GET /v1/alpha/accounts/{address}/history`,
- * `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle` for
- * alpha lifecycles without DuckDB. Closed lifecycles never change, so up to a mark (a journal seq) each
+ * The lifecycle store: account history (`GET /v1/alpha/accounts/{address}/history`), position detail
+ * (`GET /v1/alpha/positions/{address}/{id}`) and the lifecycle timeline (`…/{id}/lifecycle`) for alpha
+ * lifecycles without DuckDB. Closed lifecycles never change, so up to a mark (a journal seq) each
  * closed or liquidated alpha lifecycle is written once, with its record and every fill, into a segment
  * file (server/http/lifecycle-segment.ts) under `<data>/read-index/lifecycles/`, and its record and
- * `GET /v1/alpha/accounts/{address}/history`'s keys again by address
- * (server/http/lifecycle-accounts.ts); the fills at or before the mark of the lifecycles open now (a
- * few thousand) are held in memory as prefixes, which
- * `GET /v1/alpha/positions/{address}/{id}/lifecycle` completes with the fills after the mark (one query
- * over the newest fills). What the store does not hold (lifecycles closed after the mark, unknown ids)
- * `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle` read
- * from DuckDB as before; `GET /v1/alpha/accounts/{address}/history` holds the lifecycles closed after
- * the mark in memory (server/http/closed-tail.ts).
+ * account history's keys again by address (server/http/lifecycle-accounts.ts); the fills at or before
+ * the mark of the lifecycles open now (a few thousand) are held in memory as prefixes, which the
+ * timeline completes with the fills after the mark (one query over the newest fills). What the store
+ * does not hold (lifecycles closed after the mark, unknown ids) position detail and the timeline read
+ * from DuckDB; account history holds the lifecycles closed after the mark in memory
+ * (server/http/closed-tail.ts).
  *
  * The mark follows the history read index (server/http/history-index.ts): after each of its rebuilds
  * a segment for the lifecycles closed since the previous mark is added, and the prefixes are read

@@ -1,6 +1,6 @@
--- Every open alpha position, for `GET /v1/alpha/open-positions/search`'s in-memory search and
--- `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle`'s
--- open lifecycles (server/http/open-positions-index.ts): the Open-search row exactly as
+-- Every open alpha position, for the in-memory search of `GET /v1/alpha/open-positions/search` and
+-- the open lifecycles of position detail and timeline (`GET /v1/alpha/positions/{address}/{id}`,
+-- `…/lifecycle`) (server/http/open-positions-index.ts): the Open-search row exactly as
 -- sql/api/alpha-open-positions-search.sql serves it (both through the open_alpha_position_rows() macro,
 -- sql/schema/read-macros.sql), then what the search filters, sorts and summarizes by that the row does
 -- not carry as served: opened_us (the opening time in epoch µs, the SQL's sort value), liq_proximity,
