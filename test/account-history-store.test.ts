@@ -1,11 +1,11 @@
 /**
- * Endpoint 15 from the lifecycle store's account files and the in-memory tail of lifecycles closed
- * after its mark (server/http/account-history.ts, lifecycle-accounts.ts, closed-tail.ts) answers byte
- * for byte as sql/api/alpha-account-history.sql does: every filter, sort, order and page, with and
- * without the plan's history depth, for accounts of every size, unknown and beta-only addresses, at
- * every stage of the store (none, a first segment, closes after its mark, a second segment, a third
- * merged with the second, reopened on its files), and with a tail too long to hold (the route then
- * runs the SQL).
+ * `GET /v1/alpha/accounts/{address}/history` from the lifecycle store's account files and the in-memory
+ * tail of lifecycles closed after its mark (server/http/account-history.ts, lifecycle-accounts.ts,
+ * closed-tail.ts) answers byte for byte as sql/api/alpha-account-history.sql does: every filter, sort,
+ * order and page, with and without the plan's history depth, for accounts of every size, unknown and
+ * beta-only addresses, at every stage of the store (none, a first segment, closes after its mark, a
+ * second segment, a third merged with the second, reopened on its files), and with a tail too long to
+ * hold (the route then runs the SQL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -36,7 +36,7 @@ let plain: H3;
 let day = FIRST;
 let ran: Map<string, number>;
 
-/** An app whose endpoint 15 reads `lifecycles` and `tail` (the store's when they can answer). */
+/** An app whose `GET /v1/alpha/accounts/{address}/history` reads `lifecycles` and `tail` (the store's when they can answer). */
 function appOver(lifecycles: LifecycleStore, tail: ClosedTail): H3 {
   const app = new H3({ silent: true, onError: handleError });
   for (const route of positionRoutes(t.service, { history, lifecycles, closedTail: tail })) mountRoute(app, route, t.keys);

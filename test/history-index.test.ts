@@ -1,9 +1,10 @@
 /**
- * Endpoints 15 and 18 through the read index (server/http/history-index.ts): the closed alpha
- * lifecycles up to the index's mark come from `alpha_history_index` (sorted by address), the later
- * ones from `lifecycles`, the open ones from `open_lifecycles`. At every stage (never built, built, a tail of later closes, built again, rebuilt
- * by itself once the tail is long) each answer equals the one read from `lifecycles` alone, which
- * the known-answer tests of test/http-positions.test.ts pin.
+ * `GET /v1/alpha/accounts/{address}/history` and `GET /v1/alpha/positions/{address}/{id}` through the
+ * read index (server/http/history-index.ts): the closed alpha lifecycles up to the index's mark come
+ * from `alpha_history_index` (sorted by address), the later ones from `lifecycles`, the open ones from
+ * `open_lifecycles`. At every stage (never built, built, a tail of later closes, built again, rebuilt
+ * by itself once the tail is long) each answer equals the one read from `lifecycles` alone, which the
+ * known-answer tests of test/http-positions.test.ts pin.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { H3 } from 'h3';
@@ -53,7 +54,7 @@ async function addresses(): Promise<string[]> {
 const QUERIES = ['', '?sort_by=pnl&order=asc&limit=7', '?sort_by=closed_at&offset=5&limit=3', '?sort_by=size&market=SOL-PERP',
   '?sort_by=leverage&order=desc&limit=100'];
 
-/** Endpoint 18's paths of an address: its first and last lifecycles (closed or open), and an unknown id. */
+/** `GET /v1/alpha/positions/{address}/{id}`'s paths of an address: its first and last lifecycles (closed or open), and an unknown id. */
 async function positionPaths(address: string): Promise<string[]> {
   const rows = await t.service.db.querySql(`SELECT position_id FROM lifecycles WHERE protocol = 'alpha' AND address = $a
     ORDER BY position_id`, { a: address });
@@ -123,8 +124,8 @@ describe('endpoint 15 through its read index', () => {
     expect(again.rows).toBe(again.closedUpToMark);
     await expectSameAnswers('built again');
 
-    // with endpoint 13's snapshot loaded, the account check comes from it; an unknown address is
-    // a 404 either way
+    // with `GET /v1/alpha/accounts/search`'s snapshot loaded, the account check comes from it; an
+    // unknown address is a 404 either way
     const init = { headers: { 'x-api-key': t.key('internal') } };
     expect((await viaIndex.request('/v1/alpha/accounts/search?limit=1', init)).status).toBe(200);
     await expectSameAnswers('account check from the snapshot');

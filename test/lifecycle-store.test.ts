@@ -1,10 +1,10 @@
 /**
- * Endpoints 18 and 19 from the lifecycle store and the open-position set
- * (server/http/lifecycle-store.ts, lifecycle-answers.ts) answer byte for byte as the SQL does, for
- * every alpha lifecycle of a simulated journal and every kind of query: before the store holds
- * anything, right after its first segment, with lifecycles opened, filled and closed after its mark
- * (the tail), after a second segment, and after the app is opened again on its files. A store whose
- * files do not match the state starts again.
+ * `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle` from
+ * the lifecycle store and the open-position set (server/http/lifecycle-store.ts, lifecycle-answers.ts)
+ * answer byte for byte as the SQL does, for every alpha lifecycle of a simulated journal and every kind
+ * of query: before the store holds anything, right after its first segment, with lifecycles opened,
+ * filled and closed after its mark (the tail), after a second segment, and after the app is opened
+ * again on its files. A store whose files do not match the state starts again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ const FIRST = Date.UTC(2026, 3, 26);
 const NOW = Date.UTC(2026, 4, 2);
 const DAY = 86_400_000;
 
-/** The open-position set switched off: endpoint 18's record and live fields come from SQL. */
+/** The open-position set switched off: `GET /v1/alpha/positions/{address}/{id}`'s record and live fields come from SQL. */
 class NoOpenSet extends OpenPositionsIndex {
   override async lifecycle(): Promise<OpenLifecycle | null | undefined> {
     return undefined;

@@ -5,7 +5,7 @@ import { pageBody } from '../server/http/routes/liquidations.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 
 /**
- * Endpoint 5 from the liquidation events in memory (issue 7) gives exactly the SQL's rows for
+ * `GET /v1/alpha/liquidations/search` from the liquidation events in memory gives exactly the SQL's rows for
  * every filter, bound, cursor and fetch size, walking whole cursor chains; after appends the next
  * search has the new events.
  */

@@ -14,10 +14,11 @@ import { PLAN_NAMES } from '../server/keys/plans.ts';
 import { fill } from './helpers/fixtures.ts';
 
 /**
- * Endpoints 6, 8 and 9 from the in-memory mirror of the 5-minute buckets (issue 7) give exactly
- * the rows of their SQL, for windows that start and end anywhere (off every boundary, inside a
- * 5-minute bucket, before the first fill, across the first market snapshots, past the last data),
- * every interval and scope; after live appends (patched) as after a backfill (reloaded whole).
+ * `GET /v1/alpha/liquidations/history`, `GET /v1/alpha/open-interest/history` and
+ * `GET /v1/alpha/volume/history` from the in-memory mirror of the 5-minute buckets give exactly the
+ * rows of their SQL, for windows that start and end anywhere (off every boundary, inside a 5-minute
+ * bucket, before the first fill, across the first market snapshots, past the last data), every interval
+ * and scope; after live appends (patched) as after a backfill (reloaded whole).
  */
 const START = Date.UTC(2026, 3, 20);
 const SNAPSHOTS_FROM = Date.UTC(2026, 4, 1);

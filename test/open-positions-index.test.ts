@@ -7,11 +7,11 @@ import { OPEN_POSITION_SORTS } from '../server/http/routes/open-positions.ts';
 import { openTestApp, type TestApp } from './helpers/app.ts';
 
 /**
- * Endpoint 16 from the open positions in memory (issue 7) gives exactly the SQL's page, total and
- * meta for every sort, both orders, filters alone and together, pages inside and past the end;
- * endpoint 17 exactly the SQL's summary for every market; and after appends (fills, position and
- * market snapshots) the next search and summary see the new state. Loads happen at open and right
- * after an append whose set a request read, not after one nobody read.
+ * `GET /v1/alpha/open-positions/search` from the open positions in memory gives exactly the SQL's page,
+ * total and meta for every sort, both orders, filters alone and together, pages inside and past the
+ * end; `GET /v1/alpha/open-positions/stats` exactly the SQL's summary for every market; and after
+ * appends (fills, position and market snapshots) the next search and summary see the new state. Loads
+ * happen at open and right after an append whose set a request read, not after one nobody read.
  */
 const START = Date.UTC(2026, 3, 20);
 const NOW = Date.UTC(2026, 4, 3, 12, 30);
@@ -63,8 +63,9 @@ async function searches(): Promise<OpenPositionSearch[]> {
 const ALL: OpenPositionSearch = { market_variant: null, market: null, address: null, side: null, min_size_usd: null, sort_by: 'size', order: 'desc', offset: 0, limit: 10 };
 
 /**
- * Endpoint 17 from memory and from its SQL, for every market with open positions, none, and one
- * without any; a search first loads the current generation's set (a summary does not load it).
+ * `GET /v1/alpha/open-positions/stats` from memory and from its SQL, for every market with open
+ * positions, none, and one without any; a search first loads the current generation's set (a summary
+ * does not load it).
  */
 async function compareSummaries(index: OpenPositionsIndex): Promise<number> {
   await index.search(ALL);

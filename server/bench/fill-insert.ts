@@ -1,5 +1,5 @@
 /**
- * What the strings of a fill cost to store (issue 7): `npm run bench:fill-insert -- [--data DIR]
+ * What the strings of a fill cost to store: `npm run bench:fill-insert -- [--data DIR]
  * [--from 5000001] [--chunks 3] [--rounds 2]`. Copies `--chunks` 1M-fill seq ranges from seq `--from` of a journal (default the
  * bench's, /tmp/perps-bench) into a temp table, then times inserting each range, in seq order as
  * a rebuild chunk does, into four shapes of the derived `fills` table, rounds alternating:

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:queries` (issue 7, read side): the per-endpoint workload of `npm run bench`, run
+ * `npm run bench:queries` (read side): the per-endpoint workload of `npm run bench`, run
  * in-process through the real app (`app.request`, response cache off, so every request computes),
  * one request at a time. Per endpoint: wall p50 / p90 / p99 / max and the process CPU time per
  * request (user + sys of every thread, DuckDB's included), which a busy shared machine disturbs

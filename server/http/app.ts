@@ -55,19 +55,19 @@ import { mountStream } from '../stream/route.ts';
 
 /** The in-memory working sets some routes answer from, shared with whoever opens them. */
 export interface RouteParts {
-  /** the read index of endpoints 15 and 18 (default: a new one, opened by its first request) */
+  /** the read index of `GET /v1/alpha/accounts/{address}/history` and `GET /v1/alpha/positions/{address}/{id}` (default: a new one, opened by its first request) */
   history?: HistoryIndex;
-  /** endpoints 6, 8, 9's 5-minute buckets (default: a new one, loaded on first use) */
+  /** the 5-minute buckets of the liquidation, open-interest and volume history routes (default: a new one, loaded on first use) */
   mirror?: HistoryMirror;
-  /** endpoint 5's events (default: a new one, loaded on first use) */
+  /** `GET /v1/alpha/liquidations/search`'s events (default: a new one, loaded on first use) */
   liquidations?: LiquidationIndex;
-  /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
+  /** `GET /v1/alpha/funding-rates/history`'s hourly funding rows (default: a new one, loaded on first use) */
   funding?: FundingIndex;
-  /** endpoints 15, 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
+  /** the closed lifecycles of account history, position detail and lifecycle timeline (default: the service's, LifecycleStore.of) */
   lifecycles?: LifecycleStore;
-  /** endpoints 12-14's (and 15's account check) alpha accounts (default: a new one, loaded on first use) */
+  /** alpha accounts of `GET /v1/alpha/accounts/stats`, `/search` and `/{address}` (and account history's 404 check) (default: a new one, loaded on first use) */
   accounts?: AccountsIndex;
-  /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
+  /** open positions of `GET /v1/alpha/open-positions/search`, whose live fields position detail and lifecycle timeline show too (default: a new one, loaded on first use) */
   openPositions?: OpenPositionsIndex;
   /** the accounts behind beta's `/accounts/stats`, `/accounts/search`, `/accounts/{address}` (and the account check of `/accounts/{address}/history`) (default: a new one, loaded on first use) */
   betaAccounts?: AccountsIndex;
@@ -153,8 +153,9 @@ export function hitLaneOf(app: H3): HitLane | undefined {
 }
 
 /**
- * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows,
- * 12-14's accounts) answer, so that requests take the in-memory paths rather than their SQL fallbacks (tests).
+ * Resolves once the app's in-memory working sets (the history buckets' mirror, liquidation search's
+ * events, hourly funding rows, the accounts) answer, so that requests take the in-memory paths rather
+ * than their SQL fallbacks (tests).
  */
 export function appLoaded(app: H3): Promise<void> {
   return backgroundLoads.get(app)?.() ?? Promise.resolve();
@@ -162,11 +163,11 @@ export function appLoaded(app: H3): Promise<void> {
 
 /** Optional parts of the app. */
 export interface AppOptions {
-  /** mounts the fills stream (endpoint 22) on this hub */
+  /** mounts the fills stream (`GET /v1/stream/{protocol}/fills`) on this hub */
   stream?: StreamHub;
   /** the response cache (default: a new one over `service`) */
   cache?: ResponseCache;
-  /** the read index of endpoints 15 and 18 (default: a new one over `service`, rebuilt past 20,000 closes) */
+  /** the read index of `GET /v1/alpha/accounts/{address}/history` and `GET /v1/alpha/positions/{address}/{id}` (default: a new one over `service`, rebuilt past 20,000 closes) */
   history?: HistoryIndex;
   /** origins whose pages may call the API (default: `PERPS_CORS_ORIGINS`, server/http/browser-access.ts) */
   cors?: CorsPolicy;
@@ -175,8 +176,8 @@ export interface AppOptions {
 /**
  * Builds the h3 app over a service, a key store and the limit state (rate limiter + monthly usage,
  * see server/limits/gate.ts `openLimits`); the caller owns `limits` and closes it on shutdown.
- * With a stream hub, the fills stream (endpoint 22, server/stream/route.ts) is mounted too; its
- * sockets need a real server with the crossws plugin (server/http/serve.ts).
+ * With a stream hub, the fills stream (`GET /v1/stream/{protocol}/fills`, server/stream/route.ts) is
+ * mounted too; its sockets need a real server with the crossws plugin (server/http/serve.ts).
  */
 export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
   const { stream, cache = new ResponseCache(service), history = new HistoryIndex(service) } = opts;

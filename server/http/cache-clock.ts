@@ -6,10 +6,10 @@ import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval, typ
 import { decodeCursor } from './liquidation-cursor.ts';
 import { decodeFillCursor } from './routes/fills.ts';
 import type { PlanName } from '../keys/plans.ts';
+import { DAY_MS } from '../lib/time.ts';
 
 type Query = Record<string, unknown>;
 
-const DAY_MS = 86_400_000;
 
 /** Routes whose answer depends on the plan's depth, and which depth. */
 export const CLAMPED: Readonly<Record<string, HistoryKind>> = Object.fromEntries((['alpha', 'beta'] as const).flatMap((p) => [

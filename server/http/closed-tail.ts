@@ -1,7 +1,7 @@
 /**
- * Endpoint 15's lifecycles that the lifecycle store does not hold yet (issue 7): the alpha lifecycles
- * closed after the store's mark (at most ~20,000 between two of its segments), with their sort keys
- * and record documents, in memory by address.
+ * `GET /v1/alpha/accounts/{address}/history`'s lifecycles that the lifecycle store does not hold yet:
+ * the alpha lifecycles closed after the store's mark (at most ~20,000 between two of its segments),
+ * with their sort keys and record documents, in memory by address.
  *
  * Never stale, as the open-position set: every append moves the generation, and the next read first
  * adds the lifecycles closed since what it holds (sql/api/alpha-closed-after.sql reads them and the
@@ -9,10 +9,10 @@
  * was read stays right; lifecycles the store has since taken in are dropped as its mark moves.
  *
  * It starts at the store's mark when first read, and serves an address's lifecycles in the layout of
- * the store's account files (an {@link AccountRun}), so endpoint 15 treats it as one more run. It
- * cannot answer (null: the route reads DuckDB) while the store is empty, or when more than
- * {@link ClosedTailOptions.cap} lifecycles lie after the mark (a store that could not be extended):
- * it then starts again at the store's next mark.
+ * the store's account files (an {@link AccountRun}), so `GET /v1/alpha/accounts/{address}/history`
+ * treats it as one more run. It cannot answer (null: the route reads DuckDB) while the store is empty,
+ * or when more than {@link ClosedTailOptions.cap} lifecycles lie after the mark (a store that could not
+ * be extended): it then starts again at the store's next mark.
  */
 import type { Service } from '../service.ts';
 import { KEY_WIDTH, VariantCodes, setKeyRow, type AccountRun } from './lifecycle-accounts.ts';

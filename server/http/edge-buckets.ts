@@ -1,11 +1,12 @@
 /**
- * The raw alpha fills of whole 5-minute buckets, cached per bucket (issue 7). Endpoints 6, 8 and 9
- * answer from the in-memory mirror of the buckets (server/http/mirror-history.ts) except for a
- * window's partial 5-minute pieces at its edges, which need the fills themselves. A moving window
- * (`to` defaulting to now) puts those edges in the same few buckets for five minutes, and every
- * market, interval and endpoint whose window starts there shares one: so a bucket is read once
- * for every alpha market (sql/api/edge-fills.sql, 1.5-4.5 ms of DuckDB on the 12.5M-fill bench
- * journal, against none from here) and each request filters it by market and time.
+ * The raw alpha fills of whole 5-minute buckets, cached per bucket.
+ * `GET /v1/alpha/liquidations/history`, `GET /v1/alpha/open-interest/history` and
+ * `GET /v1/alpha/volume/history` answer from the in-memory mirror of the buckets
+ * (server/http/mirror-history.ts) except for a window's partial 5-minute pieces at its edges, which
+ * need the fills themselves. A moving window (`to` defaulting to now) puts those edges in the same few
+ * buckets for five minutes, and every market, interval and endpoint whose window starts there shares
+ * one: so a bucket is read once for every alpha market (sql/api/edge-fills.sql, 1.5-4.5 ms of DuckDB on
+ * the 12.5M-fill bench journal, against none from here) and each request filters it by market and time.
  *
  * Never stale: the mirror forwards every announced change of the derived state. An append's
  * fills are added to the kept buckets they fall in ({@link EdgeBuckets.add}): a live append lands
@@ -16,7 +17,7 @@
  */
 import type { Fill } from '../journal/rows.ts';
 import { SecondChanceMap } from './second-chance-map.ts';
-import { M5 } from './variant-buckets.ts';
+import { FIVE_MINUTES_MS } from '../lib/time.ts';
 
 /** One alpha fill of an edge bucket; amounts in exact micro-dollars (see sql/api/edge-fills.sql). */
 export interface EdgeFill {
@@ -86,7 +87,7 @@ export class EdgeBuckets {
     if (under) return under;
     const generation = this.generation;
     this.stats.reads += 1;
-    const read = this.read(start, start + M5).then((rows) => {
+    const read = this.read(start, start + FIVE_MINUTES_MS).then((rows) => {
       if (generation === this.generation) this.kept.set(start, rows);
       return rows;
     }).finally(() => {
@@ -103,7 +104,7 @@ export class EdgeBuckets {
   forget(fromMs: number, toMs: number): void {
     this.generation++;
     this.reading.clear();
-    for (const start of [...this.kept.keys()]) if (start + M5 > fromMs && start <= toMs) this.kept.delete(start);
+    for (const start of [...this.kept.keys()]) if (start + FIVE_MINUTES_MS > fromMs && start <= toMs) this.kept.delete(start);
   }
 
   /**
@@ -117,7 +118,7 @@ export class EdgeBuckets {
     this.reading.clear();
     const by = new Map<number, EdgeFill[]>();
     for (const f of fills) {
-      const start = Math.floor(f.time / M5) * M5;
+      const start = Math.floor(f.time / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
       if (f.protocol !== 'alpha' || !this.kept.has(start)) continue;
       const list = by.get(start);
       if (list) list.push(edgeFillOf(f));

@@ -1,9 +1,9 @@
 /**
- * The read index of endpoints 15 and 18 (sql/schema/read-index.sql): the closed and liquidated
- * alpha lifecycles up to a mark (a journal seq), sorted by address, so an account's history or one
- * of its positions reads a row group or two instead of scanning every lifecycle (~35-100 ms on
- * 3.9M lifecycles; issue 7). The closed lifecycles after the mark (the tail) are read from
- * `lifecycles` itself.
+ * The read index of `GET /v1/alpha/accounts/{address}/history` and
+ * `GET /v1/alpha/positions/{address}/{id}` (sql/schema/read-index.sql): the closed and liquidated alpha
+ * lifecycles up to a mark (a journal seq), sorted by address, so an account's history or one of its
+ * positions reads a row group or two instead of scanning every lifecycle (~35-100 ms on 3.9M
+ * lifecycles). The closed lifecycles after the mark (the tail) are read from `lifecycles` itself.
  *
  * Exact at every mark: a closed lifecycle never changes (a fill joins only the open lifecycle of its
  * position), so "in the index, or closed after the mark" is every closed lifecycle exactly once.
@@ -90,9 +90,10 @@ export class HistoryIndex {
   }
 
   /**
-   * Whether the index is behind what it should hold: its mark not read yet, a rebuild under way, or
-   * one due (the tail past `rebuildAfter`, waiting for a backfill's quiet or for the heavy-build
-   * gate). Endpoints 15 and 18 then read more from `lifecycles` (`/health`'s `read_side.warming`).
+   * Whether the index is behind what it should hold: its mark not read yet, a rebuild under way, or one
+   * due (the tail past `rebuildAfter`, waiting for a backfill's quiet or for the heavy-build gate).
+   * `GET /v1/alpha/accounts/{address}/history` and `GET /v1/alpha/positions/{address}/{id}` then read
+   * more from `lifecycles` (`/health`'s `read_side.warming`).
    */
   behind(): boolean {
     return !this.known || this.building !== null || this.tail >= this.rebuildAfter;

@@ -1,6 +1,7 @@
 /**
- * The window logic of the bucketed history endpoints (6, 8, 9, 11; contract §4) in one place:
- * interval → bucket size, default window, plan clamping, `from >= to` and the 10,000-bucket cap,
+ * The window logic of the bucketed history endpoints
+ * (`GET /v1/alpha/{liquidations,open-interest,volume,funding-rates}/history`; contract §4) in one
+ * place: interval → bucket size, default window, plan clamping, `from >= to` and the 10,000-bucket cap,
  * and the `{ interval, from, to, data }` envelope.
  *
  * - `to` defaults to now (the service clock); `from` defaults to `to` minus the interval's default
@@ -18,23 +19,21 @@ import { ApiError } from './errors.ts';
 import type { CoarseInterval, FineInterval } from './params.ts';
 import { getPlan, type PlanName } from '../keys/plans.ts';
 import { isoFromMs } from '../db/values.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts';
 
 export type HistoryInterval = FineInterval | CoarseInterval;
 /** Which plan depth applies: OI / volume / account history, funding history, liquidations. */
 export type HistoryKind = 'history' | 'funding' | 'liquidations';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /** Bucket size in ms per interval. */
 export const INTERVAL_MS: Readonly<Record<HistoryInterval, number>> = {
-  '5m': 5 * MINUTE, '15m': 15 * MINUTE, '1h': HOUR, '4h': 4 * HOUR, '1d': DAY,
+  '5m': 5 * MINUTE_MS, '15m': 15 * MINUTE_MS, '1h': HOUR_MS, '4h': 4 * HOUR_MS, '1d': DAY_MS,
 };
 
 /** Default window length (before `to`) per interval when `from` is omitted. */
 export const DEFAULT_SPAN_MS: Readonly<Record<HistoryInterval, number>> = {
-  '5m': DAY, '15m': 3 * DAY, '1h': 7 * DAY, '4h': 30 * DAY, '1d': 365 * DAY,
+  '5m': DAY_MS, '15m': 3 * DAY_MS, '1h': 7 * DAY_MS, '4h': 30 * DAY_MS, '1d': 365 * DAY_MS,
 };
 
 export const DEFAULT_INTERVAL = '1h' as const;
@@ -85,7 +84,7 @@ export function resolveWindow(
   let clamped = false;
   const days = depthDays(opts.plan, opts.kind);
   if (days !== null) {
-    const floor = now - days * DAY;
+    const floor = now - days * DAY_MS;
     if (to <= floor) {
       throw new ApiError(400, 'invalid_parameter',
         `Parameter 'to' must be after ${isoFromMs(floor)}: the ${opts.plan} plan covers ${days} days of this history.`, 'to');

@@ -1,7 +1,8 @@
 /**
- * A lifecycle-store segment's files by address (server/http/lifecycle-segment.ts has them by id):
- * what endpoint 15 needs of an account's closed lifecycles without DuckDB (issue 7: its whales have
- * thousands of closed lifecycles, read through a statement DuckDB plans at every execution).
+ * A lifecycle-store segment's files by address (server/http/lifecycle-segment.ts has them by id): what
+ * `GET /v1/alpha/accounts/{address}/history` needs of an account's closed lifecycles without DuckDB
+ * (its whales have thousands of closed lifecycles, read through a statement DuckDB plans at every
+ * execution).
  *
  * Files, beside the segment's `seg-<after>-<mark>.jsonl`:
  * - `.keys`: float64 rows of {@link KEY_WIDTH}, in (address, position_id) order: position_id, opened
@@ -29,10 +30,9 @@ export const K = { id: 0, opened: 1, closed: 2, size: 3, pnl: 4, leverage: 5, va
  * Records closer than this in `.recs` are read together: a few KB more from the page cache cost
  * less than one more `read` through libuv's thread pool. Not more: a page sorted by another key
  * than time has its records spread over the whole account, and at 64 KB they were merged into one
- * read of megabytes (a fresh buffer, faulted in page by page). The largest whale's page sorted by
- * leverage (12,388 closed lifecycles) took 7.0-10.5 ms median and 25-34 ms at p90 in process at 64
- * KB, 4.0-4.2 and 8.1-8.3 ms at 16 KB (scratch runs of 40 requests, two each, 2026-11-28); 4 and 8
- * KB did no better than 16.
+ * read of megabytes (a fresh buffer, faulted in page by page). 16 KB served the largest whale's
+ * page two to four times faster than 64 KB, and 4 or 8 KB no faster (docs/performance.md, "Lifecycle
+ * store read gap").
  */
 const READ_GAP = 16 * 1024;
 

@@ -1,18 +1,19 @@
 /**
- * One segment of the lifecycle store (server/http/lifecycle-store.ts): the alpha lifecycles that
- * closed between two marks, each with its record and every fill, as one line of JSON in a file
- * ordered by position_id, and an index file of (position_id, byte offset) pairs. A lookup is a
- * binary search in memory and one `read` of a few hundred bytes to a few KB: no SQL, no planning,
- * no cold DuckDB blocks (issue 7: endpoints 18 and 19 spent ~1 ms on a DuckDB round trip, 2-3.5 ms
- * planning and the rest reading scattered blocks of 4 GB of tables).
+ * One segment of the lifecycle store (server/http/lifecycle-store.ts): the alpha lifecycles that closed
+ * between two marks, each with its record and every fill, as one line of JSON in a file ordered by
+ * position_id, and an index file of (position_id, byte offset) pairs. A lookup is a binary search in
+ * memory and one `read` of a few hundred bytes to a few KB: no SQL, no planning, no cold DuckDB blocks
+ * (`GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle`
+ * spent ~1 ms on a DuckDB round trip, 2-3.5 ms planning and the rest reading scattered blocks of 4 GB
+ * of tables).
  *
  * Files: `seg-<after>-<mark>.jsonl` (line i = `[record, [fill, ...]]`, the documents of
  * sql/store/lifecycle-docs.sql) and `seg-<after>-<mark>.idx` (float64s: count, the ids ascending,
  * then count + 1 offsets; the last is the data file's size). Both are written under temp names,
  * fsynced and renamed; the store's manifest, written after them, is what makes a segment part of the
  * store, so a crash mid-write leaves only files that nothing names (removed at the next open).
- * The same lifecycles by address, for endpoint 15, are in the segment's account files
- * (server/http/lifecycle-accounts.ts).
+ * The same lifecycles by address, for `GET /v1/alpha/accounts/{address}/history`, are in the segment's
+ * account files (server/http/lifecycle-accounts.ts).
  */
 import { rename } from 'node:fs/promises';
 import { close, closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
@@ -39,7 +40,7 @@ export interface SegmentMeta {
 
 /** One lifecycle as a segment holds it. */
 export interface SegmentEntry {
-  /** endpoint 18's record values in sql/store/record-columns.sql's order (times as epoch µs) */
+  /** `GET /v1/alpha/positions/{address}/{id}`'s record values in sql/store/record-columns.sql's order (times as epoch µs) */
   record: (number | string | null)[];
   fills: FillDoc[];
 }
@@ -154,7 +155,7 @@ export class Segment {
     return { record, fills };
   }
 
-  /** `address`'s closed lifecycles in this segment (endpoint 15), if it has any. */
+  /** `address`'s closed lifecycles in this segment (`GET /v1/alpha/accounts/{address}/history`), if it has any. */
   account(address: string): Promise<AccountRun | undefined> {
     return this.accounts.account(address);
   }

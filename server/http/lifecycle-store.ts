@@ -1,13 +1,15 @@
 /**
- * The lifecycle store (issue 7): endpoints 15, 18 and 19 for alpha lifecycles without DuckDB. Closed
- * lifecycles never change, so up to a mark (a journal seq) each closed or liquidated alpha lifecycle
- * is written once, with its record and every fill, into a segment file (server/http/lifecycle-segment.ts)
- * under `<data>/read-index/lifecycles/`, and its record and endpoint 15's keys again by address
- * (server/http/lifecycle-accounts.ts); the fills at or before the mark of the lifecycles open now
- * (a few thousand) are held in memory as prefixes, which endpoint 19 completes with the fills after
- * the mark (one query over the newest fills). What the store does not hold (lifecycles closed after
- * the mark, unknown ids) endpoints 18 and 19 read from DuckDB as before; endpoint 15 holds the
- * lifecycles closed after the mark in memory (server/http/closed-tail.ts).
+ * The lifecycle store: account history (`GET /v1/alpha/accounts/{address}/history`), position detail
+ * (`GET /v1/alpha/positions/{address}/{id}`) and the lifecycle timeline (`…/{id}/lifecycle`) for alpha
+ * lifecycles without DuckDB. Closed lifecycles never change, so up to a mark (a journal seq) each
+ * closed or liquidated alpha lifecycle is written once, with its record and every fill, into a segment
+ * file (server/http/lifecycle-segment.ts) under `<data>/read-index/lifecycles/`, and its record and
+ * account history's keys again by address (server/http/lifecycle-accounts.ts); the fills at or before
+ * the mark of the lifecycles open now (a few thousand) are held in memory as prefixes, which the
+ * timeline completes with the fills after the mark (one query over the newest fills). What the store
+ * does not hold (lifecycles closed after the mark, unknown ids) position detail and the timeline read
+ * from DuckDB; account history holds the lifecycles closed after the mark in memory
+ * (server/http/closed-tail.ts).
  *
  * The mark follows the history read index (server/http/history-index.ts): after each of its rebuilds
  * a segment for the lifecycles closed since the previous mark is added, and the prefixes are read
@@ -37,7 +39,7 @@ import { retire, shouldMergeLast } from './lifecycle-merge.ts';
 import type { FillDoc } from './lifecycle-timeline.ts';
 import { EMPTY_VIEW, viewOf, type StoreView } from './lifecycle-view.ts';
 
-/** Bumped when the files' layout changes (2: the account files of endpoint 15). */
+/** Bumped when the files' layout changes (2: the account files of `GET /v1/alpha/accounts/{address}/history`). */
 const FORMAT = 2;
 
 /** A segment's data file name (a manifest naming anything else is not ours: never opened or deleted). */
@@ -48,7 +50,7 @@ interface Manifest {
   /** hash of the SQL the documents come from */
   sql: string;
   derive_version: string | null;
-  /** endpoint 18's record columns, the order of a record's values */
+  /** `GET /v1/alpha/positions/{address}/{id}`'s record columns, the order of a record's values */
   columns: string[];
   mark: number;
   /** tx of the last fill at or before the mark (null: none) */
@@ -120,7 +122,9 @@ export class LifecycleStore {
 
   /**
    * Whether the store is loading its files or adding a segment (waiting for the heavy-build gate
-   * included): endpoints 15, 18 and 19 then read more from DuckDB (`/health`'s `read_side.warming`).
+   * included): `GET /v1/alpha/accounts/{address}/history`, `GET /v1/alpha/positions/{address}/{id}` and
+   * `GET /v1/alpha/positions/{address}/{id}/lifecycle` then read more from DuckDB (`/health`'s
+   * `read_side.warming`).
    */
   busy(): boolean {
     return this.pending > 0;
@@ -246,7 +250,8 @@ export class LifecycleStore {
       if (name !== 'manifest.json' && !named.has(name)) rmSync(join(this.dir, name), { force: true });
     }
     this.manifest = manifest;
-    // in the background: endpoint 15's scattered reads of the keys and records are what a cold page cache slows
+    // in the background: `GET /v1/alpha/accounts/{address}/history`'s scattered reads of the keys and
+    // records are what a cold page cache slows
     void warmPageCache(manifest.segments.flatMap((m) => {
       const [keys, records] = accountFiles(m.file);
       return [join(this.dir, keys), join(this.dir, records)];

@@ -1,9 +1,9 @@
 /**
- * Endpoint 5's working set (issue 7): every alpha liquidation event, as the search serves it, held
- * in memory in (time, seq) order, one list per filter scope, each row as its JSON bytes (~72k events
- * on the bench journal: ~34 MB of bytes outside the JS heap). A search is then a binary search for its upper bound in its
- * scope's list and a walk towards older events, instead of one to three DuckDB queries of 4-15 ms
- * each.
+ * `GET /v1/alpha/liquidations/search`'s working set: every alpha liquidation event, as the search
+ * serves it, held in memory in (time, seq) order, one list per filter scope, each row as its JSON bytes
+ * (~72k events on the bench journal: ~34 MB of bytes outside the JS heap). A search is then a binary
+ * search for its upper bound in its scope's list and a walk towards older events, instead of one to
+ * three DuckDB queries of 4-15 ms each.
  *
  * Never stale: events only ever come through appends, each with a seq above every earlier one, so
  * "seq > the last one loaded" is exactly what an append added (whatever its time: an older event
@@ -32,10 +32,10 @@ export interface LiquidationSearch {
 }
 
 /**
- * One liquidation event as endpoint 5 serves it: its sort keys and its row of `data` as the UTF-8
- * of its JSON (the SQL row without `time_ms` and `seq`, serialized once: a 500-row page is then a
- * copy of bytes, where serializing its rows and sending the text took 4-8 ms of server CPU and ~120
- * page faults on the bench journal, see server/http/json-body.ts).
+ * One liquidation event as `GET /v1/alpha/liquidations/search` serves it: its sort keys and its row of
+ * `data` as the UTF-8 of its JSON (the SQL row without `time_ms` and `seq`, serialized once: a 500-row
+ * page is then a copy of bytes instead of a serialization of its rows, see server/http/json-body.ts and
+ * docs/performance.md, "Answers kept as bytes").
  */
 export interface ServedLiquidation {
   time_ms: number;

@@ -1,8 +1,9 @@
 /**
- * Endpoint 16's working set, endpoint 17's summary and endpoint 18's live fields (issue 7): every open alpha position (a few thousand rows, from
- * sql/api/alpha-open-positions-all.sql) held in memory for one journal generation. A search is then
- * a filter, a sort and a slice in JS, instead of the `open_alpha_positions()` joins (~20 ms on the
- * bench journal, whatever the filters) on every request.
+ * `GET /v1/alpha/open-positions/search`'s working set, `GET /v1/alpha/open-positions/stats`'s summary
+ * and `GET /v1/alpha/positions/{address}/{id}`'s live fields: every open alpha position (a few thousand
+ * rows, from sql/api/alpha-open-positions-all.sql) held in memory for one journal generation. A search
+ * is then a filter, a sort and a slice in JS, instead of the `open_alpha_positions()` joins (~20 ms on
+ * the bench journal, whatever the filters) on every request.
  *
  * Never stale: only appends change the tables behind those rows (fills, position snapshots, market
  * snapshots; the position refresh appends poll snapshots too), and every append's listener moves
@@ -26,16 +27,16 @@ import { PositionSet, type OpenPositionPage, type OpenPositionSearch, type Posit
  */
 export const ORDER_SAFE_USD = 4e9;
 
-/** Endpoint 18's live fields, in sql/api/alpha-position-live.sql's order. */
+/** `GET /v1/alpha/positions/{address}/{id}`'s live fields, in sql/api/alpha-position-live.sql's order. */
 const LIVE_FIELDS = [
   'current_size_usd', 'current_collateral_usd', 'unsettled_borrowing_usd', 'unsettled_funding_usd', 'claimable_funding_usd',
   'mark_price', 'unrealized_pnl_usd', 'liquidation_price', 'updated_at',
 ] as const;
 
-/** An open lifecycle as endpoints 18 and 19 need it (one generation's row). */
+/** An open lifecycle as `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle` need it (one generation's row). */
 export interface OpenLifecycle {
   address: string;
-  /** endpoint 18's live fields, sql/api/alpha-position-live.sql's row exactly */
+  /** `GET /v1/alpha/positions/{address}/{id}`'s live fields, sql/api/alpha-position-live.sql's row exactly */
   live: Row;
   /** the journal seq of its last fill, and how many fills it has */
   lastSeq: number;
@@ -114,8 +115,9 @@ export class OpenPositionsIndex {
   }
 
   /**
-   * Endpoint 18's live fields of lifecycle `id` (sql/api/alpha-position-live.sql's row exactly):
-   * null when it is not open, undefined when the route must run the SQL.
+   * `GET /v1/alpha/positions/{address}/{id}`'s live fields of lifecycle `id`
+   * (sql/api/alpha-position-live.sql's row exactly): null when it is not open, undefined when the route
+   * must run the SQL.
    */
   async live(id: number): Promise<Row | null | undefined> {
     const open = await this.lifecycle(id);
@@ -146,10 +148,10 @@ export class OpenPositionsIndex {
   }
 
   /**
-   * Endpoint 17's summary (the SQL's exactly) when the current generation's set is already loaded
-   * (by a search or an open lifecycle's read), else null: the route then runs the SQL. A summary
-   * does not load the set itself: after every append that load (~70 ms on the bench journal) would
-   * cost a client polling only this endpoint more than its SQL (~10 ms) does.
+   * `GET /v1/alpha/open-positions/stats`'s summary (the SQL's exactly) when the current generation's
+   * set is already loaded (by a search or an open lifecycle's read), else null: the route then runs the
+   * SQL. A summary does not load the set itself: after every append that load (~70 ms on the bench
+   * journal) would cost a client polling only this endpoint more than its SQL (~10 ms) does.
    */
   summary(market: string | null): PositionsSummary | null {
     const loaded = this.loaded;

@@ -12,8 +12,8 @@ import { journalDir } from '../journal/layout.ts';
 import type { Protocol } from '../journal/rows.ts';
 import type { Service } from '../service.ts';
 import type { HistoryWindow } from './history-window.ts';
+import { DAY_MS, FIVE_MINUTES_MS } from '../lib/time.ts';
 
-const DAY_MS = 86_400_000;
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The quoted glob of a protocol's market-snapshot files. */
@@ -62,7 +62,6 @@ async function readFirstSnapshot(service: Service, protocol: Protocol, market: s
   return typeof row?.first_ms === 'number' ? row.first_ms : null;
 }
 
-const FIVE_MINUTES_MS = 300_000;
 
 /** The quoted Parquet files of a protocol's market snapshots on the given UTC days (those that exist). */
 function snapshotFiles(service: Service, protocol: Protocol, days: readonly string[]): string[] {

@@ -1,7 +1,7 @@
--- Endpoint 15's in-memory tail (server/http/closed-tail.ts): the alpha lifecycles closed or
--- liquidated by a fill after $after (the lifecycle store's mark, or what the tail already holds),
--- with the filter and sort keys and the record document of sql/store/account-docs.sql, and the
--- derived watermark they are complete up to (read in the same statement, so the same snapshot).
+-- `GET /v1/alpha/accounts/{address}/history`'s in-memory tail (server/http/closed-tail.ts): the alpha
+-- lifecycles closed or liquidated by a fill after $after (the lifecycle store's mark, or what the tail
+-- already holds), with the filter and sort keys and the record document of sql/store/account-docs.sql,
+-- and the derived watermark they are complete up to (read in the same statement, so the same snapshot).
 -- Parameters: $after BIGINT; $limit BIGINT (the tail's cap: more than $limit rows means "too many
 -- to hold", and the caller stops reading here).
 -- Always one row at least: with no lifecycle, a single row whose position_id is NULL carries the

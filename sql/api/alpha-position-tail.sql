@@ -1,6 +1,7 @@
--- Endpoint 19 for an open lifecycle whose earlier fills the lifecycle store holds: its fills with
--- $after < seq <= $last_seq (the store's mark and the lifecycle's last fill), as alpha_timeline_docs'
--- docs in seq order (server/http/lifecycle-timeline.ts sorts and pages them with the store's).
+-- `GET /v1/alpha/positions/{address}/{id}/lifecycle` for an open lifecycle whose earlier fills the
+-- lifecycle store holds: its fills with $after < seq <= $last_seq (the store's mark and the lifecycle's
+-- last fill), as alpha_timeline_docs' docs in seq order (server/http/lifecycle-timeline.ts sorts and
+-- pages them with the store's).
 -- Parameters: $id BIGINT (position_id, unique across protocols), $after BIGINT, $last_seq BIGINT.
 -- Plan: the bounds on seq are table filters, so only the fills since the store's mark are read.
 SELECT doc

@@ -1,10 +1,11 @@
--- The raw alpha fills of every market in [$lo, $hi), one 5-minute bucket, for the partial pieces
--- at the edges of a history window (endpoints 6, 8, 9 when served from the in-memory mirror;
--- server/http/edge-buckets.ts keeps them per bucket, server/http/mirror-history.ts sums them as
--- sql/derive/rollup-stage.sql would, and their first time serves the answer's cache bound,
--- server/http/mirror-probe.ts): time_ms epoch ms; amounts as micro-dollars,
--- round(amount::DOUBLE * 1e6), the exact integer below 2^50 (checked there). Aggregating here
--- instead cost ~3x as much (the DECIMAL sums and their casts) for the few rows of five minutes.
+-- The raw alpha fills of every market in [$lo, $hi), one 5-minute bucket, for the partial pieces at the
+-- edges of a history window (`GET /v1/alpha/liquidations/history`,
+-- `GET /v1/alpha/open-interest/history` and `GET /v1/alpha/volume/history` when served from the
+-- in-memory mirror; server/http/edge-buckets.ts keeps them per bucket, server/http/mirror-history.ts
+-- sums them as sql/derive/rollup-stage.sql would, and their first time serves the answer's cache bound,
+-- server/http/mirror-probe.ts): time_ms epoch ms; amounts as micro-dollars, round(amount::DOUBLE *
+-- 1e6), the exact integer below 2^50 (checked there). Aggregating here instead cost ~3x as much (the
+-- DECIMAL sums and their casts) for the few rows of five minutes.
 -- `seq` lets an append add its own fills to a kept bucket exactly once (edgeFillOf in
 -- server/http/edge-buckets.ts is this row made from an appended fill).
 -- Parameters: $lo / $hi BIGINT epoch ms.

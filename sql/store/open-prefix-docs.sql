@@ -1,7 +1,8 @@
 -- The lifecycle store's prefixes of open lifecycles (server/http/lifecycle-store.ts): the fills at or
 -- before $mark of every alpha lifecycle open now that opened at or before $mark, as
--- alpha_timeline_docs' docs, in (position_id, seq) order. A few thousand lifecycles; endpoint 19 adds
--- the fills after $mark from sql/api/alpha-position-tail.sql.
+-- alpha_timeline_docs' docs, in (position_id, seq) order. A few thousand lifecycles;
+-- `GET /v1/alpha/positions/{address}/{id}/lifecycle` adds the fills after $mark from
+-- sql/api/alpha-position-tail.sql.
 -- Parameters: $mark BIGINT (the store's mark).
 WITH open AS (
   SELECT position_id, first_seq

@@ -1,6 +1,8 @@
 /**
- * Endpoints 6, 8, 9, 11: the bucketed history endpoints of one protocol. Window logic (defaults, plan clamp,
- * caps, envelope) lives in ../history-window.ts; each endpoint runs one SQL file of sql/api/.
+ * `GET /v1/alpha/liquidations/history`, `GET /v1/alpha/open-interest/history`,
+ * `GET /v1/alpha/volume/history` and `GET /v1/alpha/funding-rates/history`: the bucketed history
+ * endpoints of one protocol. Window logic (defaults, plan clamp, caps, envelope) lives in
+ * ../history-window.ts; each endpoint runs one SQL file of sql/api/.
  *
  * An unknown `market` / `market_variant` (no fills and no market snapshot on the protocol) is a 400
  * `invalid_parameter` naming it, never a silent empty series (contract §2's spirit for bad input).
@@ -56,8 +58,9 @@ const fundingHistoryQuery = querySchema({
 });
 
 /**
- * History routes: GET /v1/{protocol}/{liquidations,open-interest,volume,funding-rates}/history. 6, 8
- * and 9 answer from `mirror` (the in-memory 5-minute buckets of alpha) when it can, 11 from `funding`
+ * History routes: GET /v1/{protocol}/{liquidations,open-interest,volume,funding-rates}/history. The
+ * liquidation, open-interest and volume history answer from `mirror` (the in-memory 5-minute buckets
+ * of alpha) when it can, funding-rate history from `funding`
  * (alpha's in-memory hourly funding rows), else each from its SQL; beta (null parts) from the SQL.
  */
 export function historyRoutes(service: Service, protocol: Protocol, mirror: HistoryMirror | null, funding: FundingIndex | null): RestRoute[] {

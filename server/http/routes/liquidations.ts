@@ -1,6 +1,6 @@
 /**
- * Endpoint 5: liquidation search of one protocol, newest first, cursor-paged and bounded by the plan's
- * liquidation lookback (contract §3, §5).
+ * `GET /v1/alpha/liquidations/search`: liquidation search of one protocol, newest first, cursor-paged
+ * and bounded by the plan's liquidation lookback (contract §3, §5).
  *
  * The cursor is opaque base64url JSON `{ v, t, s, f }`: the last row's time (epoch ms) and seq, and
  * the filters of the query that produced it (market, market_variant, from, to). A request with a
@@ -28,8 +28,8 @@ import { declareValidUntil } from '../cache.ts';
 import { LiquidationIndex, servedOf, type ServedLiquidation } from '../liquidation-index.ts';
 import { JsonBody } from '../json-body.ts';
 import { decodeCursor, encodeCursor, type LiquidationFilters } from '../liquidation-cursor.ts';
+import { DAY_MS } from '../../lib/time.ts';
 
-const DAY_MS = 86_400_000;
 /** The windows tried before the unbounded search (see the file comment). */
 const SEARCH_SPANS_MS = [7 * DAY_MS, 60 * DAY_MS];
 

@@ -1,13 +1,16 @@
 /**
- * Endpoints 15, 18, 19 of one protocol: an address's lifecycle history (offset-paged), one lifecycle in detail,
- * and the fill timeline of one lifecycle (offset-paged).
+ * Account history, position detail and lifecycle timeline of one protocol:
+ * `GET /v1/{protocol}/accounts/{address}/history` (an address's lifecycles, offset-paged),
+ * `GET /v1/{protocol}/positions/{address}/{id}` (one lifecycle in detail) and
+ * `GET /v1/{protocol}/positions/{address}/{id}/lifecycle` (its fill timeline, offset-paged).
  *
  * Sorts are validated enums that the SQL maps with CASE on bound parameters (never spliced), each
- * with a tie-breaker (15: position_id desc; 19: journal seq in the sort's direction), so offset pages
- * never repeat or skip a row. 15 omits lifecycles opened before the plan's history depth. 18 has no
- * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
- * Alpha's 18 and 19 answer from the lifecycle store and the open-position set when they can
- * (server/http/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
+ * with a tie-breaker (history: position_id desc; timeline: journal seq in the sort's direction), so
+ * offset pages never repeat or skip a row. History omits lifecycles opened before the plan's history
+ * depth. Position detail has no 400 (a malformed address or id is a 404); on every endpoint a
+ * lifecycle of another address is a 404. Alpha's position detail and timeline answer from the
+ * lifecycle store and the open-position set when they can (server/http/lifecycle-answers.ts),
+ * history from the store and the closed lifecycles after its mark
  * (server/http/account-history.ts), else (and beta always) from DuckDB.
  */
 import * as v from 'valibot';
@@ -30,21 +33,21 @@ import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../lifecycle-ans
 import { historyFromStore } from '../account-history.ts';
 import { ClosedTail } from '../closed-tail.ts';
 import { declareAddressFootprint } from '../cache-footprint.ts';
+import { DAY_MS } from '../../lib/time.ts';
+import { BASE58_ADDRESS } from '../../lib/address.ts';
 
-/** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
+/** `GET /v1/alpha/positions/{address}/{id}`'s live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
   current_size_usd: null, current_collateral_usd: null, unsettled_borrowing_usd: null,
   unsettled_funding_usd: null, claimable_funding_usd: null, mark_price: null,
   unrealized_pnl_usd: null, liquidation_price: null, updated_at: null,
 } as const;
 
-const DAY_MS = 86_400_000;
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const POSITION_ID = /^\d{1,15}$/;
 
-/** `sort_by` values of endpoint 15 (size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage). */
+/** `sort_by` values of `GET /v1/alpha/accounts/{address}/history` (size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage). */
 export const HISTORY_SORTS = ['opened_at', 'closed_at', 'size', 'pnl', 'leverage'] as const;
-/** `sort_by` values of endpoint 19 (time = fill time, size = |size_delta_usd|). */
+/** `sort_by` values of `GET /v1/alpha/positions/{address}/{id}/lifecycle` (time = fill time, size = |size_delta_usd|). */
 export const LIFECYCLE_SORTS = ['time', 'size'] as const;
 /** Fill-event types (they partition a lifecycle's timeline). */
 export const EVENT_TYPES = ['open', 'increase', 'decrease', 'close', 'liquidation'] as const;
@@ -188,7 +191,7 @@ export interface PositionParts {
   openPositions?: OpenPositionsIndex | null;
   /** null: none (every answer from DuckDB and the open-position set; tests compare the two) */
   lifecycles?: LifecycleStore | null;
-  /** endpoint 15's closed lifecycles after the store's mark */
+  /** `GET /v1/alpha/accounts/{address}/history`'s closed lifecycles after the store's mark */
   closedTail?: ClosedTail;
 }
 
@@ -222,8 +225,9 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
         const { offset, limit } = pageOf(q);
         const days = key ? getPlan(key.plan).historyDays : null;
         const since = days === null ? null : service.now() - days * DAY_MS;
-        // the account check from endpoint 13's snapshot when it has the account (accounts are never
-        // removed), else from DuckDB (a scan of every account: ~11 ms on 257k of them)
+        // the account check from `GET /v1/alpha/accounts/search`'s snapshot when it has the account
+        // (accounts are never removed), else from DuckDB (a scan of every account: ~11 ms on 257k of
+        // them)
         const exists = async () => accounts.peek(address)
           ? true
           : (await service.db.queryOne('api/alpha-account-exists', { protocol, address }))?.account_exists === true;
