@@ -65,6 +65,8 @@ export interface RouteParts {
   funding?: FundingIndex;
   /** endpoints 15, 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
   lifecycles?: LifecycleStore;
+  /** beta's closed lifecycles for its endpoint 15 (default: the service's, LifecycleStore.of(service, 'beta')) */
+  betaLifecycles?: LifecycleStore;
   /** endpoints 12-14's (and 15's account check) alpha accounts (default: a new one, loaded on first use) */
   accounts?: AccountsIndex;
   /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
@@ -75,8 +77,8 @@ export interface RouteParts {
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
-  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
-    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+  const { history = new HistoryIndex(service), mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
+    lifecycles, betaLifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
     betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
   const routes: RestRoute[] = [
     ...openapiRoutes(service, () => routes),
@@ -95,7 +97,7 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...accountRoutes(service, 'beta', betaAccounts),
     ...historyRoutes(service, 'beta', null, null),
     ...openPositionRoutes(service, 'beta', null),
-    ...positionRoutes(service, { history: null, accounts: betaAccounts, openPositions: null, lifecycles: null }, 'beta'),
+    ...positionRoutes(service, { history, accounts: betaAccounts, openPositions: null, lifecycles: betaLifecycles }, 'beta'),
     ...fillRoutes(service, 'alpha'),
     ...fillRoutes(service, 'beta'),
     ...priceRoutes(service, 'alpha'),
@@ -189,15 +191,17 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const liquidations = new LiquidationIndex(cache.service);
   const funding = new FundingIndex(cache.service);
   const lifecycles = LifecycleStore.of(service);
+  const betaLifecycles = LifecycleStore.of(service, 'beta');
   const accounts = new AccountsIndex(cache.service);
   const openPositions = new OpenPositionsIndex(cache.service);
   const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions, betaAccounts });
+  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, betaLifecycles, accounts, openPositions, betaAccounts });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
   void history.open();
   void lifecycles.follow(history);
+  void betaLifecycles.follow(history);
   mirror.open();
   // its timer reads the database: it stops when the service closes it
   service.db.onClose(prefetchEdges(mirror, () => service.now()));
@@ -212,7 +216,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   mountBrowserAccess(app, lane, opts.cors);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
   const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
-    || history.behind() || lifecycles.busy();
+    || history.behind() || lifecycles.busy() || betaLifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountDocs(app);
   mountMcp({ app, service, keys, limits, routes });

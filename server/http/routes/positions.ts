@@ -8,7 +8,7 @@
  * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
  * Alpha's 18 and 19 answer from the lifecycle store and the open-position set when they can
  * (server/http/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
- * (server/http/account-history.ts), else (and beta always) from DuckDB.
+ * (server/http/account-history.ts), else from DuckDB; beta's 15 as alpha's, its 18 and 19 from DuckDB.
  */
 import * as v from 'valibot';
 import { getRouterParam, type H3Event } from 'h3';
@@ -179,8 +179,9 @@ function positionOf(event: H3Event, protocol: Protocol): { address: string; id: 
 }
 
 /**
- * The working sets the routes read before DuckDB (alpha's; each defaults to a new one, or the
- * service's store). Beta has none but its accounts: `history`, `openPositions` and `lifecycles` null.
+ * The working sets the routes read before DuckDB (each defaults to a new one, or the service's
+ * store of the protocol). `openPositions` is alpha's (null for beta: its endpoints 18 and 19 read
+ * DuckDB, its 15 the lifecycle store and the closed tail).
  */
 export interface PositionParts {
   history?: HistoryIndex | null;
@@ -199,9 +200,9 @@ const EVER = { lo_ms: 0, hi_ms: 253_402_300_800_000 };
 export function positionRoutes(service: Service, parts: PositionParts = {}, protocol: Protocol = 'alpha'): RestRoute[] {
   const alpha = protocol === 'alpha';
   const {
-    history: index = alpha ? new HistoryIndex(service) : null, accounts = new AccountsIndex(service, undefined, protocol),
-    openPositions = alpha ? new OpenPositionsIndex(service) : null, lifecycles = alpha ? LifecycleStore.of(service) : null,
-    closedTail = new ClosedTail(service),
+    history: index = new HistoryIndex(service), accounts = new AccountsIndex(service, undefined, protocol),
+    openPositions = alpha ? new OpenPositionsIndex(service) : null, lifecycles = LifecycleStore.of(service, protocol),
+    closedTail = new ClosedTail(service, {}, protocol),
   } = parts;
   /** [first fill, last fill] of the address's account, epoch ms ([0, 0) without one): from the accounts index when it holds the account. */
   const fillWindow = async (address: string): Promise<{ lo_ms: number; hi_ms: number }> => {
@@ -240,12 +241,13 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
         declareAddressFootprint(event, protocol, address);
         const quick = lifecycles ? await historyFromStore(lifecycles, closedTail, address, filters) : undefined;
         if (quick) {
-          // an address with a closed alpha lifecycle has an alpha account (accounts derive from lifecycles)
+          // an address with a closed lifecycle has an account of its protocol (accounts derive from lifecycles)
           if (!quick.held && !(await exists())) throw accountNotFound(protocol);
           return { data: quick.data, pagination: { limit, offset, total: quick.total } };
         }
-        // beta has no history read index: every lifecycle comes from `lifecycles` (mark 0), read
-        // within the account's first and last fill
+        // the history read index (both protocols) up to its mark and `lifecycles` after it; without
+        // the index (null) every lifecycle comes from `lifecycles` (mark 0), read within the
+        // account's first and last fill
         const page = async () => service.db.query('api/alpha-account-history', {
           protocol, address, mark: index ? await index.mark() : 0, ...(index ? EVER : await fillWindow(address)), ...filters,
         });
