@@ -59,6 +59,8 @@ export interface RouteParts {
   history?: HistoryIndex;
   /** endpoints 6, 8, 9's 5-minute buckets (default: a new one, loaded on first use) */
   mirror?: HistoryMirror;
+  /** beta's endpoints 6, 8, 9's 5-minute buckets (default: a new one, loaded on first use) */
+  betaMirror?: HistoryMirror;
   /** endpoint 5's events (default: a new one, loaded on first use) */
   liquidations?: LiquidationIndex;
   /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
@@ -77,7 +79,8 @@ export interface RouteParts {
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
-  const { history = new HistoryIndex(service), mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
+  const { history = new HistoryIndex(service), mirror = new HistoryMirror(service),
+    betaMirror = new HistoryMirror(service, {}, 'beta'), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
     lifecycles, betaLifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
     betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
   const routes: RestRoute[] = [
@@ -95,7 +98,7 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...liquidationRoutes(service, 'beta', null),
     ...currentRoutes(service, 'beta'),
     ...accountRoutes(service, 'beta', betaAccounts),
-    ...historyRoutes(service, 'beta', null, null),
+    ...historyRoutes(service, 'beta', betaMirror, null),
     ...openPositionRoutes(service, 'beta', null),
     ...positionRoutes(service, { history, accounts: betaAccounts, openPositions: null, lifecycles: betaLifecycles }, 'beta'),
     ...fillRoutes(service, 'alpha'),
@@ -188,6 +191,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   observeGcPauses(); // for /health (once per process)
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const mirror = new HistoryMirror(cache.service);
+  const betaMirror = new HistoryMirror(cache.service, {}, 'beta');
   const liquidations = new LiquidationIndex(cache.service);
   const funding = new FundingIndex(cache.service);
   const lifecycles = LifecycleStore.of(service);
@@ -195,7 +199,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const accounts = new AccountsIndex(cache.service);
   const openPositions = new OpenPositionsIndex(cache.service);
   const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, betaLifecycles, accounts, openPositions, betaAccounts });
+  const routes = restRoutes(cache.service, { history, mirror, betaMirror, liquidations, funding, lifecycles, betaLifecycles, accounts, openPositions, betaAccounts });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
@@ -203,19 +207,21 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   void lifecycles.follow(history);
   void betaLifecycles.follow(history);
   mirror.open();
+  betaMirror.open();
   // its timer reads the database: it stops when the service closes it
   service.db.onClose(prefetchEdges(mirror, () => service.now()));
+  service.db.onClose(prefetchEdges(betaMirror, () => service.now()));
   liquidations.open();
   funding.open();
   accounts.open();
   betaAccounts.open();
   openPositions.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), betaMirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   mountBrowserAccess(app, lane, opts.cors);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
+  const warming = () => !mirror.warm() || !betaMirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
     || history.behind() || lifecycles.busy() || betaLifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountDocs(app);

@@ -7,7 +7,7 @@
  * that bucket is usually not in the page cache: the read took 7-18 ms of a 6, 8 or 9 answer on the
  * 12.5M-fill bench journal. So once a minute the buckets such a `from` is in, or reaches before
  * the next tick, are read into the edge cache, one after another, when the mirror says they hold
- * alpha fills (a request reads no others). That is at most two reads per span and tick, usually
+ * fills of the mirror's protocol (a request reads no others). That is at most two reads per span and tick, usually
  * none: a bucket stays kept until a change touches it.
  */
 import { PLAN_NAMES } from '../keys/plans.ts';
@@ -44,7 +44,7 @@ export function bucketsAhead(now: number, aheadMs: number, spans: readonly numbe
 }
 
 /**
- * Reads into `mirror.edges` the buckets {@link bucketsAhead} names that hold alpha fills, one
+ * Reads into `mirror.edges` the buckets {@link bucketsAhead} names that hold fills of its protocol, one
  * after another. Returns false (reading nothing) while the mirror is not loaded.
  */
 export async function readAhead(mirror: HistoryMirror, now: number, aheadMs: number, spans = movingSpans(),
