@@ -26,7 +26,7 @@ export const QUERY_PARAMS = {
   'api/alpha-markets-stats': ['now'],
   'api/alpha-markets': [],
   'api/alpha-open-interest': ['protocol', 'market_variant'],
-  'api/alpha-open-positions-all': [],
+  'api/alpha-open-positions-all': ['protocol'],
   'api/alpha-open-positions-search': [
     'protocol', 'sort_by', 'market_variant', 'market', 'address', 'side', 'min_size_usd', 'order', 'limit',
     'offset',
@@ -38,7 +38,7 @@ export const QUERY_PARAMS = {
   ],
   'api/alpha-position-live': ['protocol', 'id'],
   'api/alpha-position-span': ['id'],
-  'api/alpha-position-tail': ['after', 'last_seq', 'id'],
+  'api/alpha-position-tail': ['protocol', 'after', 'last_seq', 'id'],
   'api/alpha-position': ['id'],
   'api/alpha-scope-known': ['market', 'protocol', 'market_variant'],
   'api/alpha-scopes-known': ['protocol'],

@@ -73,6 +73,8 @@ export interface RouteParts {
   accounts?: AccountsIndex;
   /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
   openPositions?: OpenPositionsIndex;
+  /** beta's open positions (default: a new one, loaded on first use) */
+  betaOpenPositions?: OpenPositionsIndex;
   /** the accounts behind beta's `/accounts/stats`, `/accounts/search`, `/accounts/{address}` (and the account check of `/accounts/{address}/history`) (default: a new one, loaded on first use) */
   betaAccounts?: AccountsIndex;
 }
@@ -82,6 +84,7 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
   const { history = new HistoryIndex(service), mirror = new HistoryMirror(service),
     betaMirror = new HistoryMirror(service, {}, 'beta'), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
     lifecycles, betaLifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+    betaOpenPositions = new OpenPositionsIndex(service, 'beta'),
     betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
   const routes: RestRoute[] = [
     ...openapiRoutes(service, () => routes),
@@ -99,8 +102,8 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...currentRoutes(service, 'beta'),
     ...accountRoutes(service, 'beta', betaAccounts),
     ...historyRoutes(service, 'beta', betaMirror, null),
-    ...openPositionRoutes(service, 'beta', null),
-    ...positionRoutes(service, { history, accounts: betaAccounts, openPositions: null, lifecycles: betaLifecycles }, 'beta'),
+    ...openPositionRoutes(service, 'beta', betaOpenPositions),
+    ...positionRoutes(service, { history, accounts: betaAccounts, openPositions: betaOpenPositions, lifecycles: betaLifecycles }, 'beta'),
     ...fillRoutes(service, 'alpha'),
     ...fillRoutes(service, 'beta'),
     ...priceRoutes(service, 'alpha'),
@@ -198,8 +201,9 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const betaLifecycles = LifecycleStore.of(service, 'beta');
   const accounts = new AccountsIndex(cache.service);
   const openPositions = new OpenPositionsIndex(cache.service);
+  const betaOpenPositions = new OpenPositionsIndex(cache.service, 'beta');
   const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
-  const routes = restRoutes(cache.service, { history, mirror, betaMirror, liquidations, funding, lifecycles, betaLifecycles, accounts, openPositions, betaAccounts });
+  const routes = restRoutes(cache.service, { history, mirror, betaMirror, liquidations, funding, lifecycles, betaLifecycles, accounts, openPositions, betaOpenPositions, betaAccounts });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
@@ -216,12 +220,13 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   accounts.open();
   betaAccounts.open();
   openPositions.open();
+  betaOpenPositions.open();
   backgroundLoads.set(app, () => Promise.all([mirror.loaded(), betaMirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   mountBrowserAccess(app, lane, opts.cors);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !betaMirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
+  const warming = () => !mirror.warm() || !betaMirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm() || !betaOpenPositions.warm()
     || history.behind() || lifecycles.busy() || betaLifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountDocs(app);

@@ -8,7 +8,7 @@
  * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
  * Alpha's 18 and 19 answer from the lifecycle store and the open-position set when they can
  * (server/http/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
- * (server/http/account-history.ts), else from DuckDB; beta's 15 as alpha's, its 18 and 19 from DuckDB.
+ * (server/http/account-history.ts), else from DuckDB; both protocols alike, each with its own working sets.
  */
 import * as v from 'valibot';
 import { getRouterParam, type H3Event } from 'h3';
@@ -179,9 +179,8 @@ function positionOf(event: H3Event, protocol: Protocol): { address: string; id: 
 }
 
 /**
- * The working sets the routes read before DuckDB (each defaults to a new one, or the service's
- * store of the protocol). `openPositions` is alpha's (null for beta: its endpoints 18 and 19 read
- * DuckDB, its 15 the lifecycle store and the closed tail).
+ * The working sets the routes read before DuckDB, each of the routes' protocol (each defaults to a
+ * new one, or the service's store of the protocol); null: none (DuckDB answers).
  */
 export interface PositionParts {
   history?: HistoryIndex | null;
@@ -201,7 +200,7 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
   const alpha = protocol === 'alpha';
   const {
     history: index = new HistoryIndex(service), accounts = new AccountsIndex(service, undefined, protocol),
-    openPositions = alpha ? new OpenPositionsIndex(service) : null, lifecycles = LifecycleStore.of(service, protocol),
+    openPositions = new OpenPositionsIndex(service, protocol), lifecycles = LifecycleStore.of(service, protocol),
     closedTail = new ClosedTail(service, {}, protocol),
   } = parts;
   /** [first fill, last fill] of the address's account, epoch ms ([0, 0) without one): from the accounts index when it holds the account. */
