@@ -18,7 +18,7 @@ export const QUERY_PARAMS = {
   'api/alpha-accounts-totals': ['protocol'],
   'api/alpha-closed-after': ['protocol', 'after', 'limit'],
   'api/alpha-funding-rates': ['protocol', 'market_variant'],
-  'api/alpha-liquidations-after': ['after_seq'],
+  'api/alpha-liquidations-after': ['protocol', 'after_seq'],
   'api/alpha-liquidations-newest': ['protocol'],
   'api/alpha-liquidations-search': [
     'protocol', 'market', 'market_variant', 'from', 'to', 'after_time', 'after_seq', 'fetch',

@@ -63,6 +63,8 @@ export interface RouteParts {
   betaMirror?: HistoryMirror;
   /** endpoint 5's events (default: a new one, loaded on first use) */
   liquidations?: LiquidationIndex;
+  /** beta's endpoint 5's events (default: a new one, loaded on first use) */
+  betaLiquidations?: LiquidationIndex;
   /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
   funding?: FundingIndex;
   /** endpoints 15, 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
@@ -82,7 +84,8 @@ export interface RouteParts {
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
   const { history = new HistoryIndex(service), mirror = new HistoryMirror(service),
-    betaMirror = new HistoryMirror(service, {}, 'beta'), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
+    betaMirror = new HistoryMirror(service, {}, 'beta'), liquidations = new LiquidationIndex(service),
+    betaLiquidations = new LiquidationIndex(service, 'beta'), funding = new FundingIndex(service),
     lifecycles, betaLifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
     betaOpenPositions = new OpenPositionsIndex(service, 'beta'),
     betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
@@ -98,7 +101,7 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...historyRoutes(service, 'alpha', mirror, funding),
     ...openPositionRoutes(service, 'alpha', openPositions),
     ...positionRoutes(service, { history, accounts, openPositions, lifecycles }),
-    ...liquidationRoutes(service, 'beta', null),
+    ...liquidationRoutes(service, 'beta', betaLiquidations),
     ...currentRoutes(service, 'beta'),
     ...accountRoutes(service, 'beta', betaAccounts),
     ...historyRoutes(service, 'beta', betaMirror, null),
@@ -196,6 +199,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const mirror = new HistoryMirror(cache.service);
   const betaMirror = new HistoryMirror(cache.service, {}, 'beta');
   const liquidations = new LiquidationIndex(cache.service);
+  const betaLiquidations = new LiquidationIndex(cache.service, 'beta');
   const funding = new FundingIndex(cache.service);
   const lifecycles = LifecycleStore.of(service);
   const betaLifecycles = LifecycleStore.of(service, 'beta');
@@ -203,7 +207,7 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   const openPositions = new OpenPositionsIndex(cache.service);
   const betaOpenPositions = new OpenPositionsIndex(cache.service, 'beta');
   const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
-  const routes = restRoutes(cache.service, { history, mirror, betaMirror, liquidations, funding, lifecycles, betaLifecycles, accounts, openPositions, betaOpenPositions, betaAccounts });
+  const routes = restRoutes(cache.service, { history, mirror, betaMirror, liquidations, betaLiquidations, funding, lifecycles, betaLifecycles, accounts, openPositions, betaOpenPositions, betaAccounts });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
@@ -216,17 +220,18 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   service.db.onClose(prefetchEdges(mirror, () => service.now()));
   service.db.onClose(prefetchEdges(betaMirror, () => service.now()));
   liquidations.open();
+  betaLiquidations.open();
   funding.open();
   accounts.open();
   betaAccounts.open();
   openPositions.open();
   betaOpenPositions.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), betaMirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), betaMirror.loaded(), liquidations.loaded(), betaLiquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   mountBrowserAccess(app, lane, opts.cors);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !betaMirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm() || !betaOpenPositions.warm()
+  const warming = () => !mirror.warm() || !betaMirror.warm() || !liquidations.warm() || !betaLiquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm() || !betaOpenPositions.warm()
     || history.behind() || lifecycles.busy() || betaLifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountDocs(app);
