@@ -45,7 +45,7 @@ const history = new HistoryIndex(service);
 const app = createApp(service, keys, limits, { cache: new ResponseCache(service, { enabled: false }), history });
 // the in-memory sets and the lifecycle store, as the HTTP bench waits for them (else the first
 // requests measure their SQL fallbacks)
-await Promise.all([appLoaded(app), LifecycleStore.of(service).follow(history)]);
+await Promise.all([appLoaded(app), LifecycleStore.of(service).follow(history), LifecycleStore.of(service, 'beta').follow(history)]);
 const get = async (path: string): Promise<number> => {
   const res = await app.request(path, { headers: { 'x-api-key': key } });
   await res.text();

@@ -59,24 +59,35 @@ export interface RouteParts {
   history?: HistoryIndex;
   /** the 5-minute buckets of the liquidation, open-interest and volume history routes (default: a new one, loaded on first use) */
   mirror?: HistoryMirror;
-  /** `GET /v1/alpha/liquidations/search`'s events (default: a new one, loaded on first use) */
+  /** beta's endpoints 6, 8, 9's 5-minute buckets (default: a new one, loaded on first use) */
+  betaMirror?: HistoryMirror;
+  /** endpoint 5's events (default: a new one, loaded on first use) */
   liquidations?: LiquidationIndex;
-  /** `GET /v1/alpha/funding-rates/history`'s hourly funding rows (default: a new one, loaded on first use) */
+  /** beta's endpoint 5's events (default: a new one, loaded on first use) */
+  betaLiquidations?: LiquidationIndex;
+  /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
   funding?: FundingIndex;
   /** the closed lifecycles of account history, position detail and lifecycle timeline (default: the service's, LifecycleStore.of) */
   lifecycles?: LifecycleStore;
-  /** alpha accounts of `GET /v1/alpha/accounts/stats`, `/search` and `/{address}` (and account history's 404 check) (default: a new one, loaded on first use) */
+  /** beta's closed lifecycles for its endpoint 15 (default: the service's, LifecycleStore.of(service, 'beta')) */
+  betaLifecycles?: LifecycleStore;
+  /** endpoints 12-14's (and 15's account check) alpha accounts (default: a new one, loaded on first use) */
   accounts?: AccountsIndex;
   /** open positions of `GET /v1/alpha/open-positions/search`, whose live fields position detail and lifecycle timeline show too (default: a new one, loaded on first use) */
   openPositions?: OpenPositionsIndex;
+  /** beta's open positions (default: a new one, loaded on first use) */
+  betaOpenPositions?: OpenPositionsIndex;
   /** the accounts behind beta's `/accounts/stats`, `/accounts/search`, `/accounts/{address}` (and the account check of `/accounts/{address}/history`) (default: a new one, loaded on first use) */
   betaAccounts?: AccountsIndex;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
-  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
-    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+  const { history = new HistoryIndex(service), mirror = new HistoryMirror(service),
+    betaMirror = new HistoryMirror(service, {}, 'beta'), liquidations = new LiquidationIndex(service),
+    betaLiquidations = new LiquidationIndex(service, 'beta'), funding = new FundingIndex(service),
+    lifecycles, betaLifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+    betaOpenPositions = new OpenPositionsIndex(service, 'beta'),
     betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
   const routes: RestRoute[] = [
     ...openapiRoutes(service, () => routes),
@@ -90,12 +101,12 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...historyRoutes(service, 'alpha', mirror, funding),
     ...openPositionRoutes(service, 'alpha', openPositions),
     ...positionRoutes(service, { history, accounts, openPositions, lifecycles }),
-    ...liquidationRoutes(service, 'beta', null),
+    ...liquidationRoutes(service, 'beta', betaLiquidations),
     ...currentRoutes(service, 'beta'),
     ...accountRoutes(service, 'beta', betaAccounts),
-    ...historyRoutes(service, 'beta', null, null),
-    ...openPositionRoutes(service, 'beta', null),
-    ...positionRoutes(service, { history: null, accounts: betaAccounts, openPositions: null, lifecycles: null }, 'beta'),
+    ...historyRoutes(service, 'beta', betaMirror, null),
+    ...openPositionRoutes(service, 'beta', betaOpenPositions),
+    ...positionRoutes(service, { history, accounts: betaAccounts, openPositions: betaOpenPositions, lifecycles: betaLifecycles }, 'beta'),
     ...fillRoutes(service, 'alpha'),
     ...fillRoutes(service, 'beta'),
     ...priceRoutes(service, 'alpha'),
@@ -187,33 +198,42 @@ export function createApp(service: Service, keys: KeyStore, limits: Limits, opts
   observeGcPauses(); // for /health (once per process)
   // routes read the clock through the cache's view, so clock-dependent answers are not cached
   const mirror = new HistoryMirror(cache.service);
+  const betaMirror = new HistoryMirror(cache.service, {}, 'beta');
   const liquidations = new LiquidationIndex(cache.service);
+  const betaLiquidations = new LiquidationIndex(cache.service, 'beta');
   const funding = new FundingIndex(cache.service);
   const lifecycles = LifecycleStore.of(service);
+  const betaLifecycles = LifecycleStore.of(service, 'beta');
   const accounts = new AccountsIndex(cache.service);
   const openPositions = new OpenPositionsIndex(cache.service);
+  const betaOpenPositions = new OpenPositionsIndex(cache.service, 'beta');
   const betaAccounts = new AccountsIndex(cache.service, undefined, 'beta');
-  const routes = restRoutes(cache.service, { history, mirror, liquidations, funding, lifecycles, accounts, openPositions, betaAccounts });
+  const routes = restRoutes(cache.service, { history, mirror, betaMirror, liquidations, betaLiquidations, funding, lifecycles, betaLifecycles, accounts, openPositions, betaOpenPositions, betaAccounts });
   // at once rather than on the first request that needs them: each loads in the background (a long
   // history tail is rebuilt meanwhile) and its routes answer from SQL until it is done; a failure
   // is logged there
   void history.open();
   void lifecycles.follow(history);
+  void betaLifecycles.follow(history);
   mirror.open();
+  betaMirror.open();
   // its timer reads the database: it stops when the service closes it
   service.db.onClose(prefetchEdges(mirror, () => service.now()));
+  service.db.onClose(prefetchEdges(betaMirror, () => service.now()));
   liquidations.open();
+  betaLiquidations.open();
   funding.open();
   accounts.open();
   betaAccounts.open();
   openPositions.open();
-  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), liquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
+  betaOpenPositions.open();
+  backgroundLoads.set(app, () => Promise.all([mirror.loaded(), betaMirror.loaded(), liquidations.loaded(), betaLiquidations.loaded(), funding.loaded(), accounts.loaded(), betaAccounts.loaded()]).then(() => undefined));
   const lane = new HitLane(cache, keys, limits);
   hitLanes.set(app, lane);
   mountBrowserAccess(app, lane, opts.cors);
   for (const route of routes) mountRoute(app, route, keys, limits, cache, lane);
-  const warming = () => !mirror.warm() || !liquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm()
-    || history.behind() || lifecycles.busy();
+  const warming = () => !mirror.warm() || !betaMirror.warm() || !liquidations.warm() || !betaLiquidations.warm() || !funding.warm() || !accounts.warm() || !betaAccounts.warm() || !openPositions.warm() || !betaOpenPositions.warm()
+    || history.behind() || lifecycles.busy() || betaLifecycles.busy();
   mountHealth(app, service, cache, warming);
   mountDocs(app);
   mountMcp({ app, service, keys, limits, routes });

@@ -15,7 +15,7 @@
  * (a job's) drops the buckets it touched ({@link EdgeBuckets.forget}). Either way a read that was
  * under way while a change was announced is served but not kept (it may predate the change).
  */
-import type { Fill } from '../journal/rows.ts';
+import type { Fill, Protocol } from '../journal/rows.ts';
 import { SecondChanceMap } from './second-chance-map.ts';
 import { FIVE_MINUTES_MS } from '../lib/time.ts';
 
@@ -54,7 +54,7 @@ export function edgeFillOf(f: Fill): EdgeFill {
   };
 }
 
-/** Reads the fills of every alpha market in [lo, hi) (epoch ms). */
+/** Reads the fills of every market of the mirror's protocol in [lo, hi) (epoch ms). */
 export type EdgeReader = (lo: number, hi: number) => Promise<EdgeFill[]>;
 
 /** Buckets kept by default: a few dozen fills each on the bench journal, so well under 10 MB. */
@@ -71,7 +71,8 @@ export class EdgeBuckets {
   /** buckets served from memory, and reads started (tests) */
   readonly stats = { hits: 0, reads: 0 };
 
-  constructor(private readonly read: EdgeReader, capacity = CAPACITY) {
+  /** @param protocol whose fills `read` gives (an append's fills of the other protocol are not added) */
+  constructor(private readonly read: EdgeReader, capacity = CAPACITY, private readonly protocol: Protocol = 'alpha') {
     this.kept = new SecondChanceMap(capacity, () => 1);
   }
 
@@ -108,7 +109,7 @@ export class EdgeBuckets {
   }
 
   /**
-   * Adds an append's committed fills (its alpha ones, as {@link edgeFillOf} rows) to the kept
+   * Adds an append's committed fills (those of the protocol, as {@link edgeFillOf} rows) to the kept
    * buckets they fall in, and keeps no read under way (as {@link forget}). A bucket read after the
    * append committed but before this already holds them: only fills with a seq past its newest are
    * added (an append's seqs are all past every earlier fill's), so none is counted twice.
@@ -118,8 +119,8 @@ export class EdgeBuckets {
     this.reading.clear();
     const by = new Map<number, EdgeFill[]>();
     for (const f of fills) {
-      const start = Math.floor(f.time / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
-      if (f.protocol !== 'alpha' || !this.kept.has(start)) continue;
+      const start = Math.floor(f.time / M5) * M5;
+      if (f.protocol !== this.protocol || !this.kept.has(start)) continue;
       const list = by.get(start);
       if (list) list.push(edgeFillOf(f));
       else by.set(start, [edgeFillOf(f)]);

@@ -3,12 +3,12 @@
  *
  * A window whose `from` follows the clock (the default span before a defaulted `to`, or a plan's
  * lookback floor) starts inside one 5-minute bucket for five minutes, then in the next; the first
- * request there needs that bucket's raw fills (server/http/edge-buckets.ts). On a big journal that
- * bucket is usually not in the page cache: the read took 7-18 ms of a liquidation, open-interest or
- * volume history answer on the 12.5M-fill bench journal. So once a minute the buckets such a `from` is
- * in, or reaches before the next tick, are read into the edge cache, one after another, when the mirror
- * says they hold alpha fills (a request reads no others). That is at most two reads per span and tick,
- * usually none: a bucket stays kept until a change touches it.
+ * request there needs that bucket's raw fills (server/http/edge-buckets.ts). On a big journal
+ * that bucket is usually not in the page cache: the read took 7-18 ms of a 6, 8 or 9 answer on the
+ * 12.5M-fill bench journal. So once a minute the buckets such a `from` is in, or reaches before
+ * the next tick, are read into the edge cache, one after another, when the mirror says they hold
+ * fills of the mirror's protocol (a request reads no others). That is at most two reads per span and tick, usually
+ * none: a bucket stays kept until a change touches it.
  */
 import { PLAN_NAMES } from '../keys/plans.ts';
 import type { HistoryMirror } from './history-mirror.ts';
@@ -43,7 +43,7 @@ export function bucketsAhead(now: number, aheadMs: number, spans: readonly numbe
 }
 
 /**
- * Reads into `mirror.edges` the buckets {@link bucketsAhead} names that hold alpha fills, one
+ * Reads into `mirror.edges` the buckets {@link bucketsAhead} names that hold fills of its protocol, one
  * after another. Returns false (reading nothing) while the mirror is not loaded.
  */
 export async function readAhead(mirror: HistoryMirror, now: number, aheadMs: number, spans = movingSpans(),

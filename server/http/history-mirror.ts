@@ -1,7 +1,7 @@
 /**
- * The in-memory mirror of the alpha 5-minute buckets (`rollup_5m`, `oi_snapshot_5m`) that
- * `GET /v1/alpha/liquidations/history`, `GET /v1/alpha/open-interest/history` and
- * `GET /v1/alpha/volume/history` answer from: one {@link VariantBuckets} per market variant.
+ * The in-memory mirror of one protocol's 5-minute buckets (`rollup_5m`, `oi_snapshot_5m`) that
+ * endpoints 6, 8 and 9 answer from (issue 7): one {@link VariantBuckets} per market variant (per
+ * market for beta, which has no variants); one mirror per protocol.
  *
  * Never stale: every committed change to those tables is announced with its time span (the
  * append path for each append, the rollup refresh for the days it recomputed; Service
@@ -15,6 +15,7 @@ import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { DerivedChange } from '../ingest/append.ts';
 import { log } from '../log.ts';
 import type { Service } from '../service.ts';
+import type { Protocol } from '../journal/rows.ts';
 import { EdgeBuckets, type EdgeFill } from './edge-buckets.ts';
 import { Inexact, LOAD_LIMIT, VariantBuckets, variantKey } from './variant-buckets.ts';
 import { waitUntil, yieldToLoop } from './waiting.ts';
@@ -40,7 +41,7 @@ export interface MirrorView {
 }
 
 
-/** See the file comment. One per route list. */
+/** See the file comment. One per route list and protocol. */
 export class HistoryMirror {
   private byKey = new Map<string, VariantBuckets>();
   private origin = 0;
@@ -59,9 +60,10 @@ export class HistoryMirror {
   /** the raw fills of the buckets at windows' partial edges, kept per bucket (never stale: see {@link changed}) */
   readonly edges: EdgeBuckets;
 
-  constructor(private readonly service: Service, opts: { quietMs?: number } = {}) {
+  constructor(private readonly service: Service, opts: { quietMs?: number } = {}, readonly protocol: Protocol = 'alpha') {
     this.quietMs = opts.quietMs ?? QUIET_MS;
-    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('api/edge-fills', { lo, hi })) as unknown as EdgeFill[]);
+    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('api/edge-fills', { protocol, lo, hi })) as unknown as EdgeFill[],
+      undefined, protocol);
   }
 
   /** Follows changes and starts the first load (in the background). Idempotent. */
@@ -155,7 +157,7 @@ export class HistoryMirror {
     this.loading = true;
     const t0 = performance.now();
     try {
-      const bounds = await this.service.db.queryOne('mirror/bounds');
+      const bounds = await this.service.db.queryOne('mirror/bounds', { protocol: this.protocol });
       // no data yet: start at today (wall clock: the service's would count as a request's read in
       // the response cache); data before it makes a change before the origin, hence a reload
       const origin = typeof bounds?.first_day === 'number' ? bounds.first_day : Math.floor(Date.now() / DAY_MS) * DAY_MS;
@@ -173,10 +175,10 @@ export class HistoryMirror {
       this.byKey = fresh;
       [this.origin, this.length] = [origin, length];
       this.ready = true;
-      log.debug(`history mirror: ${fresh.size} variants loaded in ${(performance.now() - t0).toFixed(0)} ms`);
+      log.debug(`${this.protocol} history mirror: ${fresh.size} variants loaded in ${(performance.now() - t0).toFixed(0)} ms`);
     } catch (err) {
       this.stale = true;
-      if (!(err instanceof Inexact)) log.warn('history mirror: load failed; endpoints 6, 8, 9 answer from SQL', err);
+      if (!(err instanceof Inexact)) log.warn(`${this.protocol} history mirror: load failed; endpoints 6, 8, 9 answer from SQL`, err);
       this.reloadAt = Date.now() + (err instanceof Inexact ? 3_600_000 : 60_000);
     } finally {
       this.loading = false;
@@ -202,7 +204,7 @@ export class HistoryMirror {
       await this.readRows('mirror/oi-snapshot-5m', lo, hi, load);
       for (const v of this.byKey.values()) v.finish();
     } catch (err) {
-      if (!(err instanceof Inexact)) log.warn('history mirror: patch failed; reloading it whole', err);
+      if (!(err instanceof Inexact)) log.warn(`${this.protocol} history mirror: patch failed; reloading it whole`, err);
       this.drop();
     }
   }
@@ -221,7 +223,7 @@ export class HistoryMirror {
    */
   private async readRows(name: string, lo: number, hi: number, load: Load): Promise<void> {
     const snapshots = name === 'mirror/oi-snapshot-5m';
-    await this.service.db.queryChunkColumns(name, { lo, hi }, (chunk: DuckDBDataChunk) => {
+    await this.service.db.queryChunkColumns(name, { protocol: this.protocol, lo, hi }, (chunk: DuckDBDataChunk) => {
       const n = chunk.rowCount;
       const markets = chunk.getColumnVector(0);
       const variants = chunk.getColumnVector(1);

@@ -18,6 +18,7 @@ import { rename } from 'node:fs/promises';
 import { close, closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
+import type { Protocol } from '../journal/rows.ts';
 import { fsyncFd, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { BufferedWriter } from '../buffered-writer.ts';
 
@@ -38,14 +39,18 @@ const READ_GAP = 16 * 1024;
 
 /** Market-variant codes of key rows: `list[code]` = [market_variant, market], codes given in first-seen order. */
 export class VariantCodes {
-  readonly list: [string, string][] = [];
+  readonly list: [string | null, string][] = [];
   private readonly codes = new Map<string, number>();
 
-  /** The code of `variant` (a variant of `market`), added when new. */
-  code(variant: string, market: string): number {
-    let code = this.codes.get(variant);
+  /**
+   * The code of `variant` of `market`, added when new; a protocol without variants (null, beta)
+   * has one code per market.
+   */
+  code(variant: string | null, market: string): number {
+    const key = variant ?? `\u0000${market}`;
+    let code = this.codes.get(key);
     if (code === undefined) {
-      this.codes.set(variant, (code = this.list.length));
+      this.codes.set(key, (code = this.list.length));
       this.list.push([variant, market]);
     }
     return code;
@@ -76,14 +81,14 @@ export function accountFiles(file: string): [string, string, string] {
 
 interface Directory {
   /** code → [market_variant, market] */
-  variants: [string, string][];
+  variants: [string | null, string][];
   /** addresses in file order, and each one's first key row (then the row count) */
   addresses: string[];
   starts: number[];
 }
 
 /** Writes the by-address files of the segment (after, mark] named by `file`; returns `.recs`' size. */
-export async function writeAccountFiles(db: Database, dir: string, file: string, after: number, mark: number): Promise<number> {
+export async function writeAccountFiles(db: Database, dir: string, file: string, protocol: Protocol, after: number, mark: number): Promise<number> {
   const [keysName, recsName, dirName] = accountFiles(file);
   const keysTmp = join(dir, `.tmp-${keysName}`);
   const recsTmp = join(dir, `.tmp-${recsName}`);
@@ -97,7 +102,7 @@ export async function writeAccountFiles(db: Database, dir: string, file: string,
   const rowBytes = new Uint8Array(row.buffer);
   let rows = 0;
   try {
-    await db.queryChunkColumns('store/account-docs', { after, mark }, (chunk) => {
+    await db.queryChunkColumns('store/account-docs', { protocol, after, mark }, (chunk) => {
       const [address, id, variant, market, opened, closed, size, pnl, leverage, doc] = chunk.getColumns() as [
         string[], number[], string[], string[], number[], number[], (number | null)[], number[], number[], string[]];
       for (let i = 0; i < chunk.rowCount; i++) {
@@ -135,7 +140,7 @@ export interface AccountRun {
   keys: Float64Array;
   count: number;
   /** code → [market_variant, market] */
-  variants: readonly [string, string][];
+  variants: readonly [string | null, string][];
   /** The documents of rows `rows` (indexes into this run, any order), in that order. */
   records(rows: readonly number[]): Promise<string[]>;
 }

@@ -12,7 +12,7 @@ import type { LifecycleStore } from './lifecycle-store.ts';
 import { timelinePage, type FillDoc, type TimelineQuery } from './lifecycle-timeline.ts';
 import type { OpenPositionsIndex } from './open-positions-index.ts';
 
-/** An answer, or a 404 (`null`: no alpha lifecycle of this address has this id). */
+/** An answer, or a 404 (`null`: no lifecycle of this address and the set's protocol has this id). */
 export type Found<T> = T | null;
 
 /**
@@ -49,7 +49,7 @@ export async function timelineFromStoreOrSet(service: Service, store: LifecycleS
   if (!lifecycle) return undefined;
   if (lifecycle.address !== address) return null;
   const tail = lifecycle.lastSeq <= view.mark ? [] : await service.db.query('api/alpha-position-tail', {
-    id, after: view.mark, last_seq: lifecycle.lastSeq,
+    protocol: open.protocol, id, after: view.mark, last_seq: lifecycle.lastSeq,
   });
   const fills: FillDoc[] = [...(view.prefixes.get(id) ?? []), ...tail.map((r) => JSON.parse(r.doc as string) as FillDoc)];
   // a prefix read after the lifecycle closed, or one missing for a lifecycle closed meanwhile: the SQL answers

@@ -1,11 +1,10 @@
 /**
- * One segment of the lifecycle store (server/http/lifecycle-store.ts): the alpha lifecycles that closed
- * between two marks, each with its record and every fill, as one line of JSON in a file ordered by
- * position_id, and an index file of (position_id, byte offset) pairs. A lookup is a binary search in
- * memory and one `read` of a few hundred bytes to a few KB: no SQL, no planning, no cold DuckDB blocks
- * (`GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle`
- * spent ~1 ms on a DuckDB round trip, 2-3.5 ms planning and the rest reading scattered blocks of 4 GB
- * of tables).
+ * One segment of the lifecycle store (server/http/lifecycle-store.ts): the lifecycles of one
+ * protocol that closed between two marks, each with its record and every fill, as one line of JSON in a file
+ * ordered by position_id, and an index file of (position_id, byte offset) pairs. A lookup is a
+ * binary search in memory and one `read` of a few hundred bytes to a few KB: no SQL, no planning,
+ * no cold DuckDB blocks (issue 7: endpoints 18 and 19 spent ~1 ms on a DuckDB round trip, 2-3.5 ms
+ * planning and the rest reading scattered blocks of 4 GB of tables).
  *
  * Files: `seg-<after>-<mark>.jsonl` (line i = `[record, [fill, ...]]`, the documents of
  * sql/store/lifecycle-docs.sql) and `seg-<after>-<mark>.idx` (float64s: count, the ids ascending,
@@ -19,6 +18,7 @@ import { rename } from 'node:fs/promises';
 import { close, closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
+import type { Protocol } from '../journal/rows.ts';
 import { fsyncFd, writeFileAtomicAsync } from '../fs-atomic.ts';
 import { BufferedWriter } from '../buffered-writer.ts';
 import type { FillDoc } from './lifecycle-timeline.ts';
@@ -51,11 +51,11 @@ export function segmentFiles(file: string): [string, string, ...string[]] {
 }
 
 /**
- * Writes the segment of lifecycles closed in (after, mark] into `dir` (reads DuckDB on a pooled
+ * Writes the segment of `protocol`'s lifecycles closed in (after, mark] into `dir` (reads DuckDB on a pooled
  * reader, streaming through a 1 MB buffer, plus an id and an offset per lifecycle) and
  * returns its metadata.
  */
-export async function writeSegment(db: Database, dir: string, after: number, mark: number): Promise<SegmentMeta> {
+export async function writeSegment(db: Database, dir: string, protocol: Protocol, after: number, mark: number): Promise<SegmentMeta> {
   const file = `seg-${after}-${mark}.jsonl`;
   const tmp = join(dir, `.tmp-${file}`);
   const fd = openSync(tmp, 'w');
@@ -72,7 +72,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
     out.write(']]\n');
   };
   try {
-    await db.queryChunkColumns('store/lifecycle-docs', { after, mark }, (chunk) => {
+    await db.queryChunkColumns('store/lifecycle-docs', { protocol, after, mark }, (chunk) => {
       const [idCol, partCol, docCol] = chunk.getColumns() as [bigint[], number[], string[]];
       for (let i = 0; i < chunk.rowCount; i++) {
         if (partCol[i] === 0) {
@@ -100,7 +100,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
   index.set(offsets, 1 + count);
   await rename(tmp, join(dir, file));
   await writeFileAtomicAsync(join(dir, segmentFiles(file)[1]), new Uint8Array(index.buffer));
-  const recordsBytes = await writeAccountFiles(db, dir, file, after, mark);
+  const recordsBytes = await writeAccountFiles(db, dir, file, protocol, after, mark);
   return { file, after, mark, count, bytes, records_bytes: recordsBytes };
 }
 

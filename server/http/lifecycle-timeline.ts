@@ -5,7 +5,7 @@
  * of `GET /v1/alpha/positions/{address}/{id}/lifecycle`, filtered, sorted and paged exactly as
  * sql/api/alpha-position-lifecycle.sql does.
  *
- * The arrays are sql/schema/read-macros.sql `alpha_timeline_docs` (fills) and
+ * The arrays are sql/schema/read-macros.sql `timeline_docs` (fills) and
  * sql/store/lifecycle-docs.sql (records): values as DuckDB computed them, times as epoch µs.
  * test/lifecycle-store.test.ts compares every answer with the SQL's.
  */
@@ -13,7 +13,7 @@ import type { Row } from '../db/database.ts';
 import { isoFromMicros } from '../db/values.ts';
 import { ORDER_SAFE_USD } from './open-positions-index.ts';
 
-/** One fill as `alpha_timeline_docs` writes it: [seq, time µs, type, 11 amounts and prices, tx]. */
+/** One fill as `timeline_docs` writes it: [seq, time µs, type, 11 amounts and prices, tx]. */
 export type FillDoc = [number, number, string, ...(number | string | null)[]];
 
 /** PositionEvent's fields after `time` and `type`, in the doc's order (positions 3-15). */

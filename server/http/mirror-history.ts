@@ -27,13 +27,13 @@ const ceil5 = (x: number): number => Math.ceil(x / FIVE_MINUTES_MS) * FIVE_MINUT
 /** The rollup sums of some fills of one variant (sql/derive/rollup-stage.sql), exact micro-dollars. */
 type EdgeSums = Record<SumColumn | 'oi_long' | 'oi_short', number>;
 
-/** The raw alpha fills of [lo, hi) in scope: rollup sums per variant (by market and variant), and the first fill's and first liquidation's times. */
+/** The raw fills (of the mirror's protocol) of [lo, hi) in scope: rollup sums per variant (by market and variant), and the first fill's and first liquidation's times. */
 interface Edge {
   sums: Map<string, EdgeSums>;
   first: { fill_count: number | null; liq_count: number | null };
 }
 
-/** Sums the fills in [lo, hi) (inside one 5-minute bucket) of `market` (null: every alpha market). */
+/** Sums the fills in [lo, hi) (inside one 5-minute bucket) of `market` (null: every market of the mirror's protocol). */
 async function edgeSums(mirror: HistoryMirror, market: string | null, lo: number, hi: number): Promise<Edge> {
   const out = new Map<string, EdgeSums>();
   const first: Edge['first'] = { fill_count: null, liq_count: null };

@@ -1,9 +1,8 @@
 /**
- * `GET /v1/alpha/open-positions/search`'s working set, `GET /v1/alpha/open-positions/stats`'s summary
- * and `GET /v1/alpha/positions/{address}/{id}`'s live fields: every open alpha position (a few thousand
- * rows, from sql/api/alpha-open-positions-all.sql) held in memory for one journal generation. A search
- * is then a filter, a sort and a slice in JS, instead of the `open_alpha_positions()` joins (~20 ms on
- * the bench journal, whatever the filters) on every request.
+ * Endpoint 16's working set, endpoint 17's summary and endpoint 18's live fields (issue 7): every open position of one protocol (a few thousand rows, from
+ * sql/api/alpha-open-positions-all.sql) held in memory for one journal generation. A search is then
+ * a filter, a sort and a slice in JS, instead of the `open_positions_of()` joins (~20 ms on the
+ * bench journal, whatever the filters) on every request.
  *
  * Never stale: only appends change the tables behind those rows (fills, position snapshots, market
  * snapshots; the position refresh appends poll snapshots too), and every append's listener moves
@@ -19,6 +18,7 @@
  */
 import type { Row } from '../db/database.ts';
 import type { Service } from '../service.ts';
+import type { Protocol } from '../journal/rows.ts';
 import { PositionSet, type OpenPositionPage, type OpenPositionSearch, type PositionsSummary } from './open-position-set.ts';
 
 /**
@@ -43,7 +43,7 @@ export interface OpenLifecycle {
   fillCount: number;
 }
 
-/** See the file comment. One per route list. */
+/** See the file comment. One per route list and protocol. */
 export class OpenPositionsIndex {
   private generation = 0;
   /** the set of one generation, loading or loaded (`ready` once it has) */
@@ -54,7 +54,7 @@ export class OpenPositionsIndex {
   /** whether a request read the set since the last load began */
   private used = false;
 
-  constructor(private readonly service: Service) {}
+  constructor(private readonly service: Service, readonly protocol: Protocol = 'alpha') {}
 
   /**
    * Loads the set now rather than at the first request (the app calls it at start), and from then
@@ -98,7 +98,7 @@ export class OpenPositionsIndex {
   private load(): Promise<PositionSet | null> {
     this.follow();
     if (this.loaded?.generation !== this.generation) {
-      const rows = this.service.db.query('api/alpha-open-positions-all').then((all) => {
+      const rows = this.service.db.query('api/alpha-open-positions-all', { protocol: this.protocol }).then((all) => {
         const large = (x: unknown) => typeof x === 'number' && Math.abs(x) >= ORDER_SAFE_USD;
         return all.some((r) => large(r.current_size_usd) || large(r.current_collateral_usd) || large(r.unrealized_pnl_usd))
           ? null : new PositionSet(all);

@@ -1,8 +1,7 @@
 /**
- * One alpha market variant's 5-minute derived buckets held in typed arrays
- * (`GET /v1/alpha/{liquidations,open-interest,volume}/history` read them instead of planning a dozen
- * range scans per request): the `rollup_5m` sums, the running OI of its fills, and the last market
- * snapshot of each bucket (`oi_snapshot_5m`).
+ * One market variant's (a beta market's) 5-minute derived buckets held in typed arrays (issue 7: endpoints 6,
+ * 8 and 9 read them instead of planning a dozen range scans per request): the `rollup_5m` sums,
+ * the running OI of its fills, and the last market snapshot of each bucket (`oi_snapshot_5m`).
  *
  * Index i is the bucket starting at `origin + i * 5 min` (`origin` is midnight UTC). Amounts are
  * micro-dollars held as doubles, which are exact integers while below 2^53: every value loaded

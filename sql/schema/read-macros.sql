@@ -190,11 +190,10 @@ CREATE OR REPLACE MACRO accounts_of(proto) AS TABLE
 CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
   SELECT * FROM alpha_account_shape('accounts');
 
--- Alpha lifecycles in the API's Position-record History-row shape, shared by
--- `GET /v1/alpha/accounts/{address}/history` and `GET /v1/alpha/positions/{address}/{id}` (18 adds the
--- live fields): USD rounded to 6 decimals, prices and leverage not; plus `last_seq` (the lifecycle's
--- last fill) for the callers' filters, which they then drop.
--- Argument: source, the name of a table shaped like `lifecycles` (lifecycles, alpha_history_index).
+-- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
+-- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not; plus `last_seq`
+-- (the lifecycle's last fill) for the callers' filters, which they then drop.
+-- Argument: source, the name of a table shaped like `lifecycles` (lifecycles, history_index).
 -- Filters on the output's columns reach the table scan as table filters.
 CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
   SELECT
@@ -225,14 +224,13 @@ CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
        l.last_seq
   FROM query_table(source) l;
 
--- The lifecycle store's record documents (server/http/lifecycle-store.ts): every alpha lifecycle with
--- `GET /v1/alpha/positions/{address}/{id}`'s record as a compact JSON array in alpha_record_shape's
--- column order without last_seq (sql/store/record-columns.sql; opened_at / closed_at as epoch µs),
--- beside the columns the store files and orders it by, and `GET /v1/alpha/accounts/{address}/history`'s
--- sort keys exactly as sql/api/alpha-account-history.sql computes them (times as epoch µs, USD as the
--- served 6-decimal doubles). One projection, so a record's keys and its text cannot differ. No
--- arguments; filters on the output reach the scan.
-CREATE OR REPLACE MACRO alpha_record_docs() AS TABLE
+-- The lifecycle store's record documents (server/http/lifecycle-store.ts): every lifecycle of
+-- protocol `proto` with endpoint 18's record as a compact JSON array in alpha_record_shape's column order without
+-- last_seq (sql/store/record-columns.sql; opened_at / closed_at as epoch µs), beside the columns the
+-- store files and orders it by, and endpoint 15's sort keys exactly as sql/api/alpha-account-history.sql
+-- computes them (times as epoch µs, USD as the served 6-decimal doubles). One projection, so a
+-- record's keys and its text cannot differ. Argument: proto; filters on the output reach the scan.
+CREATE OR REPLACE MACRO record_docs(proto) AS TABLE
   SELECT r.position_id,
          r.address,
          r.market,
@@ -246,17 +244,16 @@ CREATE OR REPLACE MACRO alpha_record_docs() AS TABLE
          r.max_leverage,
          json_array(*COLUMNS(* EXCLUDE (last_seq) REPLACE (epoch_us(opened_at) AS opened_at, epoch_us(closed_at) AS closed_at)))::VARCHAR AS doc
   FROM alpha_record_shape('lifecycles') r
-  WHERE r.protocol = 'alpha';
+  WHERE r.protocol = proto;
 
--- `GET /v1/alpha/positions/{address}/{id}/lifecycle`'s events (PositionEvent) of alpha fills with
--- after_seq < seq <= upto_seq, each as a compact JSON array for the lifecycle store
--- (server/http/lifecycle-store.ts), which keeps them per lifecycle and sorts, filters and pages them
--- itself (server/http/lifecycle-timeline.ts): [seq, time as epoch µs, type, size_delta_usd,
--- position_size_usd, collateral_delta_usd, price,
+-- Endpoint 19's events (PositionEvent) of the fills of protocol `proto` with after_seq < seq <= upto_seq, each as a
+-- compact JSON array for the lifecycle store (server/http/lifecycle-store.ts), which keeps them per
+-- lifecycle and sorts, filters and pages them itself (server/http/lifecycle-timeline.ts):
+-- [seq, time as epoch µs, type, size_delta_usd, position_size_usd, collateral_delta_usd, price,
 --  entry_price, pnl_delta_usd, fee_usd, borrowing_fee_usd, funding_fee_usd, liquidation_fee_usd,
 --  fee_total_usd, tx]: the values of sql/api/alpha-position-lifecycle.sql's columns (USD rounded to 6
--- decimals, prices not). Arguments: after_seq, upto_seq (bound parameters: table filters on seq).
-CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
+-- decimals, prices not). Arguments: proto, after_seq, upto_seq (bound parameters: table filters on seq).
+CREATE OR REPLACE MACRO timeline_docs(proto, after_seq, upto_seq) AS TABLE
   SELECT f.position_id,
          f.seq,
          json_array(f.seq, epoch_us(f.time), f.type,
@@ -266,19 +263,18 @@ CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
            round(f.borrowing_fee_usd, 6)::DOUBLE, round(f.funding_fee_usd, 6)::DOUBLE,
            round(f.liquidation_fee_usd, 6)::DOUBLE, round(f.fee_total_usd, 6)::DOUBLE, f.tx)::VARCHAR AS doc
   FROM fills f
-  WHERE f.protocol = 'alpha' AND f.seq > after_seq AND f.seq <= upto_seq;
+  WHERE f.protocol = proto AND f.seq > after_seq AND f.seq <= upto_seq;
 
 -- An address's closed and liquidated lifecycles of protocol `proto` in the History-row shape
--- (`/accounts/{address}/history`); the history read index holds alpha's only, so beta passes mark 0.
--- Arguments: proto, of_address, mark. Without a scan of `lifecycles`: the history read index
--- (sql/schema/read-index.sql, sorted by address) up to `mark`, and `lifecycles` after it (its last
--- rows: zone maps on last_seq skip the rest), of those closed in [lo_ms, hi_ms) (epoch ms: the
--- account's first and last fill bound every one of its lifecycles, and zone maps on closed_at skip
--- the rest: beta, without the index, reads `lifecycles` alone). The arguments are
--- bound parameters in every use, so they reach the scans as table filters.
+-- (`/accounts/{address}/history`). Arguments: proto, of_address, mark, lo_ms, hi_ms. Without a scan
+-- of `lifecycles`: the history read index (sql/schema/read-index.sql, both protocols, sorted by
+-- address) up to `mark`, and `lifecycles` after it (its last rows: zone maps on last_seq skip the
+-- rest), of those closed in [lo_ms, hi_ms) (epoch ms; mark 0 with the account's first and last fill
+-- reads `lifecycles` alone, zone maps on closed_at skipping the rest). The arguments are bound
+-- parameters in every use, so they reach the scans as table filters.
 CREATE OR REPLACE MACRO closed_records_of(proto, of_address, mark, lo_ms, hi_ms) AS TABLE
-  SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('alpha_history_index')
-  WHERE proto = 'alpha' AND address = of_address AND last_seq <= mark
+  SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('history_index')
+  WHERE protocol = proto AND address = of_address AND last_seq <= mark
   UNION ALL
   SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('lifecycles')
   WHERE protocol = proto AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark
@@ -290,6 +286,8 @@ CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE SELECT *
 -- Macros these replaced; dropped so an old definition cannot linger in a state file.
 DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;
 DROP MACRO TABLE IF EXISTS alpha_records;
+DROP MACRO TABLE IF EXISTS alpha_record_docs;
+DROP MACRO TABLE IF EXISTS alpha_timeline_docs;
 
 -- Liquidation events of protocol `proto` exactly as `/liquidations/search` serves them (fields: contract §5; size_usd =
 -- −size_delta_usd, collateral_usd = −collateral_delta_usd, pnl_usd = the fill's realized PnL before

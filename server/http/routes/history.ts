@@ -58,10 +58,9 @@ const fundingHistoryQuery = querySchema({
 });
 
 /**
- * History routes: GET /v1/{protocol}/{liquidations,open-interest,volume,funding-rates}/history. The
- * liquidation, open-interest and volume history answer from `mirror` (the in-memory 5-minute buckets
- * of alpha) when it can, funding-rate history from `funding`
- * (alpha's in-memory hourly funding rows), else each from its SQL; beta (null parts) from the SQL.
+ * History routes: GET /v1/{protocol}/{liquidations,open-interest,volume,funding-rates}/history. 6, 8
+ * and 9 answer from `mirror` (the protocol's in-memory 5-minute buckets) when it can, 11 from `funding`
+ * (alpha's in-memory hourly funding rows), else each from its SQL (a null part: always the SQL).
  */
 export function historyRoutes(service: Service, protocol: Protocol, mirror: HistoryMirror | null, funding: FundingIndex | null): RestRoute[] {
   const windowOf = (

@@ -8,8 +8,8 @@
  * filter (or a malformed token) is a 400 `invalid_parameter` on `cursor`. `limit` may change
  * between pages (it is not a filter).
  *
- * Plan: alpha's events are searched in memory (../liquidation-index.ts) once it has loaded; beta's,
- * and alpha's before that, from SQL.
+ * Plan: each protocol's events are searched in memory (../liquidation-index.ts, one per protocol)
+ * once it has loaded; before that, from SQL.
  * Until then, SQL: newest first over every liquidation is a top-N over the whole table; the search
  * first tries a window that ends at the newest liquidation the service has (tracked from appends)
  * and reaches back {@link SEARCH_SPANS_MS}: when that window already fills the page, no older row
@@ -105,8 +105,8 @@ function badCursor(message = 'Parameter \'cursor\' must be a next_cursor token r
 }
 
 /**
- * GET /v1/{protocol}/liquidations/search: from `index` (alpha's events in memory,
- * ../liquidation-index.ts) once it has loaded, else (and for beta, `index` null) from SQL.
+ * GET /v1/{protocol}/liquidations/search: from `index` (the protocol's events in memory,
+ * ../liquidation-index.ts) once it has loaded, else (or `index` null) from SQL.
  */
 export function liquidationRoutes(service: Service, protocol: Protocol, index: LiquidationIndex | null): RestRoute[] {
   const newest = newestLiquidation(service, protocol);

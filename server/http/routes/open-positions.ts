@@ -111,8 +111,8 @@ export const positionsSummarySchema = v.strictObject({
 const statsResponse = dataOf(positionsSummarySchema);
 
 /**
- * GET /v1/{protocol}/open-positions/search, /open-positions/stats. Both answer from `index` (alpha's
- * open positions in memory, ../open-positions-index.ts) when it can, else (beta: `index` null) from their SQL.
+ * GET /v1/{protocol}/open-positions/search, /open-positions/stats. Both answer from `index` (the
+ * protocol's open positions in memory, ../open-positions-index.ts) when it can, else (or `index` null) from their SQL.
  */
 export function openPositionRoutes(service: Service, protocol: Protocol, index: OpenPositionsIndex | null): RestRoute[] {
 

@@ -5,13 +5,12 @@
  * `GET /v1/{protocol}/positions/{address}/{id}/lifecycle` (its fill timeline, offset-paged).
  *
  * Sorts are validated enums that the SQL maps with CASE on bound parameters (never spliced), each
- * with a tie-breaker (history: position_id desc; timeline: journal seq in the sort's direction), so
- * offset pages never repeat or skip a row. History omits lifecycles opened before the plan's history
- * depth. Position detail has no 400 (a malformed address or id is a 404); on every endpoint a
- * lifecycle of another address is a 404. Alpha's position detail and timeline answer from the
- * lifecycle store and the open-position set when they can (server/http/lifecycle-answers.ts),
- * history from the store and the closed lifecycles after its mark
- * (server/http/account-history.ts), else (and beta always) from DuckDB.
+ * with a tie-breaker (15: position_id desc; 19: journal seq in the sort's direction), so offset pages
+ * never repeat or skip a row. 15 omits lifecycles opened before the plan's history depth. 18 has no
+ * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
+ * Alpha's 18 and 19 answer from the lifecycle store and the open-position set when they can
+ * (server/http/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
+ * (server/http/account-history.ts), else from DuckDB; both protocols alike, each with its own working sets.
  */
 import * as v from 'valibot';
 import { getRouterParam, type H3Event } from 'h3';
@@ -182,8 +181,8 @@ function positionOf(event: H3Event, protocol: Protocol): { address: string; id: 
 }
 
 /**
- * The working sets the routes read before DuckDB (alpha's; each defaults to a new one, or the
- * service's store). Beta has none but its accounts: `history`, `openPositions` and `lifecycles` null.
+ * The working sets the routes read before DuckDB, each of the routes' protocol (each defaults to a
+ * new one, or the service's store of the protocol); null: none (DuckDB answers).
  */
 export interface PositionParts {
   history?: HistoryIndex | null;
@@ -202,9 +201,9 @@ const EVER = { lo_ms: 0, hi_ms: 253_402_300_800_000 };
 export function positionRoutes(service: Service, parts: PositionParts = {}, protocol: Protocol = 'alpha'): RestRoute[] {
   const alpha = protocol === 'alpha';
   const {
-    history: index = alpha ? new HistoryIndex(service) : null, accounts = new AccountsIndex(service, undefined, protocol),
-    openPositions = alpha ? new OpenPositionsIndex(service) : null, lifecycles = alpha ? LifecycleStore.of(service) : null,
-    closedTail = new ClosedTail(service),
+    history: index = new HistoryIndex(service), accounts = new AccountsIndex(service, undefined, protocol),
+    openPositions = new OpenPositionsIndex(service, protocol), lifecycles = LifecycleStore.of(service, protocol),
+    closedTail = new ClosedTail(service, {}, protocol),
   } = parts;
   /** [first fill, last fill] of the address's account, epoch ms ([0, 0) without one): from the accounts index when it holds the account. */
   const fillWindow = async (address: string): Promise<{ lo_ms: number; hi_ms: number }> => {
@@ -244,12 +243,13 @@ export function positionRoutes(service: Service, parts: PositionParts = {}, prot
         declareAddressFootprint(event, protocol, address);
         const quick = lifecycles ? await historyFromStore(lifecycles, closedTail, address, filters) : undefined;
         if (quick) {
-          // an address with a closed alpha lifecycle has an alpha account (accounts derive from lifecycles)
+          // an address with a closed lifecycle has an account of its protocol (accounts derive from lifecycles)
           if (!quick.held && !(await exists())) throw accountNotFound(protocol);
           return { data: quick.data, pagination: { limit, offset, total: quick.total } };
         }
-        // beta has no history read index: every lifecycle comes from `lifecycles` (mark 0), read
-        // within the account's first and last fill
+        // the history read index (both protocols) up to its mark and `lifecycles` after it; without
+        // the index (null) every lifecycle comes from `lifecycles` (mark 0), read within the
+        // account's first and last fill
         const page = async () => service.db.query('api/alpha-account-history', {
           protocol, address, mark: index ? await index.mark() : 0, ...(index ? EVER : await fillWindow(address)), ...filters,
         });
