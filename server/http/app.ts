@@ -59,19 +59,19 @@ export interface RouteParts {
   history?: HistoryIndex;
   /** the 5-minute buckets of the liquidation, open-interest and volume history routes (default: a new one, loaded on first use) */
   mirror?: HistoryMirror;
-  /** beta's endpoints 6, 8, 9's 5-minute buckets (default: a new one, loaded on first use) */
+  /** beta's the liquidation, open-interest and volume history routes' 5-minute buckets (default: a new one, loaded on first use) */
   betaMirror?: HistoryMirror;
-  /** endpoint 5's events (default: a new one, loaded on first use) */
+  /** `GET /v1/{protocol}/liquidations/search`'s events (default: a new one, loaded on first use) */
   liquidations?: LiquidationIndex;
-  /** beta's endpoint 5's events (default: a new one, loaded on first use) */
+  /** beta's `GET /v1/{protocol}/liquidations/search`'s events (default: a new one, loaded on first use) */
   betaLiquidations?: LiquidationIndex;
-  /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
+  /** `GET /v1/{protocol}/funding-rates/history`'s hourly funding rows (default: a new one, loaded on first use) */
   funding?: FundingIndex;
   /** the closed lifecycles of account history, position detail and lifecycle timeline (default: the service's, LifecycleStore.of) */
   lifecycles?: LifecycleStore;
-  /** beta's closed lifecycles for its endpoint 15 (default: the service's, LifecycleStore.of(service, 'beta')) */
+  /** beta's closed lifecycles for its `GET /v1/{protocol}/accounts/{address}/history` (default: the service's, LifecycleStore.of(service, 'beta')) */
   betaLifecycles?: LifecycleStore;
-  /** endpoints 12-14's (and 15's account check) alpha accounts (default: a new one, loaded on first use) */
+  /** the accounts routes' (and the account-history route's account check) alpha accounts (default: a new one, loaded on first use) */
   accounts?: AccountsIndex;
   /** open positions of `GET /v1/alpha/open-positions/search`, whose live fields position detail and lifecycle timeline show too (default: a new one, loaded on first use) */
   openPositions?: OpenPositionsIndex;

@@ -1,5 +1,5 @@
 /**
- * Endpoint 15's lifecycles that the lifecycle store does not hold yet (issue 7): one protocol's
+ * `GET /v1/{protocol}/accounts/{address}/history`'s lifecycles that the lifecycle store does not hold yet: one protocol's
  * lifecycles closed after its store's mark (at most ~20,000 between two of its segments), with their sort keys
  * and record documents, in memory by address.
  *

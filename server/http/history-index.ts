@@ -1,8 +1,8 @@
 /**
- * The read index of endpoints 15 and 18 (sql/schema/read-index.sql): the closed and liquidated
+ * The read index of the account-history and position routes (sql/schema/read-index.sql): the closed and liquidated
  * lifecycles of both protocols up to a mark (a journal seq), sorted by address, so an account's history or one
  * of its positions reads a row group or two instead of scanning every lifecycle (~35-100 ms on
- * 3.9M lifecycles; issue 7). The closed lifecycles after the mark (the tail) are read from
+ * 3.9M lifecycles). The closed lifecycles after the mark (the tail) are read from
  * `lifecycles` itself.
  *
  * Exact at every mark: a closed lifecycle never changes (a fill joins only the open lifecycle of its

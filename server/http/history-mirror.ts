@@ -1,6 +1,6 @@
 /**
  * The in-memory mirror of one protocol's 5-minute buckets (`rollup_5m`, `oi_snapshot_5m`) that
- * endpoints 6, 8 and 9 answer from (issue 7): one {@link VariantBuckets} per market variant (per
+ * the liquidation, open-interest and volume history routes answer from: one {@link VariantBuckets} per market variant (per
  * market for beta, which has no variants); one mirror per protocol.
  *
  * Never stale: every committed change to those tables is announced with its time span (the
@@ -178,7 +178,7 @@ export class HistoryMirror {
       log.debug(`${this.protocol} history mirror: ${fresh.size} variants loaded in ${(performance.now() - t0).toFixed(0)} ms`);
     } catch (err) {
       this.stale = true;
-      if (!(err instanceof Inexact)) log.warn(`${this.protocol} history mirror: load failed; endpoints 6, 8, 9 answer from SQL`, err);
+      if (!(err instanceof Inexact)) log.warn(`${this.protocol} history mirror: load failed; the liquidation, open-interest and volume history routes answer from SQL`, err);
       this.reloadAt = Date.now() + (err instanceof Inexact ? 3_600_000 : 60_000);
     } finally {
       this.loading = false;

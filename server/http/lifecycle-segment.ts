@@ -3,7 +3,7 @@
  * protocol that closed between two marks, each with its record and every fill, as one line of JSON in a file
  * ordered by position_id, and an index file of (position_id, byte offset) pairs. A lookup is a
  * binary search in memory and one `read` of a few hundred bytes to a few KB: no SQL, no planning,
- * no cold DuckDB blocks (issue 7: endpoints 18 and 19 spent ~1 ms on a DuckDB round trip, 2-3.5 ms
+ * no cold DuckDB blocks (the position and lifecycle routes spent ~1 ms on a DuckDB round trip, 2-3.5 ms
  * planning and the rest reading scattered blocks of 4 GB of tables).
  *
  * Files: `seg-<after>-<mark>.jsonl` (line i = `[record, [fill, ...]]`, the documents of

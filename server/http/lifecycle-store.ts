@@ -1,13 +1,13 @@
 /**
- * The lifecycle store (issue 7): endpoints 15, 18 and 19 without DuckDB, one store per protocol.
+ * The lifecycle store: the account-history, position and lifecycle routes without DuckDB, one store per protocol.
  * Closed lifecycles never change, so up to a mark (a journal seq) each closed or liquidated
  * lifecycle of the protocol is written once, with its record and every fill, into a segment file
  * (server/http/lifecycle-segment.ts) under `<data>/read-index/lifecycles/` (alpha) or
- * `<data>/read-index/lifecycles-beta/`, and its record and endpoint 15's keys again by address
+ * `<data>/read-index/lifecycles-beta/`, and its record and `GET /v1/{protocol}/accounts/{address}/history`'s keys again by address
  * (server/http/lifecycle-accounts.ts); the fills at or before the mark of the lifecycles open now
- * (a few thousand) are held in memory as prefixes, which endpoint 19 completes with the fills after
+ * (a few thousand) are held in memory as prefixes, which `GET /v1/{protocol}/positions/{address}/{id}/lifecycle` completes with the fills after
  * the mark (one query over the newest fills). What the store does not hold (lifecycles closed after
- * the mark, unknown ids) endpoints 18 and 19 read from DuckDB as before; endpoint 15 holds the
+ * the mark, unknown ids) the position and lifecycle routes read from DuckDB as before; `GET /v1/{protocol}/accounts/{address}/history` holds the
  * lifecycles closed after the mark in memory (server/http/closed-tail.ts).
  *
  * The mark follows the history read index (server/http/history-index.ts): after each of its rebuilds
@@ -102,7 +102,7 @@ export class LifecycleStore {
       }
       await this.extend(await history.mark());
     }));
-    done.catch((err) => log.warn(`${this.name}: not available; endpoints 15, 18 and 19 read DuckDB`, err));
+    done.catch((err) => log.warn(`${this.name}: not available; the account-history, position and lifecycle routes read DuckDB`, err));
     return done;
   }
 

@@ -1,5 +1,5 @@
 /**
- * Endpoint 5's working set (issue 7): every liquidation event of one protocol, as the search serves it, held
+ * `GET /v1/{protocol}/liquidations/search`'s working set: every liquidation event of one protocol, as the search serves it, held
  * in memory in (time, seq) order, one list per filter scope, each row as its JSON bytes (~72k events
  * on the bench journal: ~34 MB of bytes outside the JS heap). A search is then a binary search for its upper bound in its
  * scope's list and a walk towards older events, instead of one to three DuckDB queries of 4-15 ms
@@ -120,7 +120,7 @@ export class LiquidationIndex {
         this.isLoaded = true;
       }
     })().catch((err) => {
-      log.warn(`${this.protocol} liquidation index: load failed; endpoint 5 answers from SQL meanwhile, a reload follows in a minute`, err);
+      log.warn(`${this.protocol} liquidation index: load failed; `GET /v1/{protocol}/liquidations/search` answers from SQL meanwhile, a reload follows in a minute`, err);
       this.isLoaded = false;
       this.scopes = new Map();
       this.lastSeq = 0;

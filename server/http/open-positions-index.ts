@@ -1,5 +1,5 @@
 /**
- * Endpoint 16's working set, endpoint 17's summary and endpoint 18's live fields (issue 7): every open position of one protocol (a few thousand rows, from
+ * `GET /v1/{protocol}/open-positions/search`'s working set, `GET /v1/{protocol}/open-positions/stats`'s summary and `GET /v1/{protocol}/positions/{address}/{id}`'s live fields: every open position of one protocol (a few thousand rows, from
  * sql/api/alpha-open-positions-all.sql) held in memory for one journal generation. A search is then
  * a filter, a sort and a slice in JS, instead of the `open_positions_of()` joins (~20 ms on the
  * bench journal, whatever the filters) on every request.

@@ -1,6 +1,6 @@
 /**
- * One market variant's (a beta market's) 5-minute derived buckets held in typed arrays (issue 7: endpoints 6,
- * 8 and 9 read them instead of planning a dozen range scans per request): the `rollup_5m` sums,
+ * One market variant's (a beta market's) 5-minute derived buckets held in typed arrays (the liquidation,
+ * open-interest and volume history routes read them instead of planning a dozen range scans per request): the `rollup_5m` sums,
  * the running OI of its fills, and the last market snapshot of each bucket (`oi_snapshot_5m`).
  *
  * Index i is the bucket starting at `origin + i * 5 min` (`origin` is midnight UTC). Amounts are

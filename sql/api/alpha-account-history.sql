@@ -2,7 +2,7 @@
 -- $lo_ms, $hi_ms BIGINT: epoch ms bounds of the closing times of the lifecycles read from `lifecycles` (the
 -- account's first fill and just after its last; a route with the history read index, which holds
 -- most of them, passes 0 and year 10000), so zone maps on closed_at skip the rest of the table.
--- Endpoint 15, GET /v1/{protocol}/accounts/{address}/history: one page of an address's closed and
+-- GET /v1/{protocol}/accounts/{address}/history: one page of an address's closed and
 -- liquidated lifecycles (Position record, History-row shape) plus the total match count.
 -- Parameters:
 --   $address VARCHAR           exact (case-sensitive) base58 address

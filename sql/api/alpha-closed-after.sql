@@ -1,4 +1,4 @@
--- Endpoint 15's in-memory tail (server/http/closed-tail.ts): the lifecycles of $protocol closed or
+-- `GET /v1/{protocol}/accounts/{address}/history`'s in-memory tail (server/http/closed-tail.ts): the lifecycles of $protocol closed or
 -- liquidated by a fill after $after (the lifecycle store's mark, or what the tail already holds),
 -- with the filter and sort keys and the record document of sql/store/account-docs.sql, and the
 -- derived watermark they are complete up to (read in the same statement, so the same snapshot).

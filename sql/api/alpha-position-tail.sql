@@ -1,4 +1,4 @@
--- Endpoint 19 for an open lifecycle whose earlier fills the lifecycle store holds: its fills with
+-- `GET /v1/{protocol}/positions/{address}/{id}/lifecycle` for an open lifecycle whose earlier fills the lifecycle store holds: its fills with
 -- $after < seq <= $last_seq (the store's mark and the lifecycle's last fill), as timeline_docs'
 -- docs in seq order (server/http/lifecycle-timeline.ts sorts and pages them with the store's).
 -- Parameters: $protocol VARCHAR (the lifecycle's), $id BIGINT (position_id, unique across

@@ -1,5 +1,5 @@
 -- The raw fills of $protocol of every market in [$lo, $hi), one 5-minute bucket, for the partial pieces
--- at the edges of a history window (endpoints 6, 8, 9 when served from the in-memory mirror;
+-- at the edges of a history window (the liquidation, open-interest and volume history routes when served from the in-memory mirror;
 -- server/http/edge-buckets.ts keeps them per bucket, server/http/mirror-history.ts sums them as
 -- sql/derive/rollup-stage.sql would, and their first time serves the answer's cache bound,
 -- server/http/mirror-probe.ts): time_ms epoch ms; amounts as micro-dollars,

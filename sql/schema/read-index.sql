@@ -1,4 +1,4 @@
--- The history read index of endpoints 15 and 18 (server/http/history-index.ts): every closed or
+-- The history read index of the account-history and position routes (server/http/history-index.ts): every closed or
 -- liquidated lifecycle of both protocols whose last fill is at or before the index's mark, in
 -- (address, position_id) order, so that zone maps on `address` narrow one account's read to a row
 -- group or two instead of a scan of every lifecycle. Closed lifecycles never change, so the index

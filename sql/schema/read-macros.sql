@@ -190,7 +190,7 @@ CREATE OR REPLACE MACRO accounts_of(proto) AS TABLE
 CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
   SELECT * FROM alpha_account_shape('accounts');
 
--- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
+-- Alpha lifecycles in the API's Position-record History-row shape, shared by the account-history and position routes
 -- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not; plus `last_seq`
 -- (the lifecycle's last fill) for the callers' filters, which they then drop.
 -- Argument: source, the name of a table shaped like `lifecycles` (lifecycles, history_index).
@@ -225,9 +225,9 @@ CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
   FROM query_table(source) l;
 
 -- The lifecycle store's record documents (server/http/lifecycle-store.ts): every lifecycle of
--- protocol `proto` with endpoint 18's record as a compact JSON array in alpha_record_shape's column order without
+-- protocol `proto` with `GET /v1/{protocol}/positions/{address}/{id}`'s record as a compact JSON array in alpha_record_shape's column order without
 -- last_seq (sql/store/record-columns.sql; opened_at / closed_at as epoch µs), beside the columns the
--- store files and orders it by, and endpoint 15's sort keys exactly as sql/api/alpha-account-history.sql
+-- store files and orders it by, and `GET /v1/{protocol}/accounts/{address}/history`'s sort keys exactly as sql/api/alpha-account-history.sql
 -- computes them (times as epoch µs, USD as the served 6-decimal doubles). One projection, so a
 -- record's keys and its text cannot differ. Argument: proto; filters on the output reach the scan.
 CREATE OR REPLACE MACRO record_docs(proto) AS TABLE
@@ -246,7 +246,7 @@ CREATE OR REPLACE MACRO record_docs(proto) AS TABLE
   FROM alpha_record_shape('lifecycles') r
   WHERE r.protocol = proto;
 
--- Endpoint 19's events (PositionEvent) of the fills of protocol `proto` with after_seq < seq <= upto_seq, each as a
+-- `GET /v1/{protocol}/positions/{address}/{id}/lifecycle`'s events (PositionEvent) of the fills of protocol `proto` with after_seq < seq <= upto_seq, each as a
 -- compact JSON array for the lifecycle store (server/http/lifecycle-store.ts), which keeps them per
 -- lifecycle and sorts, filters and pages them itself (server/http/lifecycle-timeline.ts):
 -- [seq, time as epoch µs, type, size_delta_usd, position_size_usd, collateral_delta_usd, price,

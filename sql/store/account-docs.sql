@@ -1,5 +1,5 @@
 -- The by-address files of one lifecycle-store segment (server/http/lifecycle-accounts.ts writes
--- them; endpoint 15 reads them): every lifecycle of $protocol closed or liquidated by a fill with
+-- them; `GET /v1/{protocol}/accounts/{address}/history` reads them): every lifecycle of $protocol closed or liquidated by a fill with
 -- $after < seq <= $mark (the segment's lifecycles), in (address, position_id) order, with endpoint
 -- 15's filter and sort keys and its record document.
 -- Parameters: $protocol VARCHAR, $after BIGINT, $mark BIGINT (as sql/store/lifecycle-docs.sql).

@@ -5,8 +5,8 @@
 -- Parameters: $protocol VARCHAR ('alpha' or 'beta': one store each), $after BIGINT (the store's previous mark, 0 for the first segment), $mark BIGINT (a
 -- journal seq the derived state includes).
 -- Columns: position_id; part (0 = head, 1 = fill); doc:
---   head: endpoint 18's record, the record_docs macro's doc
---   fill: timeline_docs' doc (endpoint 19's event)
+--   head: `GET /v1/{protocol}/positions/{address}/{id}`'s record, the record_docs macro's doc
+--   fill: timeline_docs' doc (`GET /v1/{protocol}/positions/{address}/{id}/lifecycle`'s event)
 -- Numbers are written by DuckDB's JSON writer and parsed back by JSON.parse; test/lifecycle-store.test.ts
 -- compares the answers with the SQL's byte for byte.
 WITH done AS (

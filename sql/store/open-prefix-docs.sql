@@ -1,6 +1,6 @@
 -- The lifecycle store's prefixes of open lifecycles (server/http/lifecycle-store.ts): the fills at or
 -- before $mark of every lifecycle of $protocol open now that opened at or before $mark, as
--- timeline_docs' docs, in (position_id, seq) order. A few thousand lifecycles; endpoint 19 adds
+-- timeline_docs' docs, in (position_id, seq) order. A few thousand lifecycles; `GET /v1/{protocol}/positions/{address}/{id}/lifecycle` adds
 -- the fills after $mark from sql/api/alpha-position-tail.sql.
 -- Parameters: $protocol VARCHAR, $mark BIGINT (the store's mark).
 WITH open AS (
