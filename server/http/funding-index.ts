@@ -153,7 +153,7 @@ export class FundingIndex {
       this.byVariant = sets;
       this.ready = true;
     } catch (err) {
-      log.warn('funding index: read failed; `GET /v1/{protocol}/funding-rates/history` answers from SQL until it is read again', err);
+      log.warn('funding index: read failed; GET /v1/alpha/funding-rates/history answers from SQL until it is read again', err);
       this.ready = false;
       this.byVariant = new Map();
       this.dirtyFrom = 0;

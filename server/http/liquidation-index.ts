@@ -120,7 +120,7 @@ export class LiquidationIndex {
         this.isLoaded = true;
       }
     })().catch((err) => {
-      log.warn(`${this.protocol} liquidation index: load failed; `GET /v1/{protocol}/liquidations/search` answers from SQL meanwhile, a reload follows in a minute`, err);
+      log.warn(`${this.protocol} liquidation index: load failed; GET /v1/${this.protocol}/liquidations/search answers from SQL meanwhile, a reload follows in a minute`, err);
       this.isLoaded = false;
       this.scopes = new Map();
       this.lastSeq = 0;
