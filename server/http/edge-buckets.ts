@@ -119,7 +119,7 @@ export class EdgeBuckets {
     this.reading.clear();
     const by = new Map<number, EdgeFill[]>();
     for (const f of fills) {
-      const start = Math.floor(f.time / M5) * M5;
+      const start = Math.floor(f.time / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
       if (f.protocol !== this.protocol || !this.kept.has(start)) continue;
       const list = by.get(start);
       if (list) list.push(edgeFillOf(f));

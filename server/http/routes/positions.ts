@@ -199,7 +199,6 @@ const EVER = { lo_ms: 0, hi_ms: 253_402_300_800_000 };
 
 /** GET /v1/{protocol}/accounts/:address/history, /v1/{protocol}/positions/:address/:id(/lifecycle). */
 export function positionRoutes(service: Service, parts: PositionParts = {}, protocol: Protocol = 'alpha'): RestRoute[] {
-  const alpha = protocol === 'alpha';
   const {
     history: index = new HistoryIndex(service), accounts = new AccountsIndex(service, undefined, protocol),
     openPositions = new OpenPositionsIndex(service, protocol), lifecycles = LifecycleStore.of(service, protocol),
