@@ -68,8 +68,10 @@ export const QUERY_PARAMS = {
   'api/prices-first-snapshot': ['from_day', 'to_day', 'market'],
   'api/prices-edge': ['market', 'from', 'inner_from', 'inner_to', 'to'],
   'api/prices-history': [
-    'protocol', 'market', 'from', 'fill_lo_to', 'fill_hi_from', 'fill_to', 'inner_from', 'inner_to', 'fill_inner_to',
-    'bucket_ms',
+    'protocol', 'market', 'from', 'fill_lo_to', 'fill_hi_from', 'fill_to', 'snap_d_lo', 'snap_d_hi', 'snap_h1_lo',
+    'snap_h1_hi', 'snap_h2_lo', 'snap_h2_hi', 'snap_m1_lo', 'snap_m1_hi', 'snap_m2_lo', 'snap_m2_hi', 'fill_d_lo',
+    'fill_d_hi', 'fill_h1_lo', 'fill_h1_hi', 'fill_h2_lo', 'fill_h2_hi', 'fill_m1_lo', 'fill_m1_hi', 'fill_m2_lo',
+    'fill_m2_hi', 'bucket_ms',
   ],
   'api/protocols-stats': ['now'],
   'api/volume-history': [
@@ -95,6 +97,10 @@ export const QUERY_PARAMS = {
   'derive/lifecycles-delete': [],
   'derive/fills-by-address-insert': [],
   'derive/lifecycles-insert': [],
+  'derive/price-1d-delete': [],
+  'derive/price-1d-insert': [],
+  'derive/price-1h-delete': [],
+  'derive/price-1h-insert': [],
   'derive/price-fill-stage': [],
   'derive/price-insert': [],
   'derive/price-snapshot-stage': [],

@@ -124,6 +124,14 @@ CREATE TABLE IF NOT EXISTS price_5m (
   last_us BIGINT NOT NULL, last_k VARCHAR NOT NULL, last_seq BIGINT NOT NULL
 );
 
+-- Hourly and daily levels of price_5m, same columns and keys: each row is the aggregate of the
+-- finer level's rows of its hour / day (first / last by their keys, extremes, observations
+-- summed), recomputed whenever a batch touches that hour or day (sql/derive/price-1h-*.sql,
+-- price-1d-*.sql), so it always equals a rebuild's. A long window of hourly or daily candles reads
+-- these instead of every 5-minute row.
+CREATE TABLE IF NOT EXISTS price_1h AS SELECT * FROM price_5m LIMIT 0;
+CREATE TABLE IF NOT EXISTS price_1d AS SELECT * FROM price_5m LIMIT 0;
+
 -- Coarser levels of the two 5-minute tables, so that a history window reads whole days
 -- and hours instead of every 5-minute row, and folds everything before the window into one row per
 -- variant: rollup_1h / rollup_1d carry every rollup_5m column summed per hour / day (the daily rows
