@@ -94,7 +94,7 @@ export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[
     ...protocolRoutes(service),
     ...alphaMarketRoutes(service),
     ...betaMarketRoutes(service),
-    // alpha answers from its in-memory working sets when loaded; beta (none but its accounts) from SQL
+    // each protocol answers from its own in-memory working sets when loaded, else from SQL
     ...liquidationRoutes(service, 'alpha', liquidations),
     ...currentRoutes(service, 'alpha'),
     ...accountRoutes(service, 'alpha', accounts),
@@ -164,9 +164,9 @@ export function hitLaneOf(app: H3): HitLane | undefined {
 }
 
 /**
- * Resolves once the app's in-memory working sets (the history buckets' mirror, liquidation search's
- * events, hourly funding rows, the accounts) answer, so that requests take the in-memory paths rather
- * than their SQL fallbacks (tests).
+ * Resolves once the app's in-memory working sets of both protocols (the history buckets' mirror,
+ * liquidation search's events, hourly funding rows, the accounts) answer, so that requests take the
+ * in-memory paths rather than their SQL fallbacks (tests).
  */
 export function appLoaded(app: H3): Promise<void> {
   return backgroundLoads.get(app)?.() ?? Promise.resolve();
