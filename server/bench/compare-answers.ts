@@ -78,6 +78,8 @@ async function serve(code: string, dataDir: string, env: NodeJS.ProcessEnv, name
   const child = await spawnServer({
     name, script: join(code, 'server/cli.ts'), port, readyPath: '/v1/openapi.json', env,
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'none'],
+    // a copy of the journal whose derived state this code rebuilds takes minutes
+    timeoutMs: 900_000,
   });
   // a checkout without /health's read_side: until its CPU goes quiet instead
   const waited = await untilWarm(child).catch(() => untilQuiet(child));
@@ -102,7 +104,13 @@ async function compareCheckouts(data: string, base: string): Promise<number> {
     let differences = 0;
     let requests: AnswerRequest[] | null = null;
     for (const [cache, env] of [['on', {}], ['off', { PERPS_CACHE: '0' }]] as const) {
-      const servers = await Promise.all([serve(baseDir, copies[0]!, env, `A (${base})`), serve(ROOT, copies[1]!, env, 'B (this checkout)')]);
+      const started = await Promise.allSettled([serve(baseDir, copies[0]!, env, `A (${base})`), serve(ROOT, copies[1]!, env, 'B (this checkout)')]);
+      const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      const failed = started.find((s) => s.status === 'rejected');
+      if (failed) {
+        await Promise.all(servers.map((s) => s.stop()));
+        throw failed.reason;
+      }
       try {
         const [a, b] = servers.map((s, i) => ({ url: s.url, key: keys[i]! }));
         requests ??= await requestsFor(a!, b!);
