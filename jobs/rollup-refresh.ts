@@ -7,10 +7,10 @@ import type { Service } from '../server/service.ts';
 import { markRollupsRefreshed, ROLLUP_REFRESH_COMMIT_KEY, ROLLUP_REFRESH_SEQ_KEY } from '../server/derive/rollup-watermark.ts';
 import { dataPartitions, withFiles } from './journal-files.ts';
 import { readJobNumber, writeJobNumber } from './job-state.ts';
+import { DAY_MS } from '../server/lib/time.ts';
 
 const SEQ_KEY = ROLLUP_REFRESH_SEQ_KEY;
 const COMMIT_KEY = ROLLUP_REFRESH_COMMIT_KEY;
-const DAY_MS = 86_400_000;
 /** Calendar days recomputed per hold of the writer lock, so appends never wait long. */
 const DAYS_PER_CHUNK = 3;
 

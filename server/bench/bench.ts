@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 7): builds or reuses a big journal, starts the API server and a bare h3
+ * `npm run bench`: builds or reuses a big journal, starts the API server and a bare h3
  * "hello" server as child processes, and measures
  *  - per endpoint, one client, sequential, varied parameters from the data (p50, p99, and the p99
  *    of first-time requests, which no cache can answer);
@@ -89,12 +89,12 @@ function ensureJournal(): void {
  * Frozen runs: runs, before the server starts, the two jobs that can find work in a journal nobody
  * appends to, as the server would on its schedule, so neither runs inside the measured window:
  * - compaction (hourly at :17:40) merges the small files a live run left in today's partitions;
- *   found inside the next frozen run, it slowed two runs of 2026-11-28;
+ *   found inside the measured window, it slows the run;
  * - rollup-refresh (every 10 minutes) recomputes every bucket of a state built append by append
- *   before `simulate` marked its backfills (2026-11-28): 117 s and 197 CPU-s on the bench journal,
- *   and a bench's server is stopped before that finishes, so it was never recorded as done.
- * Both take 1.5-2 s when there is nothing to do. A live run keeps the server's own schedule: it pays
- * for what a live server pays.
+ *   and not yet marked refreshed, which takes minutes on the bench journal and would not finish
+ *   before a bench's server stops.
+ * Both take a second or two when there is nothing to do (docs/performance.md, "Frozen bench runs"). A
+ * live run keeps the server's own schedule: it pays for what a live server pays.
  */
 function runJobsBeforeFrozenRun(): void {
   for (const job of ['compaction', 'rollup-refresh']) {
@@ -139,8 +139,9 @@ async function main(): Promise<void> {
     const helloPort = await freePort();
     hello = await spawnServer({ name: 'hello server', script: 'server/bench/hello.ts', args: [String(helloPort)], port: helloPort, readyPath: '/hello' });
     say(`API server up in ${coldStartS.toFixed(1)} s (RSS ${mib(api.rss())} MiB)${args['no-cache'] ? ', response cache OFF' : ''}`);
-    // the in-memory working sets (5, 6/8/9, 11), the history index and the lifecycle store load or
-    // build in the background after the first answer: measured once /health says they are done
+    // the in-memory working sets (liquidation search, the history buckets, hourly funding), the history
+    // index and the lifecycle store load or build in the background after the first answer: measured
+    // once /health says they are done
     const warmS = await untilWarm(api);
     say(`API server read side warm after ${warmS.toFixed(1)} s more`);
     // then whatever else settles (page cache, JIT); live, a second's batch costs the server ~0.3 s

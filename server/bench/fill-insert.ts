@@ -1,5 +1,5 @@
 /**
- * What the strings of a fill cost to store (issue 7): `npm run bench:fill-insert -- [--data DIR]
+ * What the strings of a fill cost to store: `npm run bench:fill-insert -- [--data DIR]
  * [--from 5000001] [--chunks 3] [--rounds 2]`. Copies `--chunks` 1M-fill seq ranges from seq `--from` of a journal (default the
  * bench's, /tmp/perps-bench) into a temp table, then times inserting each range, in seq order as
  * a rebuild chunk does, into four shapes of the derived `fills` table, rounds alternating:
@@ -97,7 +97,10 @@ try {
     const last = first + chunks * CHUNK - 1;
     const glob = `${dataDir}/journal/fills/*/*/*.parquet`.replaceAll("'", "''");
     await w.exec(sqlFile('schema/derived'));
-    await w.exec(`CREATE TEMP TABLE src AS SELECT ${FILL_NAMES} FROM read_parquet('${glob}', hive_partitioning = true)
+    // read by column name: a journal written before position_entry_price gives null there
+    await w.exec(`CREATE TEMP TABLE src AS SELECT ${FILL_NAMES} FROM (
+        SELECT * FROM read_parquet('${glob}', hive_partitioning = true, union_by_name = true)
+        UNION ALL BY NAME SELECT NULL::DOUBLE AS position_entry_price WHERE false)
       WHERE seq BETWEEN ${first} AND ${last}`);
     const [{ n }] = await w.rows('SELECT count(*)::INTEGER AS n FROM src') as [{ n: number }];
     if (n < chunks * CHUNK) throw new Error(`${dataDir}: ${n} fills with seq in ${first}..${last}, expected ${chunks * CHUNK} (npm run bench builds the journal)`);

@@ -1,5 +1,5 @@
 /**
- * `npm run load` (issue 4): a trial key hammered at 10x its rate limit gets 429s while a premium key
+ * `npm run load`: a trial key hammered at 10x its rate limit gets 429s while a premium key
  * in the same run keeps its normal latency.
  *
  * Without `--url` it builds a small simulated journal in a temp dir (or uses `--data`), creates the

@@ -75,9 +75,9 @@ export async function measureSequential(base: string, key: string, paths: string
   await onMeasuring?.();
   // The client starts the measured part with an empty young generation, else the garbage of the
   // bench's own set-up (the workload queries) or of the endpoint before was collected in the middle
-  // of it: a 14 ms pause of the client once made endpoint 1's p99 10.5 ms, against ~2 without. A
-  // minor collection only: a full one shrank the client's heap, which then grew again during the
-  // measured part (the p50 of endpoint 20 went from 0.08 to 0.18-0.31 ms).
+  // of it and a client pause would count as server latency. A minor collection only: a full one
+  // shrank the client's heap, which then grew again during the measured part (docs/performance.md,
+  // "The bench client's own collections").
   collectYoungGarbage();
   const gc = new GcPauseRecorder();
   const t0 = performance.now();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:paths -- [--data DIR] [--n 300] [--no-cache] PATH...` (issue 7): what chosen
+ * `npm run bench:paths -- [--data DIR] [--n 300] [--no-cache] PATH...`: what chosen
  * request paths cost the server over HTTP, one at a time, on the bench journal. Starts the API
  * server (`start --source none`, like `npm run bench`), waits until its read side is warm, then per
  * path measures `n` requests after 5 unmeasured ones with the bench's sequential client

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fillBlocks } from '../docs/write-api-md.ts';
+import { BASE58_ADDRESS } from '../lib/address.ts';
 
 /** What the renderer reads of the bench's report (a subset of bench.ts's JSON). */
 export interface BenchReport {
@@ -28,8 +29,8 @@ export const PERFORMANCE_DOC = fileURLToPath(new URL('../../docs/performance.md'
 export function routeOf(path: string): string {
   const segments = path.split('?')[0]!.split('/');
   return segments.map((s, i) => {
-    if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s)) return '{address}';
-    if (/^\d+$/.test(s) && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(segments[i - 1] ?? '')) return '{id}';
+    if (BASE58_ADDRESS.test(s)) return '{address}';
+    if (/^\d+$/.test(s) && BASE58_ADDRESS.test(segments[i - 1] ?? '')) return '{id}';
     return s;
   }).join('/');
 }

@@ -1,14 +1,15 @@
 /**
- * `npm run bench:poll` (issue 7): what a client polling a live server meets. The API server runs
+ * `npm run bench:poll`: what a client polling a live server meets. The API server runs
  * as `npm start` does, with its simulator source appending a batch every second, and each path is
  * requested once every `--interval` ms (default 50) for `--seconds` (default 15), one client, one
  * path at a time. Prints p50 / p90 / p99 / max and how many requests took over 10 ms.
  *
- * Why not `npm run bench -- --live`: its per-endpoint part sends ~100 requests as fast as they
- * come back, in well under a second, so each endpoint meets at most one append. A dashboard polls:
- * most of its requests come after an append that dropped the cached answer, and it meets every
- * recompute (endpoint 12's SQL over every account took 18-40 ms there, 2 and 4's 24 h activity
- * 40-56 ms at p99, before 2026-11-27).
+ * Why not `npm run bench -- --live`: its per-endpoint part sends ~100 requests as fast as they come
+ * back, in well under a second, so each endpoint meets at most one append. A dashboard polls: most of
+ * its requests come after an append that dropped the cached answer, and it meets every recompute, such
+ * as the SQL of `GET /v1/alpha/accounts/stats` over every account or the 24 h activity of
+ * `GET /v1/protocols/stats` and `GET /v1/alpha/markets/stats` (docs/performance.md, "Polling a live
+ * server").
  *
  * Usage: npm run bench:poll -- [--data DIR] [--scale 10] [--seconds 15] [--interval 50] [--paths /a,/b]
  * The journal: `--data`, else $BENCH_DATA, else /tmp/perps-bench (as `npm run bench`; it must exist).
@@ -31,7 +32,7 @@ const dataDir = args.data ?? process.env.BENCH_DATA ?? '/tmp/perps-bench';
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
-/** The current-state endpoints, whose cached answers every append drops (1 and 20 as a baseline). */
+/** The current-state endpoints, whose cached answers every append drops (`GET /v1/protocols` and `GET /v1/beta/markets` as a baseline). */
 const DEFAULT_PATHS = [
   '/v1/protocols', '/v1/protocols/stats', '/v1/alpha/markets/stats', '/v1/alpha/open-interest',
   '/v1/alpha/volume/history?interval=1d', '/v1/alpha/accounts/stats', '/v1/alpha/accounts/search?sort_by=volume&limit=20',

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:queries` (issue 7, read side): the per-endpoint workload of `npm run bench`, run
+ * `npm run bench:queries` (read side): the per-endpoint workload of `npm run bench`, run
  * in-process through the real app (`app.request`, response cache off, so every request computes),
  * one request at a time. Per endpoint: wall p50 / p90 / p99 / max and the process CPU time per
  * request (user + sys of every thread, DuckDB's included), which a busy shared machine disturbs
@@ -45,7 +45,7 @@ const history = new HistoryIndex(service);
 const app = createApp(service, keys, limits, { cache: new ResponseCache(service, { enabled: false }), history });
 // the in-memory sets and the lifecycle store, as the HTTP bench waits for them (else the first
 // requests measure their SQL fallbacks)
-await Promise.all([appLoaded(app), LifecycleStore.of(service).follow(history)]);
+await Promise.all([appLoaded(app), LifecycleStore.of(service).follow(history), LifecycleStore.of(service, 'beta').follow(history)]);
 const get = async (path: string): Promise<number> => {
   const res = await app.request(path, { headers: { 'x-api-key': key } });
   await res.text();

@@ -177,8 +177,8 @@ export async function untilQuiet(child: ServerChild, busyMs = 15, maxMs = 240_00
  * Waits until the server's read side is warm: `/health`'s `read_side.warming` false twice in a
  * row, 500 ms apart (at most `maxMs`). The lifecycle store and the history index build once per
  * derived state, beside a live source's appends, for a minute on the bench journal after a
- * `rebuild`: a CPU-quiet wait alone ended between two appends and measured 15 at 145 ms p99 and a
- * 1.9 GiB peak. Returns the seconds waited; throws if it stays warm.
+ * `rebuild`: a CPU-quiet wait alone ended between two appends and measured the builds, not the
+ * requests (docs/performance.md, "Warm read side before measuring"). Returns the seconds waited; throws if it stays warm.
  */
 export async function untilWarm(child: ServerChild, maxMs = 300_000): Promise<number> {
   const t0 = performance.now();

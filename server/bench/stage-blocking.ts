@@ -1,5 +1,5 @@
 /**
- * How long staging a live append holds the event loop (issue 7): `npm run bench:stage-blocking --
+ * How long staging a live append holds the event loop: `npm run bench:stage-blocking --
  * [--data DIR] [--rows 15] [--rounds 4]`. On a copy-free open of a journal's state (default the
  * bench's, /tmp/perps-bench), while a reader scans `fills` on another connection (DuckDB busy, as
  * in a serving process), stages `--rows` fills 20 times by the appender, by one statement

@@ -17,6 +17,7 @@ import type { IncomingFill, Protocol } from '../journal/rows.ts';
 import { KeyStore } from '../keys/store.ts';
 import { openLimits } from '../limits/gate.ts';
 import { openService } from '../service.ts';
+import { BASE58_ALPHABET } from '../lib/address.ts';
 
 /** Markets of the bench (alpha SOL has three variants, as in the demo). */
 export const BENCH_MARKETS: { protocol: Protocol; market: string; variant: string | null }[] = [
@@ -28,13 +29,12 @@ export const BENCH_MARKETS: { protocol: Protocol; market: string; variant: strin
   { protocol: 'beta', market: 'SOL-PERP', variant: null },
 ];
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** A deterministic base58 address of 44 characters. */
 const addressOf = (i: number): string => {
   let s = '';
   let x = i * 7919 + 17;
   for (let k = 0; k < 44; k++) {
-    s += BASE58[x % 58];
+    s += BASE58_ALPHABET[x % 58];
     x = Math.floor(x / 58) + (k + 1) * 31 + i;
   }
   return s;
@@ -53,7 +53,7 @@ function benchFill(m: (typeof BENCH_MARKETS)[number], address: string): Incoming
     type: 'open', size_delta_usd: 1000 + (counter % 97), position_size_usd: 1000 + (counter % 97), collateral_delta_usd: 100,
     position_collateral_usd: 100, price: 100 + (counter % 13) / 7, entry_price: 100 + (counter % 13) / 7, pnl_delta_usd: 0,
     fee_usd: 0.5, borrowing_fee_usd: null, funding_fee_usd: null, liquidation_fee_usd: null, funding_earned_usd: null,
-    fee_total_usd: 0.5, index_price: 100, collateral_token: 'USDC',
+    fee_total_usd: 0.5, index_price: 100, collateral_token: 'USDC', position_entry_price: 100 + (counter % 13) / 7,
   };
 }
 

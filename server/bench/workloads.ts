@@ -6,9 +6,8 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { statePath } from '../service.ts';
+import { DAY_MS, HOUR_MS } from '../lib/time.ts';
 
-const H = 3_600_000;
-const D = 24 * H;
 
 /** What the parameters are drawn from. */
 export interface BenchData {
@@ -16,7 +15,7 @@ export interface BenchData {
   /** alpha accounts and open alpha lifecycles (the endpoints' protocol) */
   accounts: number;
   openPositions: number;
-  /** both protocols' accounts (protocol, address) and open lifecycles: the journal's size for issue 7 */
+  /** both protocols' accounts (protocol, address) and open lifecycles: the journal's size */
   allAccounts: number;
   allOpenPositions: number;
   markets: string[];
@@ -115,11 +114,11 @@ export function endpointWorkloads(d: BenchData, now: number, n = 100): EndpointW
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   const maybe = (p: number, s: string): string => (r() < p ? s : '');
   const gen = (f: () => string): string[] => [...new Set(Array.from({ length: n * 3 }, f))].slice(0, n);
-  const hour = Math.floor(now / H) * H;
-  const spans: Record<string, number> = { '5m': D, '15m': 3 * D, '1h': 7 * D, '4h': 30 * D, '1d': 365 * D };
+  const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const spans: Record<string, number> = { '5m': DAY_MS, '15m': 3 * DAY_MS, '1h': 7 * DAY_MS, '4h': 30 * DAY_MS, '1d': 365 * DAY_MS };
   const windowOf = (interval: string): string => {
     if (r() < 0.5) return '';
-    const to = hour - Math.floor(r() * 48) * H;
+    const to = hour - Math.floor(r() * 48) * HOUR_MS;
     return `&from=${iso(to - spans[interval]!)}&to=${iso(to)}`;
   };
   const q = (parts: string[]): string => {
@@ -143,7 +142,7 @@ export function endpointWorkloads(d: BenchData, now: number, n = 100): EndpointW
     { name: '4 alpha/markets/stats', paths: ['/v1/alpha/markets/stats'] },
     { name: '5 liquidations/search', paths: gen(() => `/v1/alpha/liquidations/search${q([
       maybe(0.5, `market=${enc(pick(d.markets))}`), maybe(0.2, `market_variant=${enc(pick(d.variants))}`),
-      `limit=${pick([20, 50, 100, 500])}`])}${r() < 0.3 ? `&to=${iso(hour - Math.floor(r() * 30) * D)}` : ''}`) },
+      `limit=${pick([20, 50, 100, 500])}`])}${r() < 0.3 ? `&to=${iso(hour - Math.floor(r() * 30) * DAY_MS)}` : ''}`) },
     { name: '6 liquidations/history', paths: gen(() => windowed('/v1/alpha/liquidations/history', coarse, () => maybe(0.6, `market=${enc(pick(d.markets))}`))) },
     { name: '7 open-interest', paths: ['/v1/alpha/open-interest', ...d.variants.map((v) => `/v1/alpha/open-interest?market_variant=${enc(v)}`)] },
     { name: '8 open-interest/history', paths: gen(() => windowed('/v1/alpha/open-interest/history', fine, () => maybe(0.6, `market=${enc(pick(d.markets))}`))) },

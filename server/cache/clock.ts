@@ -5,10 +5,10 @@
 import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, type HistoryInterval } from '../read/window.ts';
 import type { PlanName } from '../keys/plans.ts';
 import type { CachePolicy, QueryWindow } from './policy.ts';
+import { DAY_MS } from '../lib/time.ts';
 
 type Query = Record<string, unknown>;
 
-const DAY_MS = 86_400_000;
 
 /** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
 export function windowOf(policy: CachePolicy | undefined, q: Query): QueryWindow {

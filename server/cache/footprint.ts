@@ -1,18 +1,21 @@
 /**
- * Which appends a cached answer survives (server/cache/response-cache.ts). An append used to drop every
- * entry; with a live source (an append every second or two) that meant every answer was computed
- * again each second, even the ones no new row can change. An entry may now carry a footprint, the
- * part of the journal its answer is a function of; an append keeps the entry when none of its rows
- * falls in it:
- *  - **an address** (endpoints 14, 15, 19, and 18 for a lifecycle that is no longer open): the
+ * Which appends a cached answer survives (server/cache/response-cache.ts). With a live source (an append
+ * every second or two) an append that dropped every entry would have every answer computed again
+ * each second, even the ones no new row can change. So an entry may carry a footprint, the part of
+ * the journal its answer is a function of; an append keeps the entry when none of its rows falls
+ * in it:
+ *  - **an address** (`GET /v1/alpha/accounts/{address}`, `…/accounts/{address}/history`,
+ *    `GET /v1/alpha/positions/{address}/{id}/lifecycle`, and `GET /v1/alpha/positions/{address}/{id}`
+ *    for a lifecycle that is no longer open): the
  *    answer derives from that address's fills of one protocol alone (accounts and lifecycles are
  *    functions of their fills; positions snapshots and market snapshots only change live fields,
  *    which those answers do not have), so an append without a fill of the address keeps it;
- *  - **a time bound** (a window with an explicit `to`: endpoints 5, 6, 8, 9, 11): the answer
+ *  - **a time bound** (a window with an explicit `to`: liquidation search and the liquidation,
+ *    open-interest, volume and funding-rate history routes under `/v1/alpha/`): the answer
  *    derives from fills and market snapshots before `before` alone (the end of the bucket holding
  *    `to`, so a bucket's state or sums are covered whole), so an append whose fills and market
  *    snapshots all lie at or after `before` keeps it.
- * An answer without a footprint is dropped by every append, as before. Jobs that rewrite derived
+ * An answer without a footprint is dropped by every append. Jobs that rewrite derived
  * buckets (the rollup refresh) still drop everything.
  */
 import type { H3Event } from 'h3';

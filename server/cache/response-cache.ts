@@ -14,16 +14,17 @@
  * - **Clamp.** Plan-clamped routes (a `depth` in the route's cache policy, server/cache/policy.ts) key on the plan's depth
  *   for that route (plans with the same depth share entries); other routes are plan-independent.
  * - **Clock.** An answer that depends on the service clock is only cached while that dependence
- *   cannot change it: a window route (5, 6, 8, 9, 11) with an explicit `to` at or before now and,
- *   under a plan depth, a `from` at or after the floor, until the floor would pass `from`; account
- *   history (15) only without a depth (server/cache/clock.ts). A route whose answer moves with the clock in a way it can
- *   bound declares how long its answer holds ({@link declareValidUntil}: the 24 h stats until a fill
- *   leaves or enters their window; liquidation search with a defaulted `to` until a liquidation
- *   enters it or the plan's floor passes a row); that bound replaces the rules above. A history
- *   window that moves with the clock (a defaulted `to`, a `from` on the moving plan floor) is a
- *   {@link declareMovingAnswer}: its data is kept and its envelope rendered at each hit's clock,
- *   within its bound (server/http/history-validity.ts). Any other answer that read the clock is
- *   not cached: routes get a clock-tracking view of the service ({@link ResponseCache.service}).
+ *   cannot change it: a window route (liquidation search, the history routes) with an explicit `to` at
+ *   or before now and, under a plan depth, a `from` at or after the floor, until the floor would pass
+ *   `from`; account history (`GET /v1/alpha/accounts/{address}/history`) only without a depth
+ *   (server/cache/clock.ts). A route whose answer moves with the clock in a way it can bound
+ *   declares how long its answer holds ({@link declareValidUntil}: the 24 h stats until a fill leaves
+ *   or enters their window; liquidation search with a defaulted `to` until a liquidation enters it or
+ *   the plan's floor passes a row); that bound replaces the rules above. A history window that moves
+ *   with the clock (a defaulted `to`, a `from` on the moving plan floor) is a {@link
+ *   declareMovingAnswer}: its data is kept and its envelope rendered at each hit's clock, within its
+ *   bound (server/cache/history-validity.ts). Any other answer that read the clock is not cached: routes
+ *   get a clock-tracking view of the service ({@link ResponseCache.service}).
  *   Every entry also keeps the clock it was computed at: a clock set back never sees it.
  *   Routes read the clock before their first `await` (all do), which is where it is attributed to
  *   the request (no AsyncLocalStorage: on Node 20 its promise hooks slow every request); a read

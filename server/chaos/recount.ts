@@ -9,6 +9,7 @@
 import { Database } from '../db/database.ts';
 import { kindGlob } from '../journal/layout.ts';
 import { startApiServer } from '../bench/server-process.ts';
+import { DAY_MS } from '../lib/time.ts';
 
 export interface RecountCheck {
   what: string;
@@ -17,7 +18,6 @@ export interface RecountCheck {
 }
 
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
-const DAY = 86_400_000;
 const MARKET = 'SOL-PERP';
 
 type Bucket = { time: number; volume_usd: number; fees_usd: number };
@@ -112,10 +112,10 @@ export async function apiAgainstRecount(dataDir: string, key: string): Promise<R
     const first = Date.UTC(2025, 0, 1);
     const daily = await api<{ time: string; volume_usd: number; fees_usd: number }[]>(
       `${server.url}/v1/alpha/volume/history?interval=1d&from=${iso(first)}&to=${iso(to)}`, key);
-    checks.push({ what: `GET /v1/alpha/volume/history?interval=1d (${daily.length} buckets)`, differences: bucketDifferences(toBuckets(daily), await recountVolume(db, dataDir, DAY, first, to, null)) });
+    checks.push({ what: `GET /v1/alpha/volume/history?interval=1d (${daily.length} buckets)`, differences: bucketDifferences(toBuckets(daily), await recountVolume(db, dataDir, DAY_MS, first, to, null)) });
     const hourly = await api<{ time: string; volume_usd: number; fees_usd: number }[]>(
-      `${server.url}/v1/alpha/volume/history?interval=1h&market=${MARKET}&from=${iso(to - 3 * DAY - 123_000)}&to=${iso(to)}`, key);
-    checks.push({ what: `GET /v1/alpha/volume/history?interval=1h&market=${MARKET}, last 3 days (${hourly.length} buckets)`, differences: bucketDifferences(toBuckets(hourly), await recountVolume(db, dataDir, 3_600_000, to - 3 * DAY - 123_000, to, MARKET)) });
+      `${server.url}/v1/alpha/volume/history?interval=1h&market=${MARKET}&from=${iso(to - 3 * DAY_MS - 123_000)}&to=${iso(to)}`, key);
+    checks.push({ what: `GET /v1/alpha/volume/history?interval=1h&market=${MARKET}, last 3 days (${hourly.length} buckets)`, differences: bucketDifferences(toBuckets(hourly), await recountVolume(db, dataDir, 3_600_000, to - 3 * DAY_MS - 123_000, to, MARKET)) });
     for (const market of [null, MARKET]) {
       const served = await api<Stats>(`${server.url}/v1/alpha/open-positions/stats${market ? `?market=${market}` : ''}`, key);
       const recounted = await recountOpen(db, dataDir, market);

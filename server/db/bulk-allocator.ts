@@ -3,11 +3,10 @@
  * DuckDB's allocator (its bundled jemalloc) keeps freed pages for a while instead of handing them
  * back to the kernel at once, and DuckDB stops flushing it after every large task.
  *
- * Why: a rebuild of the bench journal took 4.1-4.4M minor page faults and 60-82 s of system CPU
- * time on this kind of machine (each fault a fresh page the kernel zeroes). A 1M-row chunk
- * allocates and frees gigabytes, and jemalloc returned them at once, so the next chunk faulted
- * them in again. With these settings: 1.7-1.9M faults, 31-39 s of system time, and the rebuild
- * ~20-25 % faster; peak RSS rises by ~0.5 GB (docs/performance.md, "Rebuild").
+ * Why: a 1M-row chunk of a rebuild allocates and frees gigabytes; returned to the kernel at once,
+ * they are faulted in again by the next chunk (each fault a fresh page the kernel zeroes). Keeping
+ * them halves the page faults and the system CPU time and makes the rebuild ~20-25 % faster, for
+ * ~0.5 GB more peak RSS (docs/performance.md, "Rebuild" and "Rebuild details").
  * Not for `start`: a serving process is held to 1.5 GiB, and freed pages kept for 10 s would count.
  *
  * jemalloc reads its options once, when DuckDB's library loads: {@link useBulkAllocator} must run

@@ -1,14 +1,13 @@
 /**
  * Plain rows from DuckDB result chunks, converted a column at a time.
  *
- * Why not `reader.getRowObjects().map(plainRow)`: that builds a DuckDB value object for every
- * cell (a timestamp or a BIGINT is a wrapper around a bigint), tests each NULL bit with BigInt
- * arithmetic, then converts every cell again through {@link toPlain}'s type tests. On the bench
- * journal's 3,871 open positions (25 columns, endpoint 16's load after an append) that conversion
- * took 91 ms, against 38 ms here (medians of 10 alternating runs in one process; the SQL itself
- * ~15-45 ms). Here each column's type is looked at once: numbers and
- * timestamps are read from the vector's own typed array, NULL bits from its validity bytes, and
- * only strings and the rarer types go through the vector's `getItem` (then {@link toPlain}).
+ * Why not `reader.getRowObjects().map(plainRow)`: that builds a DuckDB value object for every cell (a
+ * timestamp or a BIGINT is a wrapper around a bigint), tests each NULL bit with BigInt arithmetic, then
+ * converts every cell again through {@link toPlain}'s type tests: more than twice the time of the
+ * conversion here (docs/performance.md, "Rows from result chunks"). Here each column's type is looked
+ * at once: numbers and timestamps are read from the vector's own
+ * typed array, NULL bits from its validity bytes, and only strings and the rarer types go through the
+ * vector's `getItem` (then {@link toPlain}).
  *
  * The result is exactly what `toPlain` makes of each value (test/db/chunk-rows.test.ts compares both
  * over every type our SQL returns, NULLs and the ±2^53 edges included).

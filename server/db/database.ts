@@ -3,6 +3,7 @@ import { log } from '../lib/log.ts';
 import { allocatorOptions } from './bulk-allocator.ts';
 import { sqlFile } from './sql-files.ts';
 import type { ParamsOf, QueryName } from './queries.ts';
+import type { RowOf, RowQueryName } from './query-rows.ts';
 import { appendPlainRows, plainRowsOf } from './chunk-rows.ts';
 import { bindParams, bindValues, runOn, type Params, type PooledConnection, type Row, type StagingPlace } from './run-sql.ts';
 
@@ -14,6 +15,13 @@ export type { Params, Row } from './run-sql.ts';
  * `Params` for a name computed at run time.
  */
 type ParamsFor<N extends string> = N extends QueryName ? ParamsOf<N> : Params;
+
+/**
+ * The row of a call naming `sql/<N>.sql`: for a query of sql/api/ named by a literal, its columns
+ * (server/db/query-rows.ts), so reading a column the SQL does not return fails the type check; a
+ * plain {@link Row} otherwise.
+ */
+type RowFor<N extends string> = N extends RowQueryName ? RowOf<N> : Row;
 
 /**
  * One DuckDB instance per process, a small pool of reader connections (a DuckDB connection runs
@@ -52,9 +60,8 @@ export class Database {
    * {@link checkpoint}). Everything in it is derived from the journal, which is durable on its
    * own, and a checkpoint writes the derived tables and their watermark together; so after a
    * crash the file holds an older but consistent state that start-up catches up from the journal
-   * (server/derive/catch-up.ts). With a WAL every row was written twice (into the log at its
-   * commit, into the file at the checkpoint): the default backfill's commits summed to 6.9 s and
-   * it took 51-54 s; without, 3.5 s and 38-44 s (docs/performance.md, "Write path"). A WAL left by an older
+   * (server/derive/catch-up.ts). A WAL would write every row twice (into the log at its commit,
+   * into the file at the checkpoint) (docs/performance.md, "Derived state without a WAL"). A WAL left by an older
    * version is replayed by DuckDB on attach.
    */
   static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {
@@ -124,10 +131,10 @@ export class Database {
   }
 
   /** Runs `sql/<name>.sql` on a pooled reader connection with bound parameters. */
-  async query<N extends string>(name: N, params: ParamsFor<N> = {} as ParamsFor<N>): Promise<Row[]> {
+  async query<N extends string>(name: N, params: ParamsFor<N> = {} as ParamsFor<N>): Promise<RowFor<N>[]> {
     const pc = await this.acquire();
     try {
-      return await runOn(pc, name, sqlFile(name), params);
+      return (await runOn(pc, name, sqlFile(name), params)) as RowFor<N>[];
     } finally {
       this.release(pc);
     }
@@ -148,11 +155,11 @@ export class Database {
    * (≤ 2048 rows) at a time, as they are read: a large result never exists as one array of row
    * objects (tens of thousands of them cost hundreds of MB of JS heap at their peak).
    */
-  async queryChunks<N extends string>(name: N, params: ParamsFor<N>, onChunk: (rows: Row[]) => void): Promise<void> {
+  async queryChunks<N extends string>(name: N, params: ParamsFor<N>, onChunk: (rows: RowFor<N>[]) => void): Promise<void> {
     await this.queryChunkColumns(name, params, (chunk, names) => {
       const rows: Row[] = [];
       appendPlainRows(chunk, names, rows);
-      onChunk(rows);
+      onChunk(rows as RowFor<N>[]);
     });
   }
 
@@ -209,7 +216,7 @@ export class Database {
   }
 
   /** Runs `sql/<name>.sql` and returns its first row (or undefined). */
-  async queryOne<N extends string>(name: N, params: ParamsFor<N> = {} as ParamsFor<N>): Promise<Row | undefined> {
+  async queryOne<N extends string>(name: N, params: ParamsFor<N> = {} as ParamsFor<N>): Promise<RowFor<N> | undefined> {
     return (await this.query(name, params))[0];
   }
 

@@ -1,6 +1,6 @@
 /**
  * DuckDB's cast of a wide DECIMAL to DOUBLE, bit for bit, for in-memory sets that must answer
- * exactly as a `sum(decimal)::DOUBLE` in SQL would (endpoint 11's funding rates, issue 7).
+ * exactly as a `sum(decimal)::DOUBLE` in SQL would (`GET /v1/alpha/funding-rates/history`'s funding rates).
  *
  * DuckDB 1.5 does not round the exact decimal to the nearest double. For a DECIMAL stored as a
  * 128-bit integer (width > 18) it casts the unscaled value `v` with scale `s` as:
@@ -36,9 +36,11 @@ export function wideDecimalToDouble(unscaled: bigint, scale: number): number {
 }
 
 /**
- * Micro-dollars as the API serves an amount: DuckDB's `round(x, 6)::DOUBLE` of the DECIMAL(38,6)
- * they are ({@link wideDecimalToDouble}; `micros / 1e6` below 2^53). The in-memory answers that
- * must equal a SQL one (endpoints 8, 12, 16/17) serve their exact sums through it.
+ * Micro-dollars as the API serves an amount: DuckDB's `round(x, 6)::DOUBLE` of the DECIMAL(38,6) they
+ * are ({@link wideDecimalToDouble}; `micros / 1e6` below 2^53). The in-memory answers that must equal a
+ * SQL one (`GET /v1/alpha/open-interest/history`, `GET /v1/alpha/accounts/stats`,
+ * `GET /v1/alpha/open-positions/search` and `GET /v1/alpha/open-positions/stats`) serve their exact
+ * sums through it.
  */
 export function servedUsd(micros: bigint): number {
   return wideDecimalToDouble(micros, 6);

@@ -1,7 +1,7 @@
 /**
  * Exact quotients of big integers: rounded once from the integers, so the same sums give the same
- * answer whichever path produced them (endpoint 12's averages from SQL or in-memory totals; the
- * Solana decoders' fixed-point conversions).
+ * answer whichever path produced them (`GET /v1/alpha/accounts/stats`'s averages from SQL or in-memory
+ * totals; the Solana decoders' fixed-point conversions).
  */
 
 /** Bits of a positive integer. */

@@ -23,8 +23,11 @@ export const ROLLUP_STEPS = [
 /** The fill steps that copy position_latest rows of open lifecycles (a rebuild skips them). */
 export const OPEN_POSITION_FILL_STEPS = ['open-position-latest-fill-delete', 'open-position-latest-fill-insert'];
 
-/** The 5-minute price OHLC steps of fills or market snapshots (batch_price is the stage's). */
-const PRICE_STEPS = (source: 'fill' | 'snapshot'): string[] => [`price-${source}-stage`, 'price-update', 'price-insert'];
+/** The price OHLC steps of fills or market snapshots: 5-minute (batch_price is the stage's), then
+ * the hourly and daily levels recomputed for the hours and days the batch touched. */
+const PRICE_STEPS = (source: 'fill' | 'snapshot'): string[] => [
+  `price-${source}-stage`, 'price-update', 'price-insert', 'price-1h-delete', 'price-1h-insert', 'price-1d-delete', 'price-1d-insert',
+];
 
 /** Derive steps in order; each is one statement in sql/derive/. Fill steps read batch_fills,
  * snapshot steps batch_msnap / batch_psnap (price-update and price-insert read batch_price, made by price-fill-stage or price-snapshot-stage); rollup-update, rollup-insert and markets-insert read

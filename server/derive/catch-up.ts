@@ -92,7 +92,7 @@ export async function planCatchUp(w: Writer, dataDir: string, checkpoint: Checkp
  * Stages one chunk into its staging table; returns the number of rows staged. Fills go from the
  * files straight into `fills` (the insert-fills step, which the caller then skips) and are staged
  * for the other steps from there: reading the Parquet files once and copying every column once
- * less costs less than staging them and copying the staged rows (issue 7).
+ * less costs less than staging them and copying the staged rows.
  */
 async function stageChunk(w: Writer, chunk: Chunk): Promise<number> {
   if (chunk.files.length === 0) return 0;
@@ -155,8 +155,8 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
   const fromEmpty = fresh || opts.fromEmpty === true;
   const planned = await planCatchUp(w, dataDir, checkpoint, at, chunkRows);
   // From an empty state, position_latest is the newest snapshot per lifecycle over every file:
-  // one pass over the files costs less than staging every row chunk by chunk (the bench journal's
-  // 14.3M snapshots: ~7 s against ~15 s). Memory stays bounded: only the newest rows are kept whole.
+  // one pass over the files costs about half of staging every row chunk by chunk (docs/performance.md,
+  // "Rebuild details"). Memory stays bounded: only the newest rows are kept whole.
   const chunks = fresh ? mergeKind(planned, 'position_snapshots') : planned;
   const total = chunks.reduce((s, c) => s + c.rows, 0);
   // progress and ETA count work, not rows: a snapshot costs a fraction of a fill

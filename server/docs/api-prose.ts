@@ -6,8 +6,8 @@ import { API_VERSION } from '../http/answer-headers.ts';
 import { COARSE_INTERVALS, FINE_INTERVALS, MAX_LIMIT } from '../http/params.ts';
 import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, MAX_BUCKETS } from '../read/window.ts';
 import { STREAM_ERRORS, CLOSE_GOING_AWAY } from '../stream/frames.ts';
+import { DAY_MS } from '../lib/time.ts';
 
-const DAY_MS = 86_400_000;
 
 export const INTRO = `Version \`${API_VERSION}\`. Every REST endpoint is a \`GET\` under \`/v1\` that answers JSON;
 the fills stream is a WebSocket, MCP a \`POST\`. The machine-readable form of this page is

@@ -1,7 +1,8 @@
 /**
- * The response-cache bound of the routes built on the 24 h activity window (endpoints 2, 4, 21):
- * their answers read the clock only through `activity_24h(now)` (sql/schema/read-macros.sql),
- * so they hold until a fill leaves or enters that window (sql/api/activity-24h-valid-until.sql).
+ * The response-cache bound of the routes built on the 24 h activity window (`GET /v1/protocols/stats`,
+ * `GET /v1/alpha/markets/stats` and `GET /v1/beta/markets/stats`): their answers read the clock only
+ * through `activity_24h(now)` (sql/schema/read-macros.sql), so they hold until a fill leaves or enters
+ * that window (sql/api/activity-24h-valid-until.sql).
  */
 import type { H3Event } from 'h3';
 import { declareValidUntil } from '../cache/response-cache.ts';

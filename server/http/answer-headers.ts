@@ -4,7 +4,7 @@
  * h3 keeps response headers in a web `Headers` (`event.res.headers`): every `set` validates and
  * re-sorts, and a handler's staged headers are merged into the final response by copying them into
  * yet another `Headers` (and, for a `Response`, re-wrapping its body as a stream: the answer then
- * goes out chunked). On a cached answer that was ~6-8 µs of a ~78 µs request (issue 7's repeated
+ * goes out chunked). On a cached answer that was ~6-8 µs of a ~78 µs request (the repeated
  * workload). So the limit gate stages its headers here ({@link stageHeader}), REST answers are built
  * once with every header in a plain object ({@link jsonAnswer}, an srvx `FastResponse`, which
  * writes them straight to Node), and errors copy them too (server/http/errors.ts). MCP, whose

@@ -45,8 +45,9 @@ export interface HealthBody {
    * answers computed, entries appends kept (server/cache/footprint.ts), entries held now */
   cache: { hits: number; misses: number; kept_across_appends: number; entries: number } | null;
   /** `warming`: the in-memory read paths are still loading or being rebuilt (the working sets of
-   * 5, 6, 8, 9, 11, 12-14 and 16, the history read index, the lifecycle store), so some answers come
-   * from slower SQL meanwhile (16's searches wait for its set instead); null when the app did not say */
+   * liquidation search, the history routes, the accounts and the open positions, the history read
+   * index, the lifecycle store), so some answers come from slower SQL meanwhile (open-position
+   * searches wait for their set instead); null when the app did not say */
   read_side: { warming: boolean } | null;
   /** what the process's memory is now, in MiB: its RSS, V8's heap in use, memory outside the heap
    * that JS objects hold (Buffers, typed arrays), and DuckDB's buffer manager (null when the probe

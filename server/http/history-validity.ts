@@ -1,14 +1,16 @@
 /**
- * The response-cache bound of the history endpoints (6, 8, 9, 11) when their window moves with the
- * clock (server/cache/response-cache.ts): a defaulted `to` is the clock, and `from` moves with it when it is
- * the plan floor (clamped) or was defaulted along with `to`. The cache keeps such an answer's data
- * and renders its envelope at each hit's clock, as long as the data holds. With the journal
+ * The response-cache bound of the history endpoints
+ * (`GET /v1/alpha/{liquidations,open-interest,volume,funding-rates}/history`) when their window moves
+ * with the clock (server/cache/response-cache.ts): a defaulted `to` is the clock, and `from` moves with it when
+ * it is the plan floor (clamped) or was defaulted along with `to`. The cache keeps such an answer's
+ * data and renders its envelope at each hit's clock, as long as the data holds. With the journal
  * unchanged (an append drops the cache anyway), the data changes only when
  *  - a bucket edge is crossed: the bucket of a moving `to` (a new bucket, the 10,000-bucket cap)
- *    or of a moving `from` (the first bucket; endpoint 11 reads whole hours, so for it the hour of
- *    `from` and the hours that start before `to`);
- *  - a fill enters at a moving end or leaves at a moving start (6, 9: exact sums over [from, to);
- *    8: the replay and the last bucket's state at now), or a market snapshot enters at the end (8);
+ *    or of a moving `from` (the first bucket; `GET /v1/alpha/funding-rates/history` reads whole hours,
+ *    so for it the hour of `from` and the hours that start before `to`);
+ *  - a fill enters at a moving end or leaves at a moving start (liquidation and volume history:
+ *    exact sums over [from, to); open-interest history: the replay and the last bucket's state at
+ *    now), or a market snapshot enters at the end (open-interest history);
  *  - the plan floor starts clamping a given `from` (it then moves), or reaches a fixed `to` (a 400).
  * Each bound is an inclusive epoch-ms instant; the earliest one is declared. A fill or snapshot
  * bound is only looked up within the span the bucket bounds leave, so the probes read little.
@@ -21,9 +23,8 @@ import { isoFromMs } from '../db/values.ts';
 import type { PlanName } from '../keys/plans.ts';
 import type { Service } from '../service.ts';
 import type { Protocol } from '../journal/rows.ts';
+import { DAY_MS, HOUR_MS } from '../lib/time.ts';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /** Which journal events an endpoint's data moves with (see the file comment). */
 export type HistoryEvents = 'fills' | 'fills+snapshots' | 'hours';
@@ -52,17 +53,19 @@ async function validity(service: Service, protocol: Protocol, w: HistoryWindow, 
   if (moves.to) {
     // the bucket of `to`: bucketCount reads floor((to - 1) / b), the OI grid the bucket of `to` itself
     bounds.push(Math.min(floorTo(now - 1, w.bucketMs) + w.bucketMs, floorTo(now, w.bucketMs) + w.bucketMs - 1));
-    if (events === 'hours') bounds.push(Math.ceil(now / HOUR) * HOUR); // an hour enters when `to` passes its start
+    if (events === 'hours') bounds.push(Math.ceil(now / HOUR_MS) * HOUR_MS); // an hour enters when `to` passes its start
   }
-  // the bucket of `from` (11: its hour, which changes no later than its bucket of whole hours)
-  if (moves.from) bounds.push(sameBucketThrough(w.from, events === 'hours' ? HOUR : w.bucketMs, now));
+  // the bucket of `from` (funding-rate history: its hour, which changes no later than its bucket of
+  // whole hours)
+  if (moves.from) bounds.push(sameBucketThrough(w.from, events === 'hours' ? HOUR_MS : w.bucketMs, now));
   const days = depthDays(plan, kind);
   if (days !== null) {
-    if (!moves.from) bounds.push(w.from + days * DAY); // then the floor starts clamping it
-    if (!moves.to) bounds.push(w.to + days * DAY - 1); // then `to` is at or below the floor: a 400
+    if (!moves.from) bounds.push(w.from + days * DAY_MS); // then the floor starts clamping it
+    if (!moves.to) bounds.push(w.to + days * DAY_MS - 1); // then `to` is at or below the floor: a 400
   }
   let until = Math.min(...bounds);
-  // 8 reads states at bucket ends, not sums from `from`: only the bucket of `from` matters there
+  // open-interest history reads states at bucket ends, not sums from `from`: only the bucket of `from`
+  // matters there
   const leaving = moves.from && events === 'fills';
   if ((moves.to && events !== 'hours') || leaving) {
     if (until <= now) return until;
@@ -100,7 +103,7 @@ async function validity(service: Service, protocol: Protocol, w: HistoryWindow, 
  * `historyEnvelope` gives then). Does nothing for a fixed window (server/cache/response-cache.ts bounds those
  * from the plan alone) or one that ends in the future (not cached). When the response cache is
  * computing this answer (it will ask for the bound), the bound's queries start at once, beside
- * the route's own, rather than after them (issue 7: both read the same cold edges of the window).
+ * the route's own, rather than after them (both read the same cold edges of the window).
  * An answer from the in-memory mirror passes its `probe` (server/read/buckets/mirror-probe.ts) instead,
  * which tells the bound's fills and snapshots from memory in the common cases.
  */

@@ -1,6 +1,7 @@
 /**
- * The window logic of the bucketed history endpoints (6, 8, 9, 11; contract §4) in one place:
- * interval → bucket size, default window, plan clamping, `from >= to` and the 10,000-bucket cap,
+ * The window logic of the bucketed history endpoints
+ * (`GET /v1/alpha/{liquidations,open-interest,volume,funding-rates}/history`; contract §4) in one
+ * place: interval → bucket size, default window, plan clamping, `from >= to` and the 10,000-bucket cap,
  * and the `{ interval, from, to, data }` envelope.
  *
  * - `to` defaults to now (the service clock); `from` defaults to `to` minus the interval's default
@@ -41,7 +42,7 @@ export function resolveWindow(
   let clamped = false;
   const days = depthDays(opts.plan, opts.kind);
   if (days !== null) {
-    const floor = now - days * DAY;
+    const floor = now - days * DAY_MS;
     if (to <= floor) {
       throw new ApiError(400, 'invalid_parameter',
         `Parameter 'to' must be after ${isoFromMs(floor)}: the ${opts.plan} plan covers ${days} days of this history.`, 'to');

@@ -2,9 +2,9 @@
  * The hit lane: a repeated REST request whose answer the response cache holds is answered on
  * Node's own request and response objects, before srvx and h3 build theirs.
  *
- * Why: on a cache hit, srvx's request wrapper, h3's event, router and response handling and our
- * async route wrapper were ~20 µs of ~58 µs of main-thread time per request (issue 7's repeated
- * workload, `node --cpu-prof`); the answer itself is a map lookup.
+ * Why: on a cache hit, srvx's request wrapper, h3's event, router and response handling and our async
+ * route wrapper were ~20 µs of ~58 µs of main-thread time per request (`node --cpu-prof`); the answer
+ * itself is a map lookup.
  *
  * What it may skip and why that is exact:
  * - **Routing and validation.** The lane only knows request targets (`req.url`, byte for byte)

@@ -50,7 +50,7 @@ const RANGE_MESSAGE = 'must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59
 /**
  * Parses an RFC 3339 date-time (`Z` or `±HH:MM` offset, optional fraction, truncated to ms) or a
  * bare `YYYY-MM-DD` (= 00:00Z) to epoch milliseconds; `undefined` when malformed or not a real
- * calendar time (2026-02-30, 24:00).
+ * calendar time (February 30th, 24:00).
  */
 export function parseTimestamp(text: string): number | undefined {
   const m = RFC3339.exec(text);
@@ -97,20 +97,20 @@ export const timestampParam = v.pipe(
   }),
 );
 
-/** Bucket sizes of the fine history endpoints (8, 9). */
+/** Bucket sizes of the fine history endpoints (`GET /v1/alpha/open-interest/history`, `GET /v1/alpha/volume/history`). */
 export const FINE_INTERVALS = ['5m', '15m', '1h', '4h', '1d'] as const;
-/** Bucket sizes of the coarse history endpoints (6, 11). */
+/** Bucket sizes of the coarse history endpoints (`GET /v1/alpha/liquidations/history`, `GET /v1/alpha/funding-rates/history`). */
 export const COARSE_INTERVALS = ['1h', '4h', '1d'] as const;
 export type FineInterval = (typeof FINE_INTERVALS)[number];
 export type CoarseInterval = (typeof COARSE_INTERVALS)[number];
 
-/** `interval` on endpoints 8, 9: one of 5m 15m 1h 4h 1d. */
+/** `interval` on `GET /v1/alpha/open-interest/history` and `GET /v1/alpha/volume/history`: one of 5m 15m 1h 4h 1d. */
 export const fineIntervalParam = v.pipe(
   v.picklist(FINE_INTERVALS, `must be one of ${FINE_INTERVALS.join(', ')}`),
   v.description('Bucket size (default 1h); buckets are aligned to the UTC epoch.'),
 );
 
-/** `interval` on endpoints 6, 11: one of 1h 4h 1d. */
+/** `interval` on `GET /v1/alpha/liquidations/history` and `GET /v1/alpha/funding-rates/history`: one of 1h 4h 1d. */
 export const coarseIntervalParam = v.pipe(
   v.picklist(COARSE_INTERVALS, `must be one of ${COARSE_INTERVALS.join(', ')}`),
   v.description('Bucket size (default 1h); buckets are aligned to the UTC epoch.'),

@@ -151,9 +151,10 @@ export class AppendPath {
   }
 
   /**
-   * Asks for the alpha accounts each append changes (up to `max` of them) to be handed to the
-   * append listeners, read from the batch's own staged accounts inside the append: endpoint 13's
-   * snapshot then needs no query of every account after each live append. Returns the undo.
+   * Asks for the alpha accounts each append changes (up to `max` of them) to be handed to the append
+   * listeners, read from the batch's own staged accounts inside the append:
+   * `GET /v1/alpha/accounts/search`'s snapshot then needs no query of every account after each live
+   * append. Returns the undo.
    */
   watchAlphaAccounts(max: number): () => void {
     const watcher = { max };

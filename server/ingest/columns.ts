@@ -126,10 +126,10 @@ export function fillsOf(b: ColumnBlock): IncomingFill[] {
   const [protocol, tx, key, address, market, variant, side, type, token] = [
     'protocol', 'tx', 'position_key', 'address', 'market', 'market_variant', 'side', 'type', 'collateral_token',
   ].map((n) => strings(b, n));
-  const [time, slot, ev, sizeD, size, collD, coll, price, entry, pnl, fee, borrow, funding, liq, earned, feeTotal, index] = [
+  const [time, slot, ev, sizeD, size, collD, coll, price, entry, pnl, fee, borrow, funding, liq, earned, feeTotal, index, ownEntry] = [
     'time', 'slot', 'event_index', 'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'position_collateral_usd',
     'price', 'entry_price', 'pnl_delta_usd', 'fee_usd', 'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd',
-    'funding_earned_usd', 'fee_total_usd', 'index_price',
+    'funding_earned_usd', 'fee_total_usd', 'index_price', 'position_entry_price',
   ].map((n) => numbers(b, n)) as Float64Array[];
   const out: IncomingFill[] = new Array(b.length);
   for (let i = 0; i < b.length; i++) {
@@ -141,6 +141,7 @@ export function fillsOf(b: ColumnBlock): IncomingFill[] {
       price: price![i]!, entry_price: entry![i]!, pnl_delta_usd: pnl![i]!, fee_usd: fee![i]!,
       borrowing_fee_usd: nullable(borrow![i]!), funding_fee_usd: nullable(funding![i]!), liquidation_fee_usd: nullable(liq![i]!),
       funding_earned_usd: nullable(earned![i]!), fee_total_usd: feeTotal![i]!, index_price: index![i]!, collateral_token: token!(i),
+      position_entry_price: nullable(ownEntry![i]!),
       // set by the append path: present from the start, the objects keep one shape (no growth per row)
       seq: 0, position_id: 0,
     } as IncomingFill;

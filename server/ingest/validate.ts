@@ -14,7 +14,7 @@ const FILL_NUMBERS = [
   'time', 'slot', 'event_index', 'size_delta_usd', 'position_size_usd', 'collateral_delta_usd',
   'position_collateral_usd', 'price', 'entry_price', 'pnl_delta_usd', 'fee_usd', 'fee_total_usd', 'index_price',
 ] as const;
-const FILL_NULLABLE = ['borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd'] as const;
+const FILL_NULLABLE = ['borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'position_entry_price'] as const;
 const FILL_TEXT = ['tx', 'position_key', 'address', 'market'] as const;
 const SNAPSHOT_NUMBERS = MARKET_SNAPSHOT_COLUMNS.map(([n]) => n).filter(
   (n) => n !== 'protocol' && n !== 'market' && n !== 'market_variant' && n !== 'index_price_time' && n !== 'index_price_source',

@@ -44,7 +44,9 @@ export interface IncomingFill {
   collateral_delta_usd: number;
   position_collateral_usd: number;
   price: number;
-  /** running size-weighted average entry price after the fill */
+  /** size-weighted average of the lifecycle's increase prices up to and including this fill
+   * (contract §6), for every source; not the protocol's own average entry, which weights by the
+   * size held and differs once a decrease is followed by an increase */
   entry_price: number;
   pnl_delta_usd: number;
   fee_usd: number;
@@ -57,6 +59,12 @@ export interface IncomingFill {
   /** symbol of the collateral token (e.g. WSOL, USDC): WSOL-like collateral is worth more or
    * less as the price moves, which the liquidation condition must account for */
   collateral_token: string | null;
+  /** the position's own average entry price after the fill, as the protocol keeps it (weighted by
+   * the size held: a decrease leaves it, an increase averages in by the size before it); what the
+   * liquidation condition and realised PnL use, where `entry_price` is the served lifecycle
+   * average. On a fill that closes the position, the entry it was closed at. Null when the
+   * source cannot know it exactly, and in journals written before the column existed */
+  position_entry_price: number | null;
 }
 
 /** A fill as stored in the journal. */
@@ -169,6 +177,9 @@ export const FILL_COLUMNS = [
   ['fee_total_usd', 'DECIMAL(18,6)'],
   ['index_price', 'DOUBLE'],
   ['collateral_token', 'VARCHAR'],
+  // added later: older files lack it, so every reader of fill files reads by name
+  // (`union_by_name = true`) and sees null there
+  ['position_entry_price', 'DOUBLE'],
 ] as const;
 
 export const MARKET_SNAPSHOT_COLUMNS = [

@@ -27,6 +27,7 @@ const CHUNK = 2048;
 /** The number columns that may be null (NaN in a column block); validation keeps NaN out of the rest. */
 const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
   'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price', 'index_price_time',
+  'position_entry_price',
 ]);
 
 /** The statements (re)creating every staging table empty in `place`. */
@@ -83,10 +84,9 @@ async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof V
 /**
  * Blocks of at most this many rows are staged by one statement (see {@link stageBlock}). DuckDB
  * takes ~0.1 ms a row to parse and plan a VALUES list, so past ~50 rows the appender is faster in
- * all (`npm run bench:stage-blocking`, median of 9: 15 rows 3.1-3.4 against 5.8-6.4 ms, 64 rows
- * 7.0-7.6 against 6.3-6.5, 1,024 rows 101-110 against 7.9-8.8), and building the text then holds
- * the loop longer than the appender's own calls (6.3 ms for 1,024 rows). A live append is tens of
- * rows.
+ * all, and building the text then holds the loop longer than the appender's own calls
+ * (`npm run bench:stage-blocking`; docs/performance.md, "Staging by statement or appender"). A live
+ * append is tens of rows.
  */
 const STATEMENT_ROWS = 48;
 

@@ -16,17 +16,17 @@ export interface Plan {
   requestsPerMinute: number | null;
   /** credits per calendar month; null = not metered */
   creditsPerMonth: number | null;
-  /** history depth in days of OI, volume and account history (endpoints 8, 9, 15); null = full */
+  /** history depth in days of OI, volume and account history (`GET /v1/alpha/open-interest/history`, `GET /v1/alpha/volume/history` and `GET /v1/alpha/accounts/{address}/history`); null = full */
   historyDays: number | null;
-  /** history depth in days of funding history (endpoint 11) */
+  /** history depth in days of funding history (`GET /v1/alpha/funding-rates/history`) */
   fundingHistoryDays: number;
-  /** lookback in days of liquidation search and history (endpoints 5, 6); null = full */
+  /** lookback in days of liquidation search and history (`GET /v1/alpha/liquidations/search` and `GET /v1/alpha/liquidations/history`); null = full */
   liquidationLookbackDays: number | null;
-  /** may open the fills stream (endpoint 22) */
+  /** may open the fills stream (`GET /v1/stream/{protocol}/fills`) */
   stream: boolean;
   /** concurrent stream connections per account; null = no cap; 0 without stream */
   streamConnectionsPerAccount: number | null;
-  /** may use MCP (endpoint 23) */
+  /** may use MCP (`/v1/mcp`) */
   mcp: boolean;
 }
 

@@ -86,7 +86,7 @@ export async function writeTempFileAsync(path: string, text: string | Uint8Array
  * {@link writeFileAtomic} with its writes and fsyncs off the event loop, for the paths that run
  * beside request handling (every append's journal commit, the live simulator's saved state): the
  * synchronous one held the loop for each fsync, 8-14 ms an append on the bench machine, which
- * requests arriving meanwhile waited out (issue 7's live p99). Same steps, same guarantees.
+ * requests arriving meanwhile waited out (the live p99). Same steps, same guarantees.
  */
 export async function writeFileAtomicAsync(path: string, text: string | Uint8Array, mode = 0o644): Promise<void> {
   const tmp = await writeTempFileAsync(path, text, mode);

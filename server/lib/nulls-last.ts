@@ -1,7 +1,7 @@
 /**
- * `ORDER BY value ASC|DESC NULLS LAST` on sort values held as doubles (NaN = NULL), as endpoints 15
- * (server/read/lifecycles/account-history.ts) and 16 (server/read/open-positions/open-position-set.ts) reproduce the SQL's
- * order in memory.
+ * `ORDER BY value ASC|DESC NULLS LAST` on sort values held as doubles (NaN = NULL), as
+ * `GET /v1/alpha/accounts/{address}/history` (server/read/lifecycles/account-history.ts) and 16
+ * (server/read/open-positions/open-position-set.ts) reproduce the SQL's order in memory.
  */
 
 /** Compares `x` and `y` in direction `dir` (1 asc, -1 desc) with NULLs last either way; 0 when they tie (both NULL too). */

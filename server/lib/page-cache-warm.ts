@@ -1,11 +1,11 @@
 /**
- * Reads files once, sequentially, so that the kernel's page cache holds them (issue 7). Endpoint
- * 15 reads an account's rows and records from the lifecycle store's account files
- * (server/read/lifecycles/lifecycle-accounts.ts) with a few scattered reads; from the disk each costs
- * milliseconds, so after anything that flushed the page cache (a `rebuild` writes gigabytes) its
- * p99 on the 12.5M-fill bench journal was 18-31 ms until the requests had touched most accounts,
- * against 4.5-8.6 ms warm. Reading the ~1 GB of account files once at start costs about a second
- * of the disk's time in the background, in 1 MB reads, and little CPU.
+ * Reads files once, sequentially, so that the kernel's page cache holds them.
+ * `GET /v1/alpha/accounts/{address}/history` reads an account's rows and records from the lifecycle
+ * store's account files (server/read/lifecycles/lifecycle-accounts.ts) with a few scattered reads; from the disk
+ * each costs milliseconds, so after anything that flushed the page cache (a `rebuild` writes gigabytes)
+ * its p99 stays several times the warm one until the requests have touched most accounts
+ * (docs/performance.md, "Page cache warm-up"). Reading the ~1 GB of account files once at start costs about a second of the
+ * disk's time in the background, in 1 MB reads, and little CPU.
  */
 import { open, stat } from 'node:fs/promises';
 import { totalmem } from 'node:os';

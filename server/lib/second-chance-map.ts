@@ -6,8 +6,7 @@
  * since the eviction last passed over it moves to the newest end instead, once (second chance, an
  * approximation of least-recently-used). Why not exact LRU: that moves an entry to the end of its
  * Map on every hit (`delete` + `set`), and V8 makes that cost grow with the Map's size when the same
- * few keys are hit again and again: 13 µs a hit on a 5,000-entry Map with one hot key, 1.5 µs with
- * ten, ~1.4 µs on a full 1,024-entry one (node 20, scratch benchmarks, 2026-11-28). A polling
+ * few keys are hit again and again (docs/performance.md, "Second-chance eviction"). A polling
  * client, or the edge of every moving history window, is exactly that. A use here only marks the
  * key (`touch`); entries move only when the budget is passed.
  */

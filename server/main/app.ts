@@ -52,47 +52,58 @@ import { mountStream } from '../stream/route.ts';
 
 /** The in-memory working sets some routes answer from, shared with whoever opens them. */
 export interface RouteParts {
-  /** the read index of endpoints 15 and 18 (default: a new one, opened by its first request) */
+  /** the read index of `GET /v1/alpha/accounts/{address}/history` and `GET /v1/alpha/positions/{address}/{id}` (default: a new one, opened by its first request) */
   history?: HistoryIndex;
-  /** endpoints 6, 8, 9's 5-minute buckets (default: a new one, loaded on first use) */
+  /** the 5-minute buckets of the liquidation, open-interest and volume history routes (default: a new one, loaded on first use) */
   mirror?: HistoryMirror;
-  /** endpoint 5's events (default: a new one, loaded on first use) */
+  /** beta's the liquidation, open-interest and volume history routes' 5-minute buckets (default: a new one, loaded on first use) */
+  betaMirror?: HistoryMirror;
+  /** `GET /v1/{protocol}/liquidations/search`'s events (default: a new one, loaded on first use) */
   liquidations?: LiquidationIndex;
-  /** endpoint 11's hourly funding rows (default: a new one, loaded on first use) */
+  /** beta's `GET /v1/{protocol}/liquidations/search`'s events (default: a new one, loaded on first use) */
+  betaLiquidations?: LiquidationIndex;
+  /** `GET /v1/{protocol}/funding-rates/history`'s hourly funding rows (default: a new one, loaded on first use) */
   funding?: FundingIndex;
-  /** endpoints 15, 18 and 19's closed lifecycles (default: the service's, LifecycleStore.of) */
+  /** the closed lifecycles of account history, position detail and lifecycle timeline (default: the service's, LifecycleStore.of) */
   lifecycles?: LifecycleStore;
-  /** endpoints 12-14's (and 15's account check) alpha accounts (default: a new one, loaded on first use) */
+  /** beta's closed lifecycles for its `GET /v1/{protocol}/accounts/{address}/history` (default: the service's, LifecycleStore.of(service, 'beta')) */
+  betaLifecycles?: LifecycleStore;
+  /** the accounts routes' (and the account-history route's account check) alpha accounts (default: a new one, loaded on first use) */
   accounts?: AccountsIndex;
-  /** endpoint 16's open positions, whose live fields endpoints 18 and 19 show too (default: a new one, loaded on first use) */
+  /** open positions of `GET /v1/alpha/open-positions/search`, whose live fields position detail and lifecycle timeline show too (default: a new one, loaded on first use) */
   openPositions?: OpenPositionsIndex;
+  /** beta's open positions (default: a new one, loaded on first use) */
+  betaOpenPositions?: OpenPositionsIndex;
   /** the accounts behind beta's `/accounts/stats`, `/accounts/search`, `/accounts/{address}` (and the account check of `/accounts/{address}/history`) (default: a new one, loaded on first use) */
   betaAccounts?: AccountsIndex;
 }
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
-  const { history, mirror = new HistoryMirror(service), liquidations = new LiquidationIndex(service), funding = new FundingIndex(service),
-    lifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+  const { history = new HistoryIndex(service), mirror = new HistoryMirror(service),
+    betaMirror = new HistoryMirror(service, {}, 'beta'), liquidations = new LiquidationIndex(service),
+    betaLiquidations = new LiquidationIndex(service, 'beta'), funding = new FundingIndex(service),
+    lifecycles, betaLifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+    betaOpenPositions = new OpenPositionsIndex(service, 'beta'),
     betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
   const routes: RestRoute[] = [
     ...openapiRoutes(service, () => routes),
     ...protocolRoutes(service),
     ...alphaMarketRoutes(service),
     ...betaMarketRoutes(service),
-    // alpha answers from its in-memory working sets when loaded; beta (none but its accounts) from SQL
+    // each protocol answers from its own in-memory working sets when loaded, else from SQL
     ...liquidationRoutes(service, 'alpha', liquidations),
     ...currentRoutes(service, 'alpha'),
     ...accountRoutes(service, 'alpha', accounts),
     ...historyRoutes(service, 'alpha', mirror, funding),
     ...openPositionRoutes(service, 'alpha', openPositions),
     ...positionRoutes(service, { history, accounts, openPositions, lifecycles }),
-    ...liquidationRoutes(service, 'beta', null),
+    ...liquidationRoutes(service, 'beta', betaLiquidations),
     ...currentRoutes(service, 'beta'),
     ...accountRoutes(service, 'beta', betaAccounts),
-    ...historyRoutes(service, 'beta', null, null),
-    ...openPositionRoutes(service, 'beta', null),
-    ...positionRoutes(service, { history: null, accounts: betaAccounts, openPositions: null, lifecycles: null }, 'beta'),
+    ...historyRoutes(service, 'beta', betaMirror, null),
+    ...openPositionRoutes(service, 'beta', betaOpenPositions),
+    ...positionRoutes(service, { history, accounts: betaAccounts, openPositions: betaOpenPositions, lifecycles: betaLifecycles }, 'beta'),
     ...fillRoutes(service, 'alpha'),
     ...fillRoutes(service, 'beta'),
     ...priceRoutes(service, 'alpha'),
@@ -110,8 +121,9 @@ export function hitLaneOf(app: H3): HitLane | undefined {
 }
 
 /**
- * Resolves once the app's in-memory working sets (6/8/9's mirror, 5's events, 11's funding rows,
- * 12-14's accounts) answer, so that requests take the in-memory paths rather than their SQL fallbacks (tests).
+ * Resolves once the app's in-memory working sets of both protocols (the history buckets' mirror,
+ * liquidation search's events, hourly funding rows, the accounts) answer, so that requests take the
+ * in-memory paths rather than their SQL fallbacks (tests).
  */
 export function appLoaded(app: H3): Promise<void> {
   return backgroundLoads.get(app)?.() ?? Promise.resolve();
@@ -119,11 +131,11 @@ export function appLoaded(app: H3): Promise<void> {
 
 /** Optional parts of the app. */
 export interface AppOptions {
-  /** mounts the fills stream (endpoint 22) on this hub */
+  /** mounts the fills stream (`GET /v1/stream/{protocol}/fills`) on this hub */
   stream?: StreamHub;
   /** the response cache (default: a new one over `service`) */
   cache?: ResponseCache;
-  /** the read index of endpoints 15 and 18 (default: a new one over `service`, rebuilt past 20,000 closes) */
+  /** the read index of `GET /v1/alpha/accounts/{address}/history` and `GET /v1/alpha/positions/{address}/{id}` (default: a new one over `service`, rebuilt past 20,000 closes) */
   history?: HistoryIndex;
   /** origins whose pages may call the API (default: `PERPS_CORS_ORIGINS`, server/http/browser-access.ts) */
   cors?: CorsPolicy;
@@ -132,8 +144,8 @@ export interface AppOptions {
 /**
  * Builds the h3 app over a service, a key store and the limit state (rate limiter + monthly usage,
  * see server/limits/gate.ts `openLimits`); the caller owns `limits` and closes it on shutdown.
- * With a stream hub, the fills stream (endpoint 22, server/stream/route.ts) is mounted too; its
- * sockets need a real server with the crossws plugin (server/main/serve.ts).
+ * With a stream hub, the fills stream (`GET /v1/stream/{protocol}/fills`, server/stream/route.ts) is
+ * mounted too; its sockets need a real server with the crossws plugin (server/main/serve.ts).
  */
 export function createApp(service: Service, keys: KeyStore, limits: Limits, opts: AppOptions = {}): H3 {
   const { stream, cache = new ResponseCache(service), history } = opts;

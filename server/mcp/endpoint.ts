@@ -1,5 +1,5 @@
 /**
- * `/v1/mcp` (spec endpoint 23, contract §8): MCP over streamable HTTP, stateless, inside the h3 app.
+ * `/v1/mcp` (contract §8): MCP over streamable HTTP, stateless, inside the h3 app.
  *
  * Per HTTP request, before any MCP exchange: method (POST only; anything else is a 405
  * `method_not_allowed` with `Allow: POST`: stateless mode has no server-initiated GET stream and no

@@ -10,10 +10,10 @@ import { parseTimestamp } from '../http/params.ts';
 import type { PlanName } from '../keys/plans.ts';
 import { isoFromMs } from '../db/values.ts';
 import type { RestTool } from './catalog.ts';
+import { DAY_MS } from '../lib/time.ts';
 
 type Body = Record<string, unknown>;
 
-const DAY_MS_OF = 86_400_000;
 
 /** "the trial plan keeps 7 days" */
 const depthWords = (plan: PlanName, days: number): string => `the ${plan} plan keeps ${days} days`;
@@ -57,7 +57,7 @@ function pagedSummary(tool: RestTool, body: Body, ctx: SummaryContext): string {
   if (tool.depth) {
     const days = depthDays(ctx.plan, tool.depth);
     if (days !== null) {
-      text += ` Lifecycles opened before ${isoFromMs(ctx.now - days * DAY_MS_OF)} are omitted (${depthWords(ctx.plan, days)}).`;
+      text += ` Lifecycles opened before ${isoFromMs(ctx.now - days * DAY_MS)} are omitted (${depthWords(ctx.plan, days)}).`;
     }
   }
   return text;
@@ -72,7 +72,7 @@ function cursorSummary(tool: RestTool, body: Body, ctx: SummaryContext): string 
     : ' Last page.';
   if (tool.depth) {
     const days = depthDays(ctx.plan, tool.depth);
-    const floor = days === null ? null : ctx.now - days * DAY_MS_OF;
+    const floor = days === null ? null : ctx.now - days * DAY_MS;
     const asked = ctx.query.from !== undefined ? parseTimestamp(ctx.query.from) : undefined;
     if (floor !== null && days !== null && (asked === undefined || asked < floor)) {
       text += ` The search reaches back to ${isoFromMs(floor)} at most (${depthWords(ctx.plan, days)}).`;

@@ -1,6 +1,6 @@
 /**
- * The fills stream's hub (endpoint 22, contract §7): every open socket, the live fan-out from the
- * append path, the per-account connection cap, the heartbeat and shutdown.
+ * The fills stream's hub (`GET /v1/stream/{protocol}/fills`, contract §7): every open socket, the live
+ * fan-out from the append path, the per-account connection cap, the heartbeat and shutdown.
  *
  * Live fan-out: the append listener runs inside the append path's writer lock, so it only queues
  * the committed batch (O(1), no await); the pump starts once the append has returned. It encodes

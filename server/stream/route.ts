@@ -1,5 +1,5 @@
 /**
- * The h3 route of endpoint 22, `GET /v1/stream/{protocol}/fills`, for both kinds of request:
+ * The h3 route of `GET /v1/stream/{protocol}/fills`, for both kinds of request:
  *
  * - **Upgrade** (`Upgrade: websocket`): not GET → 405, no valid key → 401, before any upgrade. The
  *   scope is resolved here (it needs a query); whatever is wrong with the plan, the account's cap
@@ -27,12 +27,12 @@ import type { Resolved, StreamHub } from './hub.ts';
 import { resolveStreamScope, scopeEcho } from './scope.ts';
 import { credentialsOfProtocols, STREAM_PROTOCOL, TicketBook } from './tickets.ts';
 
-/** Route pattern of endpoint 22. */
+/** Route pattern of `GET /v1/stream/{protocol}/fills`. */
 export const STREAM_PATH = '/v1/stream/:protocol/fills';
 /** Where a browser gets a stream ticket. */
 export const TICKETS_PATH = '/v1/stream/tickets';
 
-/** Registers endpoint 22 on `app`, served by `hub`. Without `limits` the plain GET is not limited. */
+/** Registers `GET /v1/stream/{protocol}/fills` on `app`, served by `hub`. Without `limits` the plain GET is not limited. */
 export function mountStream(app: H3, hub: StreamHub, keys: KeyStore, limits?: Limits): void {
   const tickets = new TicketBook(keys);
   mountTickets(app, tickets, keys, limits);

@@ -1,5 +1,6 @@
 /**
- * The scope of a fills-stream URL (endpoint 22): `/v1/stream/{protocol}/fills?market=&address=&since_seq=`.
+ * The scope of a fills-stream URL (`GET /v1/stream/{protocol}/fills`):
+ * `/v1/stream/{protocol}/fills?market=&address=&since_seq=`.
  * One resolution serves the plain GET (its errors are HTTP 400 / 404) and the socket (the same
  * errors become an `invalid_scope` frame after the upgrade, see hub.ts).
  *
@@ -17,17 +18,17 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { integerParam, marketParam, parseQueryObject, querySchema } from '../http/params.ts';
 import { PROTOCOLS, type Protocol } from '../journal/rows.ts';
 import type { Service } from '../service.ts';
+import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../lib/address.ts';
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /** `address`: a base58 wallet address, exact case. */
 export const addressParam = v.pipe(
   v.string('must be given once'),
-  v.regex(BASE58_ADDRESS, 'must be a base58 wallet address (32-44 characters)'),
+  v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE),
   v.description('Owner address (base58); only this address\'s fills.'),
 );
 
-/** Query of endpoint 22, for the plain GET and the socket alike. */
+/** Query of `GET /v1/stream/{protocol}/fills`, for the plain GET and the socket alike. */
 export const streamQuery = querySchema({
   market: v.optional(marketParam),
   address: v.optional(addressParam),

@@ -1,5 +1,5 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
--- Endpoint 10, GET /v1/alpha/funding-rates: the latest market snapshot's net hourly rates per
+-- `GET /v1/alpha/funding-rates`: the latest market snapshot's net hourly rates per
 -- side per alpha variant (market_latest), ordered by market, variant.
 -- Parameters: $market_variant VARCHAR or NULL (NULL = every variant).
 -- Rates are not rounded.

@@ -1,5 +1,5 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
--- Endpoint 5, GET /v1/alpha/liquidations/search: alpha liquidation events (fills of type
+-- `GET /v1/alpha/liquidations/search`: alpha liquidation events (fills of type
 -- 'liquidation'), newest first (time desc, then journal seq desc: a total order).
 -- Parameters (NULL = no such bound):
 --   $market VARCHAR          grouped symbol, matches every variant of it
@@ -10,7 +10,7 @@
 --   $fetch BIGINT            rows to return (page limit + 1, to know whether a next page exists)
 -- Fields: the alpha_liquidation_events() macro's (sql/schema/read-macros.sql), time_ms and seq
 -- included for the cursor (stripped by the route).
--- Plan (issue 7): the top-N runs on (time, seq) alone; only the page's rows are then read in full
+-- Plan: the top-N runs on (time, seq) alone; only the page's rows are then read in full
 -- (a semi-join on seq: the table is in seq order, so zone maps skip the rest) and shaped.
 WITH page AS (
   SELECT seq

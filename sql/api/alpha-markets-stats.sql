@@ -1,4 +1,4 @@
--- Endpoint 4, GET /v1/alpha/markets/stats: one Market row per active alpha variant (= with a
+-- `GET /v1/alpha/markets/stats`: one Market row per active alpha variant (= with a
 -- snapshot in market_latest), ordered by market, variant.
 -- Parameters: $now BIGINT, epoch ms (service clock); the 24 h window is [now - 24 h, now).
 -- Price, OI and net funding rates are the latest snapshot's; volume (non-liquidation |size delta|),

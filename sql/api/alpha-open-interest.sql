@@ -1,5 +1,5 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
--- Endpoint 7, GET /v1/alpha/open-interest: the latest market snapshot's open interest per alpha
+-- `GET /v1/alpha/open-interest`: the latest market snapshot's open interest per alpha
 -- variant (market_latest), ordered by market, variant.
 -- Parameters: $market_variant VARCHAR or NULL (NULL = every variant).
 -- USD amounts rounded to 6 decimals; total_usd = long + short (exact decimals, then rounded).

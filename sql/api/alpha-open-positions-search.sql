@@ -1,5 +1,5 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
--- Endpoint 16, GET /v1/alpha/open-positions/search: one page of open alpha positions (Open-search
+-- `GET /v1/alpha/open-positions/search`: one page of open alpha positions (Open-search
 -- rows) plus, on every row, the total match count and the meta figures over ALL matching rows.
 -- Parameters:
 --   $market_variant VARCHAR or NULL   one variant
@@ -18,7 +18,7 @@
 -- Always returns at least one row: a page past the end gives one row with only total/meta set.
 -- Rows: the open_position_rows_of($protocol::VARCHAR) macro (sql/schema/read-macros.sql), the served row plus the
 -- exact values the filters and sorts use, shared with the in-memory set's load.
--- Plan (issue 7): one sort value per row instead of twelve CASE terms, so the page is a top-N.
+-- Plan: one sort value per row instead of twelve CASE terms, so the page is a top-N.
 WITH
 live AS (SELECT * FROM open_position_rows_of($protocol::VARCHAR)),
 matched AS (

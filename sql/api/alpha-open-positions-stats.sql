@@ -1,5 +1,5 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
--- Endpoint 17, GET /v1/alpha/open-positions/stats: PositionsSummary over open alpha positions.
+-- `GET /v1/alpha/open-positions/stats`: PositionsSummary over open alpha positions.
 -- Parameters: $market VARCHAR or NULL (grouped symbol, summing its variants; NULL = protocol-wide).
 -- The rows are exactly those of `GET /v1/{protocol}/open-positions/search` (both read the open_positions_of($protocol::VARCHAR) macro) for the
 -- same market, so every figure equals aggregating that endpoint's rows:

@@ -1,4 +1,4 @@
--- Endpoint 19, GET /v1/alpha/positions/{address}/{id}/lifecycle: one page of the fill timeline of one
+-- `GET /v1/alpha/positions/{address}/{id}/lifecycle`: one page of the fill timeline of one
 -- alpha lifecycle (PositionEvent rows) plus the total match count.
 -- Parameters:
 --   $id BIGINT                         position_id
@@ -14,15 +14,15 @@
 --                                      read first by the route, which also checked that $id is an
 --                                      alpha lifecycle of the path's address): bounds on `seq` are
 --                                      table filters, so only that range of the seq-ordered fills is
---                                      read (issue 7)
+--                                      read
 -- Order: the chosen key in the chosen direction, then journal seq in the same direction (total order;
 -- time desc is exactly the reverse of time asc). `total` (the match count) on every row; a page
 -- past the end has no row (the route asks for the first row then, to learn the total).
--- Plan (issue 7): one scan, a count over the matches and a top-N, no CTE or join to plan. The scan
+-- Plan: one scan, a count over the matches and a top-N, no CTE or join to plan. The scan
 -- filters on integers only (position_id is unique across protocols, so the fills of lifecycle $id
 -- are exactly those with its position_id): comparing the address and protocol strings of every fill
 -- in a weeks-long lifecycle's seq range took p90 21 → 6.7 ms on the bench journal. USD rounded to 6 decimals; prices not rounded.
--- The lifecycle store serves the same events from alpha_timeline_docs (sql/schema/read-macros.sql),
+-- The lifecycle store serves the same events from timeline_docs (sql/schema/read-macros.sql),
 -- whose projection must stay this one's (test/read/lifecycles/lifecycle-store.test.ts compares the answers); the
 -- route runs this file for lifecycles the store does not hold.
 SELECT count(*) OVER ()::BIGINT AS total,

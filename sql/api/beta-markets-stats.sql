@@ -1,4 +1,4 @@
--- Endpoint 21, GET /v1/beta/markets/stats: one Market-shaped row per active beta market
+-- `GET /v1/beta/markets/stats`: one Market-shaped row per active beta market
 -- (= with a snapshot in market_latest), market_variant null, ordered by market.
 -- Parameters: $now BIGINT, epoch ms (service clock); the 24 h window is [now - 24 h, now).
 -- Beta snapshots are per market; should a market ever have several snapshot rows (variants),

@@ -1,4 +1,4 @@
--- Endpoint 2, GET /v1/protocols/stats: one ProtocolOverview row per tracked protocol (alpha, beta),
+-- `GET /v1/protocols/stats`: one ProtocolOverview row per tracked protocol (alpha, beta),
 -- present even with no data (zeros).
 -- Parameters: $now BIGINT, epoch ms (service clock); the 24 h window is [now - 24 h, now).
 --   open_interest_usd     = Σ long + short OI of the latest snapshot of every variant (market_latest)

@@ -5,7 +5,7 @@
 -- Runs after lifecycles-insert.sql and before open-lifecycles-delete.sql, so that:
 -- - the lifecycles whose last fill is in the batch are exactly the ones it touched (its seqs are
 --   the newest), and `last_seq >= min(batch seq)` reaches the scan as a zone-map filter: only the
---   row groups just written are read, not every lifecycle (issue 7: recomputing the touched
+--   row groups just written are read, not every lifecycle (recomputing the touched
 --   accounts from all their lifecycles read ~20 columns of every row, ~0.75 s an append);
 -- - a touched lifecycle that existed before the batch was open then (a fill joins the open
 --   lifecycle of its position or starts a new one; lifecycles-insert.sql relies on the same), so

@@ -16,7 +16,7 @@
 -- doubles divided directly (an open at 100 answered 99.99999999999999), an exact HUGEINT `//`
 -- (slower than the decimal cast: DuckDB divides 128-bit integers bit by bit).
 --
--- Neither join reads `fills` (a catch-up chunk probed every fill twice, issue 7), and each joins
+-- Neither join reads `fills` (a catch-up chunk probed every fill twice), and each joins
 -- only the batch rows that are some lifecycle's first or last fill, not every row with its
 -- strings: the last fill is in the batch (its seqs are the newest); so is the first one of a
 -- lifecycle the batch starts, and any other touched lifecycle was open before the batch (a fill
@@ -90,8 +90,7 @@ JOIN (
 ) l ON l.seq = t.last_seq
 -- by position_id, an integer: cheaper to sort than the address strings it was sorted by before,
 -- for the zone maps of an address's reads. Those now read the history read index (sorted by
--- address itself, sql/read/lifecycles/index/history-fill.sql) and only a last_seq tail of this table. Measured on
--- the bench journal (docs/performance.md, "Rebuild"): rebuild 104-114 s against 112-125 s, this step
--- 30.7-34.6 s against 38.9-39.2 s; with no ORDER BY at all the rebuild took 132-137 s (its final
--- checkpoint 17-20 s instead of 5-9 s).
+-- address itself, sql/read/lifecycles/index/history-fill.sql) and only a last_seq tail of this table. Without any
+-- ORDER BY the rebuild is slower still, its final checkpoint longest (docs/performance.md, "Rebuild
+-- details").
 ORDER BY t.position_id;

@@ -6,4 +6,4 @@ SELECT protocol, market, market_variant, time_bucket(INTERVAL 5 MINUTE, time) AS
        max(time), arg_max(oi_long_usd, (time, ord_commit, ord_row)), arg_max(oi_short_usd, (time, ord_commit, ord_row))
 FROM batch_msnap
 GROUP BY ALL
-ORDER BY bucket;  -- time order, so zone maps on `bucket` prune window reads (issue 7)
+ORDER BY bucket;  -- time order, so zone maps on `bucket` prune window reads

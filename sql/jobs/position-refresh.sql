@@ -14,13 +14,18 @@
 --  * liquidation price: the price where the liquidation condition starts to hold with the fees
 --    due now (close fee at the current OI balance + pending borrowing + pending funding); alpha:
 --    collateral + PnL − fees < max(size × min collateral factor, min USD); beta: loss + fees >
---    collateral − size / max leverage. NULL when price alone cannot trigger it.
+--    collateral − size / max leverage. NULL when price alone cannot trigger it. The entry in it
+--    is the position's own (the last fill's position_entry_price, weighted by the size held),
+--    not the served entry_price (the lifecycle's increase average): the two differ once a
+--    decrease is followed by an increase. Where a source could not give the own entry (null:
+--    files written before the column, beta increases on the solana source), the served one.
 -- Parameters: $max_gap_ms BIGINT, $alpha_fee_improve, $alpha_fee_worsen, $alpha_min_factor,
 -- $alpha_min_usd, $beta_base_fee, $beta_impact_scalar, $beta_max_leverage (DOUBLE).
 WITH cand AS (
   SELECT l.position_id, l.protocol, l.position_key, l.market, coalesce(l.market_variant, '') AS vkey, l.side = 'long' AS is_long,
          l.last_fill_at, l.size_usd, l.size_usd::DOUBLE AS s,
-         f.position_collateral_usd::DOUBLE AS fill_coll, f.index_price AS fill_price, f.entry_price AS e,
+         f.position_collateral_usd::DOUBLE AS fill_coll, f.index_price AS fill_price,
+         coalesce(f.position_entry_price, f.entry_price) AS e,
          l.protocol = 'alpha' AND f.collateral_token IN (split_part(l.market, '-', 1), 'W' || split_part(l.market, '-', 1)) AS token_coll,
          p.time AS p_time, coalesce(p.time >= l.last_fill_at, false) AS p_fresh, p.collateral_usd::DOUBLE AS p_coll, p.mark_price AS p_mark,
          p.unsettled_borrowing_usd::DOUBLE AS p_b, p.unsettled_funding_usd::DOUBLE AS p_f, p.claimable_funding_usd::DOUBLE AS p_e,

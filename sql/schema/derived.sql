@@ -14,7 +14,7 @@ CREATE TABLE IF NOT EXISTS fills (
   fee_usd DECIMAL(18,6) NOT NULL, borrowing_fee_usd DECIMAL(18,6), funding_fee_usd DECIMAL(18,6),
   liquidation_fee_usd DECIMAL(18,6), funding_earned_usd DECIMAL(18,6),
   fee_total_usd DECIMAL(18,6) NOT NULL, index_price DOUBLE NOT NULL,
-  collateral_token VARCHAR
+  collateral_token VARCHAR, position_entry_price DOUBLE
 );
 
 -- Latest market snapshot per (protocol, market variant or market).
@@ -57,9 +57,10 @@ CREATE TABLE IF NOT EXISTS lifecycles (
   fill_count INTEGER NOT NULL, first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL
 );
 
--- The lifecycles whose status is open (a few thousand rows), their columns plus the index price
--- on their last fill: open-position reads (endpoints 16, 17, 18) scan these instead of every
--- lifecycle and need no join with `fills` (issue 7).
+-- The lifecycles whose status is open (a few thousand rows), their columns plus the index price on
+-- their last fill: open-position reads (`GET /v1/alpha/open-positions/search`,
+-- `GET /v1/alpha/open-positions/stats` and `GET /v1/alpha/positions/{address}/{id}`) scan these instead
+-- of every lifecycle and need no join with `fills`.
 CREATE TABLE IF NOT EXISTS open_lifecycles AS SELECT *, 0::DOUBLE AS last_index_price FROM lifecycles LIMIT 0;
 -- The position_latest rows of those open lifecycles, so open-position reads join a few thousand
 -- rows instead of one per lifecycle ever. Kept by both the fill steps (a lifecycle opens or ends)
@@ -123,7 +124,15 @@ CREATE TABLE IF NOT EXISTS price_5m (
   last_us BIGINT NOT NULL, last_k VARCHAR NOT NULL, last_seq BIGINT NOT NULL
 );
 
--- Coarser levels of the two 5-minute tables (issue 7), so that a history window reads whole days
+-- Hourly and daily levels of price_5m, same columns and keys: each row is the aggregate of the
+-- finer level's rows of its hour / day (first / last by their keys, extremes, observations
+-- summed), recomputed whenever a batch touches that hour or day (sql/derive/price-1h-*.sql,
+-- price-1d-*.sql), so it always equals a rebuild's. A long window of hourly or daily candles reads
+-- these instead of every 5-minute row.
+CREATE TABLE IF NOT EXISTS price_1h AS SELECT * FROM price_5m LIMIT 0;
+CREATE TABLE IF NOT EXISTS price_1d AS SELECT * FROM price_5m LIMIT 0;
+
+-- Coarser levels of the two 5-minute tables, so that a history window reads whole days
 -- and hours instead of every 5-minute row, and folds everything before the window into one row per
 -- variant: rollup_1h / rollup_1d carry every rollup_5m column summed per hour / day (the daily rows
 -- from the hourly ones); oi_snapshot_1h / oi_snapshot_1d are the hour's / day's last snapshot and
@@ -147,8 +156,8 @@ CREATE TABLE IF NOT EXISTS funding_1h (
   snapshots INTEGER NOT NULL, rate_long_sum DECIMAL(38,20) NOT NULL, rate_short_sum DECIMAL(38,20) NOT NULL
 );
 
--- Every liquidation fill (the columns endpoint 5 serves), in seq order: liquidation search reads
--- these ~1 % of the fills instead of scanning `fills` (issue 7).
+-- Every liquidation fill (the columns `GET /v1/alpha/liquidations/search` serves), in seq order:
+-- liquidation search reads these ~1 % of the fills instead of scanning `fills`.
 CREATE TABLE IF NOT EXISTS liquidations (
   seq BIGINT NOT NULL, protocol VARCHAR NOT NULL, time TIMESTAMP NOT NULL, tx VARCHAR NOT NULL,
   position_id BIGINT NOT NULL, address VARCHAR NOT NULL, market VARCHAR NOT NULL, market_variant VARCHAR,

@@ -9,8 +9,9 @@
 -- liquidation fills (the liquidated notional). Argument: now_ms, epoch ms.
 -- Volume and fees of the window's whole 5-minute buckets come from rollup_5m (the same sums of the
 -- same fills, kept by every append), those of the partial buckets at its two edges from the fills;
--- liquidations from the fills (a few percent of them). Issue 7: summing every fill of a live day
--- (577k on the bench journal) took 20-31 ms, and an append every second makes 2, 4 and 21 recompute.
+-- liquidations from the fills (a few percent of them). Summing every fill of a live day instead is
+-- too slow for answers that every append recomputes (`GET /v1/protocols/stats`,
+-- `GET /v1/alpha/markets/stats`, `GET /v1/beta/markets/stats`; docs/performance.md, "24 h activity").
 CREATE OR REPLACE MACRO activity_24h(now_ms) AS TABLE
   WITH pieces AS (
     SELECT protocol, market, market_variant, volume_usd, fees_usd, 0 AS liquidations_usd
@@ -88,10 +89,10 @@ live AS (
 -- open_positions_of(proto) of alpha (its callers predate beta's endpoints). No arguments.
 CREATE OR REPLACE MACRO open_alpha_positions() AS TABLE SELECT * FROM open_positions_of('alpha');
 
--- Endpoint 16's Open-search row exactly as served (USD rounded to 6 decimals, prices, leverage
--- and liq_proximity not), then what a search filters and sorts by that the served row does not
--- carry: the exact size_exact / collateral_exact / pnl_exact decimals, opened_us (the opening time
--- in epoch µs) and source (poll / event / NULL). Shared by sql/api/alpha-open-positions-search.sql
+-- `GET /v1/alpha/open-positions/search`'s Open-search row exactly as served (USD rounded to 6 decimals,
+-- prices, leverage and liq_proximity not), then what a search filters and sorts by that the served row
+-- does not carry: the exact size_exact / collateral_exact / pnl_exact decimals, opened_us (the opening
+-- time in epoch µs) and source (poll / event / NULL). Shared by sql/api/alpha-open-positions-search.sql
 -- and alpha-open-positions-all.sql (the in-memory set's load), so the two cannot drift apart.
 -- No arguments.
 CREATE OR REPLACE MACRO open_position_rows_of(proto) AS TABLE
@@ -126,12 +127,13 @@ CREATE OR REPLACE MACRO open_position_rows_of(proto) AS TABLE
 -- open_position_rows_of(proto) of alpha. No arguments.
 CREATE OR REPLACE MACRO open_alpha_position_rows() AS TABLE SELECT * FROM open_position_rows_of('alpha');
 
--- Accounts of protocol `proto` in the API's Account shape (below), followed by the exact parts of their volume
--- and net PnL that the served doubles cannot give back past 2^53 micro-dollars (a whale's volume
+-- Accounts of protocol `proto` in the API's Account shape (below), followed by the exact parts of their
+-- volume and net PnL that the served doubles cannot give back past 2^53 micro-dollars (a whale's volume
 -- is): `_volume_whole` = floor(volume_usd) and `_volume_micros` = its remaining micro-dollars
--- (0-999,999), the same for `_net_pnl_*` (floor, so the micros are never negative). Endpoint 12's
--- in-memory totals add these up exactly (server/read/accounts/accounts-summary.ts); the `_` columns are
--- held by endpoint 13's snapshot and never served (server/read/accounts/account-table.ts).
+-- (0-999,999), the same for `_net_pnl_*` (floor, so the micros are never negative).
+-- `GET /v1/alpha/accounts/stats`'s in-memory totals add these up exactly
+-- (server/read/accounts/accounts-summary.ts); the `_` columns are held by `GET /v1/alpha/accounts/search`'s
+-- snapshot and never served (server/read/accounts/account-table.ts).
 -- Arguments: source, as alpha_account_shape's; proto, the protocol.
 CREATE OR REPLACE MACRO account_held_of(source, proto) AS TABLE
   SELECT a.address,
@@ -170,8 +172,9 @@ CREATE OR REPLACE MACRO account_held_of(source, proto) AS TABLE
 CREATE OR REPLACE MACRO alpha_account_held(source) AS TABLE SELECT * FROM account_held_of(source, 'alpha');
 
 -- Alpha accounts in the API's Account shape (spec Account table, contract §6), shared by
--- endpoints 13 and 14: USD amounts rounded to 6 decimals; leverage, win rate and duration not
--- rounded; avg_position_duration_hours NULL while the account has no closed lifecycle.
+-- `GET /v1/alpha/accounts/search` and `GET /v1/alpha/accounts/{address}`: USD amounts rounded to 6
+-- decimals; leverage, win rate and duration not rounded; avg_position_duration_hours NULL while the
+-- account has no closed lifecycle.
 -- Argument: source, the name of a table shaped like `accounts` (accounts, or an append's
 -- batch_accounts: sql/ingest/alpha-accounts-changed.sql).
 CREATE OR REPLACE MACRO alpha_account_shape(source) AS TABLE
@@ -187,10 +190,10 @@ CREATE OR REPLACE MACRO accounts_of(proto) AS TABLE
 CREATE OR REPLACE MACRO alpha_accounts() AS TABLE
   SELECT * FROM alpha_account_shape('accounts');
 
--- Alpha lifecycles in the API's Position-record History-row shape, shared by endpoints 15 and 18
+-- Alpha lifecycles in the API's Position-record History-row shape, shared by the account-history and position routes
 -- (18 adds the live fields): USD rounded to 6 decimals, prices and leverage not; plus `last_seq`
 -- (the lifecycle's last fill) for the callers' filters, which they then drop.
--- Argument: source, the name of a table shaped like `lifecycles` (lifecycles, alpha_history_index).
+-- Argument: source, the name of a table shaped like `lifecycles` (lifecycles, history_index).
 -- Filters on the output's columns reach the table scan as table filters.
 CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
   SELECT
@@ -221,13 +224,13 @@ CREATE OR REPLACE MACRO alpha_record_shape(source) AS TABLE
        l.last_seq
   FROM query_table(source) l;
 
--- The lifecycle store's record documents (server/read/lifecycles/lifecycle-store.ts): every alpha lifecycle
--- with endpoint 18's record as a compact JSON array in alpha_record_shape's column order without
+-- The lifecycle store's record documents (server/read/lifecycles/lifecycle-store.ts): every lifecycle of
+-- protocol `proto` with `GET /v1/{protocol}/positions/{address}/{id}`'s record as a compact JSON array in alpha_record_shape's column order without
 -- last_seq (sql/read/lifecycles/store/record-columns.sql; opened_at / closed_at as epoch µs), beside the columns the
--- store files and orders it by, and endpoint 15's sort keys exactly as sql/read/lifecycles/alpha-account-history.sql
+-- store files and orders it by, and `GET /v1/{protocol}/accounts/{address}/history`'s sort keys exactly as sql/read/lifecycles/alpha-account-history.sql
 -- computes them (times as epoch µs, USD as the served 6-decimal doubles). One projection, so a
--- record's keys and its text cannot differ. No arguments; filters on the output reach the scan.
-CREATE OR REPLACE MACRO alpha_record_docs() AS TABLE
+-- record's keys and its text cannot differ. Argument: proto; filters on the output reach the scan.
+CREATE OR REPLACE MACRO record_docs(proto) AS TABLE
   SELECT r.position_id,
          r.address,
          r.market,
@@ -241,16 +244,16 @@ CREATE OR REPLACE MACRO alpha_record_docs() AS TABLE
          r.max_leverage,
          json_array(*COLUMNS(* EXCLUDE (last_seq) REPLACE (epoch_us(opened_at) AS opened_at, epoch_us(closed_at) AS closed_at)))::VARCHAR AS doc
   FROM alpha_record_shape('lifecycles') r
-  WHERE r.protocol = 'alpha';
+  WHERE r.protocol = proto;
 
--- Endpoint 19's events (PositionEvent) of alpha fills with after_seq < seq <= upto_seq, each as a
+-- `GET /v1/{protocol}/positions/{address}/{id}/lifecycle`'s events (PositionEvent) of the fills of protocol `proto` with after_seq < seq <= upto_seq, each as a
 -- compact JSON array for the lifecycle store (server/read/lifecycles/lifecycle-store.ts), which keeps them per
 -- lifecycle and sorts, filters and pages them itself (server/read/lifecycles/lifecycle-timeline.ts):
 -- [seq, time as epoch µs, type, size_delta_usd, position_size_usd, collateral_delta_usd, price,
 --  entry_price, pnl_delta_usd, fee_usd, borrowing_fee_usd, funding_fee_usd, liquidation_fee_usd,
 --  fee_total_usd, tx]: the values of sql/api/alpha-position-lifecycle.sql's columns (USD rounded to 6
--- decimals, prices not). Arguments: after_seq, upto_seq (bound parameters: table filters on seq).
-CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
+-- decimals, prices not). Arguments: proto, after_seq, upto_seq (bound parameters: table filters on seq).
+CREATE OR REPLACE MACRO timeline_docs(proto, after_seq, upto_seq) AS TABLE
   SELECT f.position_id,
          f.seq,
          json_array(f.seq, epoch_us(f.time), f.type,
@@ -260,19 +263,18 @@ CREATE OR REPLACE MACRO alpha_timeline_docs(after_seq, upto_seq) AS TABLE
            round(f.borrowing_fee_usd, 6)::DOUBLE, round(f.funding_fee_usd, 6)::DOUBLE,
            round(f.liquidation_fee_usd, 6)::DOUBLE, round(f.fee_total_usd, 6)::DOUBLE, f.tx)::VARCHAR AS doc
   FROM fills f
-  WHERE f.protocol = 'alpha' AND f.seq > after_seq AND f.seq <= upto_seq;
+  WHERE f.protocol = proto AND f.seq > after_seq AND f.seq <= upto_seq;
 
 -- An address's closed and liquidated lifecycles of protocol `proto` in the History-row shape
--- (`/accounts/{address}/history`); the history read index holds alpha's only, so beta passes mark 0.
--- Arguments: proto, of_address, mark. Without a scan of `lifecycles`: the history read index
--- (sql/schema/read-index.sql, sorted by address) up to `mark`, and `lifecycles` after it (its last
--- rows: zone maps on last_seq skip the rest), of those closed in [lo_ms, hi_ms) (epoch ms: the
--- account's first and last fill bound every one of its lifecycles, and zone maps on closed_at skip
--- the rest: beta, without the index, reads `lifecycles` alone). The arguments are
--- bound parameters in every use, so they reach the scans as table filters.
+-- (`/accounts/{address}/history`). Arguments: proto, of_address, mark, lo_ms, hi_ms. Without a scan
+-- of `lifecycles`: the history read index (sql/schema/read-index.sql, both protocols, sorted by
+-- address) up to `mark`, and `lifecycles` after it (its last rows: zone maps on last_seq skip the
+-- rest), of those closed in [lo_ms, hi_ms) (epoch ms; mark 0 with the account's first and last fill
+-- reads `lifecycles` alone, zone maps on closed_at skipping the rest). The arguments are bound
+-- parameters in every use, so they reach the scans as table filters.
 CREATE OR REPLACE MACRO closed_records_of(proto, of_address, mark, lo_ms, hi_ms) AS TABLE
-  SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('alpha_history_index')
-  WHERE proto = 'alpha' AND address = of_address AND last_seq <= mark
+  SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('history_index')
+  WHERE protocol = proto AND address = of_address AND last_seq <= mark
   UNION ALL
   SELECT * EXCLUDE (last_seq) FROM alpha_record_shape('lifecycles')
   WHERE protocol = proto AND address = of_address AND status IN ('closed', 'liquidated') AND last_seq > mark
@@ -284,6 +286,8 @@ CREATE OR REPLACE MACRO alpha_closed_records(of_address, mark) AS TABLE SELECT *
 -- Macros these replaced; dropped so an old definition cannot linger in a state file.
 DROP MACRO TABLE IF EXISTS alpha_lifecycle_records;
 DROP MACRO TABLE IF EXISTS alpha_records;
+DROP MACRO TABLE IF EXISTS alpha_record_docs;
+DROP MACRO TABLE IF EXISTS alpha_timeline_docs;
 
 -- Liquidation events of protocol `proto` exactly as `/liquidations/search` serves them (fields: contract §5; size_usd =
 -- −size_delta_usd, collateral_usd = −collateral_delta_usd, pnl_usd = the fill's realized PnL before

@@ -1,9 +1,11 @@
--- Endpoint 22 (the fills stream): fills in journal (seq) order, in the Fill shape of a data frame.
--- The PositionEvent columns are projected exactly as endpoint 19 projects them
--- (sql/api/alpha-position-lifecycle.sql: USD rounded to 6 decimals, prices as stored), followed by
--- seq, protocol, position_id, address, market, market_variant and side. A resume replays with it;
--- live frames are built in JS with the same fields, order and values (server/stream/fill-json.ts).
--- test/stream/stream.test.ts and test/stream/stream-frames.test.ts check frames against REST and live against replay.
+-- `GET /v1/stream/{protocol}/fills` (the fills stream): fills in journal (seq) order, in the Fill shape
+-- of a data frame.
+-- The PositionEvent columns are projected exactly as `GET /v1/alpha/positions/{address}/{id}/lifecycle`
+-- projects them (sql/api/alpha-position-lifecycle.sql: USD rounded to 6 decimals, prices as stored),
+-- followed by seq, protocol, position_id, address, market, market_variant and side. A resume replays
+-- with it; live frames are built in JS with the same fields, order and values
+-- (server/stream/fill-json.ts). test/stream/stream.test.ts and test/stream/stream-frames.test.ts check frames against
+-- REST and live against replay.
 -- Parameters:
 --   $after BIGINT               only seq > $after
 --   $until BIGINT               only seq <= $until

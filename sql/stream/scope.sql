@@ -1,5 +1,6 @@
--- Endpoint 22 (the fills stream): resolves a scope's market. Known = the protocol has a fill or a
--- market snapshot of that market (the rule of sql/api/alpha-scope-known.sql, for either protocol).
+-- `GET /v1/stream/{protocol}/fills` (the fills stream): resolves a scope's market. Known = the protocol
+-- has a fill or a market snapshot of that market (the rule of sql/api/alpha-scope-known.sql, for either
+-- protocol).
 -- Parameters:
 --   $protocol VARCHAR           alpha | beta
 --   $market VARCHAR or NULL     grouped market symbol; NULL = the whole protocol

@@ -1,6 +1,7 @@
 /**
  * Which appends a cached answer survives (server/cache/footprint.ts): an append keeps the
- * answers of addresses it has no fill of (endpoints 14, 15, 19, and 18 once a lifecycle is no longer
+ * answers of addresses it has no fill of (`GET /v1/alpha/accounts/{address}`, its history, the
+ * lifecycle timeline, and `GET /v1/alpha/positions/{address}/{id}` once a lifecycle is no longer
  * open) and of windows that end before its fills and market snapshots; it drops everything else.
  * After every kind of append, every answer (cached, then repeated) equals the uncached one, and the
  * answers expected to survive are hits while the others are computed again.

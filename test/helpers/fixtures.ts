@@ -43,6 +43,7 @@ export function fill(over: Partial<IncomingFill> = {}): IncomingFill {
     fee_total_usd: 0.5,
     index_price: 100,
     collateral_token: 'USDC',
+    position_entry_price: null,
     ...over,
   };
 }

@@ -168,7 +168,8 @@ export class FillEncoder {
     const before = f.type === 'open' ? EMPTY : (this.alpha.get(f.position_key) ?? EMPTY);
     const after: AlphaState = f.position_size_usd === 0 ? EMPTY : {
       size: usd20(f.position_size_usd),
-      tokens: BigInt(Math.round((f.position_size_usd / f.entry_price) * 10 ** idxDec)),
+      // the program's size in tokens: the size at the position's own entry (weighted by the size held)
+      tokens: BigInt(Math.round((f.position_size_usd / (f.position_entry_price ?? f.entry_price)) * 10 ** idxDec)),
       collateral: amountWorth(micros(f.position_collateral_usd), collPrice),
     };
     this.alpha.set(f.position_key, after);
@@ -238,7 +239,7 @@ export class FillEncoder {
     const pnl = u64(abs(f.pnl_delta_usd));
     const collAfter = u64(micros(f.position_collateral_usd));
     const collBefore = u64(micros(f.position_collateral_usd - f.collateral_delta_usd));
-    const entry = u64(micros(f.entry_price));
+    const entry = u64(micros(f.position_entry_price ?? f.entry_price)); // Position.price: the program's own entry
     if (f.type === 'liquidation') {
       return concat(fromHex('806547a880485654'), head, mint, mint, u64(abs(f.size_delta_usd)), profit, pnl, owner, pool, u64(0), u64(0), price,
         u64(micros(f.fee_usd)), u64(micros(f.liquidation_fee_usd ?? 0)), i64(0), fees, collBefore, u64(0), i64(0), entry);

@@ -56,8 +56,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-// `internal`: these tests send more than a trial key's 60 requests per minute and are not about
-// limits (test/limits/limits.test.ts is); endpoints 12-14 have no plan-dependent clamp.
+// `internal`: these tests send more than a trial key's 60 requests per minute and are not about limits
+// (test/limits/limits.test.ts is); `GET /v1/alpha/accounts/stats`, `GET /v1/alpha/accounts/search` and
+// `GET /v1/alpha/accounts/{address}` have no plan-dependent clamp.
 async function json(path: string) {
   const res = await t.get(path, 'internal');
   return { status: res.status, body: (await res.json()) as any };

@@ -96,7 +96,7 @@ afterAll(async () => {
 });
 
 // `internal`: these tests send more than a trial key's 60 requests per minute and are not about
-// limits (test/limits/limits.test.ts is); endpoint 16 has no plan-dependent clamp.
+// limits (test/limits/limits.test.ts is); `GET /v1/alpha/open-positions/search` has no plan-dependent clamp.
 async function json(path: string) {
   const res = await t.get(path, 'internal');
   return { status: res.status, body: (await res.json()) as any };

@@ -113,7 +113,9 @@ beforeAll(async () => {
     if (!row) throw new Error(`no lifecycle for ${name}`);
     id[name] = row.position_id as number;
   }
-  // A's beta lifecycle: endpoints 18 and 19 read a lifecycle by id alone, then check protocol and address
+  // A's beta lifecycle: `GET /v1/alpha/positions/{address}/{id}` and
+  // `GET /v1/alpha/positions/{address}/{id}/lifecycle` read a lifecycle by id alone, then check
+  // protocol and address
   const beta = await t.service.db.querySql("SELECT position_id FROM lifecycles WHERE protocol = 'beta'");
   expect(beta).toHaveLength(1);
   id.BETA = beta[0]!.position_id as number;

@@ -68,6 +68,47 @@ describe('GET /v1/{protocol}/prices/history', () => {
     }
   });
 
+  it('hourly and daily windows read from the hour and day levels equal the raw observations', async () => {
+    // whole days come from price_1d, whole hours from price_1h, the rest from price_5m and raw rows
+    const D = 24 * H;
+    const windows: [number, number, string, number][] = [
+      [START, NOW, '1d', D],
+      [START + 3 * H + 20 * 60_000 + 9_000, NOW - 60_000, '1d', D],
+      [START + 5 * H + 10 * 60_000, NOW - 2 * H - 5 * 60_000, '1h', H],
+      [SNAPSHOTS_FROM - 90 * 60_000 - 1_000, SNAPSHOTS_FROM + 9 * H + 35 * 60_000, '4h', 4 * H],
+      [START + D, START + 2 * D, '1d', D],
+    ];
+    for (const protocol of ['alpha', 'beta'] as const) {
+      for (const market of ['SOL-PERP', 'ETH-PERP']) {
+        for (const [from, to, interval, bucket] of windows) {
+          const body = await get(`/v1/${protocol}/prices/history?market=${market}&interval=${interval}&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`);
+          const expected = expectedCandles(protocol, market, from, to, bucket);
+          expect(expected.length).toBeGreaterThan(0);
+          expect(body.data, `${protocol} ${market} ${interval} ${new Date(from).toISOString()}`).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  it('the hour and day levels kept at append equal one aggregate of the 5-minute rows', async () => {
+    const level = (unit: string) => `
+      SELECT protocol, market, src, time_bucket(INTERVAL 1 ${unit}, bucket) AS bucket,
+             arg_min(open, (first_us, first_k, first_seq)) AS open, max(high) AS high, min(low) AS low,
+             arg_max(close, (last_us, last_k, last_seq)) AS close, sum(observations)::INTEGER AS observations,
+             min(first_us) AS first_us, arg_min(first_k, (first_us, first_k, first_seq)) AS first_k,
+             arg_min(first_seq, (first_us, first_k, first_seq)) AS first_seq, max(last_us) AS last_us,
+             arg_max(last_k, (last_us, last_k, last_seq)) AS last_k, arg_max(last_seq, (last_us, last_k, last_seq)) AS last_seq
+      FROM price_5m GROUP BY ALL`;
+    for (const [table, unit] of [['price_1h', 'HOUR'], ['price_1d', 'DAY']]) {
+      const [counts] = await t.service.db.querySql(`SELECT
+        (SELECT count(*) FROM (SELECT * FROM ${table} EXCEPT ALL (${level(unit!)})))::INTEGER AS only_kept,
+        (SELECT count(*) FROM ((${level(unit!)}) EXCEPT ALL SELECT * FROM ${table}))::INTEGER AS only_aggregate,
+        (SELECT count(*) FROM ${table})::INTEGER AS kept`);
+      expect(counts, table).toEqual({ only_kept: 0, only_aggregate: 0, kept: expect.any(Number) });
+      expect(counts!.kept as number, table).toBeGreaterThan(unit === 'HOUR' ? 100 : 5);
+    }
+  });
+
   for (const protocol of ['alpha', 'beta'] as const) {
     it(`${protocol}: candles equal the first / last / extreme index prices per bucket, across the first snapshot`, async () => {
       const market = 'SOL-PERP';

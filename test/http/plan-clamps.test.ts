@@ -1,9 +1,10 @@
 /**
- * Plan clamps at their exact horizons (contract §3-4), for every sold plan, on endpoints 5, 6, 8, 9,
- * 11 and 15. The clock is pinned at NOW; for each horizon H in {7, 30, 90} days the journal holds a
- * marker row exactly at the floor (NOW − H days, inside: the window is `time >= floor`) and one 1 ms
- * before it (outside), plus one 200 days back that only a full-history plan sees. Expected answers
- * are derived from the plan table (server/keys/plans.ts) and the fixture list itself.
+ * Plan clamps at their exact horizons (contract §3-4), for every sold plan, on liquidation search, the
+ * liquidation, open-interest, volume and funding-rate history routes and account history. The clock is
+ * pinned at NOW; for each horizon H in {7, 30, 90} days the journal holds a marker row exactly at the
+ * floor (NOW − H days, inside: the window is `time >= floor`) and one 1 ms before it (outside), plus
+ * one 200 days back that only a full-history plan sees. Expected answers are derived from the plan
+ * table (server/keys/plans.ts) and the fixture list itself.
  *
  * Partial single-plan checks live in http-history.test.ts (trial vs premium `from` echo),
  * http-liquidations.test.ts (trial walk) and http-positions.test.ts (trial depth); this file
@@ -39,21 +40,24 @@ function journal(): { fills: IncomingFill[]; marketSnapshots: MarketSnapshot[] }
       if (days === DEEP && where === 'out') continue;
       n += 1;
       const size = 100 * n;
-      // a liquidation exactly at t (endpoints 5, 6), opened 3 h earlier
+      // a liquidation exactly at t (`GET /v1/alpha/liquidations/search` and
+      // `GET /v1/alpha/liquidations/history`), opened 3 h earlier
       const liq = `liq-${where}-${days}`;
       fills.push(
         fill({ time: t - 3 * H, address: TRADER, position_key: liq, size_delta_usd: size, position_size_usd: size }),
         fill({ time: t, address: TRADER, position_key: liq, type: 'liquidation', size_delta_usd: -size, position_size_usd: 0,
           collateral_delta_usd: -100, position_collateral_usd: 0, liquidation_fee_usd: n, fee_total_usd: n + 0.5 }),
       );
-      // a lifecycle opened exactly at t and closed two hours later (endpoints 8, 9, 15)
+      // a lifecycle opened exactly at t and closed two hours later
+      // (`GET /v1/alpha/open-interest/history`, `GET /v1/alpha/volume/history` and
+      // `GET /v1/alpha/accounts/{address}/history`)
       const life = `life-${where}-${days}`;
       fills.push(
         fill({ time: t, address: HISTORIAN, position_key: life, size_delta_usd: size + 7, position_size_usd: size + 7 }),
         fill({ time: t + 2 * H, address: HISTORIAN, position_key: life, type: 'close', size_delta_usd: -(size + 7),
           position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0 }),
       );
-      // a funding snapshot exactly at t (endpoint 11)
+      // a funding snapshot exactly at t (`GET /v1/alpha/funding-rates/history`)
       snaps.push(marketSnapshot({ time: t, market_variant: V2, funding_rate_long: n / 10_000, funding_rate_short: -n / 10_000 }));
     }
   }

@@ -143,6 +143,44 @@ describe('full position refresh', () => {
     }
   });
 
+  it('prices liquidation from the position\'s own entry, while every endpoint serves the contract\'s entry_price', async () => {
+    // R, alpha long, USDC collateral 100: open 1000 @100, decrease −500 @110, increase +500 @130.
+    // Served entry (contract §6, increases only): (1000 × 100 + 500 × 130) / 1500 = 110.
+    // Own entry (by the size held, protocols.md): (500 × 100 + 500 × 130) / 1000 = 115.
+    const R = 'AddrR111111111111111111111111111111111111111';
+    const leg = (over: Parameters<typeof fill>[0]) => fill({ ...W, position_key: 'R', address: R, collateral_delta_usd: 0, position_collateral_usd: 100, ...over });
+    const batches: IncomingBatch[] = [{
+      fills: [
+        leg({ time: T0 + 30_000, type: 'open', collateral_delta_usd: 100, entry_price: 100, position_entry_price: 100 }),
+        leg({ time: T1, type: 'decrease', size_delta_usd: -500, position_size_usd: 500, price: 110, index_price: 110, pnl_delta_usd: 50,
+          entry_price: 100, position_entry_price: 100 }),
+        leg({ time: T2 - 30_000, type: 'increase', size_delta_usd: 500, position_size_usd: 1000, price: 130, index_price: 130,
+          entry_price: 110, position_entry_price: 115 }),
+      ],
+      // zero settlement factors and open interest: nothing pending, the close worsens the balance (0.07 %)
+      marketSnapshots: [marketSnapshot({ time: T2 - 60_000, ...W, index_price: 130 }), marketSnapshot({ time: T2, ...W, index_price: 120 })],
+      positionSnapshots: [],
+    }];
+    app = await openTestApp({ now: T2 + 60_000, batches });
+    // due 0.7, threshold max(1000 × 0.5 %, 1) = 5: liq = entry × (1000 + 5 + 0.7 − 100) / 1000, by the own entry 115
+    // (by the served 110 it would be 99.627)
+    expect(await refreshPositions(app.service)).toEqual({ marked: 1, skipped: 0 });
+    const get = async (path: string) => ((await (await app!.get(path, 'internal')).json()) as { data: Record<string, unknown>[] & Record<string, unknown> }).data;
+    const [open] = await get('/v1/alpha/open-positions/search?limit=10');
+    expect(open).toMatchObject({ address: R, entry_price: 110, mark_price: 120 });
+    expect(open!.liquidation_price).toBeCloseTo(104.1555, 9);
+    const id = open!.position_id as number;
+    const detail = await get(`/v1/alpha/positions/${R}/${id}`);
+    expect(detail).toMatchObject({ entry_price: 110, status: 'open' });
+    expect(detail.liquidation_price).toBeCloseTo(104.1555, 9);
+    // the fill frames (GET /v1/alpha/fills rows are the stream's data frames) and the lifecycle's timeline
+    const frames = await get(`/v1/alpha/fills?address=${R}&limit=10`);
+    expect(frames.map((f) => [f.type, f.entry_price])).toEqual([['increase', 110], ['decrease', 100], ['open', 100]]);
+    expect(frames.every((f) => !('position_entry_price' in f))).toBe(true);
+    const timeline = await get(`/v1/alpha/positions/${R}/${id}/lifecycle?limit=10`);
+    expect(timeline.map((f) => f.entry_price)).toEqual([100, 100, 110]);
+  });
+
   it('agrees with the simulator’s own poll snapshots', async () => {
     const t = await tempService(Date.UTC(2026, 4, 3));
     try {

@@ -50,7 +50,7 @@ describe('rollup refresh', () => {
       await w.exec(`UPDATE oi_snapshot_5m SET oi_long_usd = 1 WHERE bucket = TIMESTAMP '2026-06-01 10:10:00'`);
       await w.exec(`UPDATE oi_snapshot_5m SET oi_short_usd = 3 WHERE bucket = TIMESTAMP '2026-06-01 10:00:00'`);
       await w.exec(`UPDATE funding_1h SET snapshots = 99`);
-      // the daily rows of the touched day (endpoint 8's past) drift too
+      // the daily rows of the touched day (`GET /v1/alpha/open-interest/history`'s past) drift too
       await w.exec(`UPDATE rollup_1d SET oi_long_delta_usd = oi_long_delta_usd + 5 WHERE bucket = TIMESTAMP '2026-06-01'`);
       await w.exec(`UPDATE oi_snapshot_1d SET oi_long_usd = 2 WHERE bucket = TIMESTAMP '2026-06-01'`);
     });

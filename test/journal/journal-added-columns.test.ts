@@ -1,7 +1,8 @@
 /**
- * Market snapshot files written before `index_price_time` / `index_price_source` existed sit in
- * the same journal as new ones: every reader of those files (rebuild, compaction, rollup and
- * position refresh, price candles, replay) reads both, old rows with nulls in the new columns.
+ * Market snapshot files written before `index_price_time` / `index_price_source` existed, and fill
+ * files written before `position_entry_price`, sit in the same journal as new ones: every reader
+ * of those files (rebuild, compaction, rollup and position refresh, price candles, replay) reads
+ * both, old rows with nulls in the new columns.
  */
 import { readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +46,7 @@ async function snapshotRows(t: TestApp): Promise<{ time: string; index_price: nu
   )) as never;
 }
 
-describe('market snapshot columns added to the journal later', () => {
+describe('journal columns added later', () => {
   it('old-shape files and new ones are read together by every reader, old rows with nulls', async () => {
     const all = batches();
     app = await openTestApp({ now: NOW, batches: all.slice(0, 3) });
@@ -102,6 +103,40 @@ describe('market snapshot columns added to the journal later', () => {
     const compactedCols = await app.service.db.querySql(`SELECT name FROM parquet_schema('${join(app.dir, OLD_DAY)}/*.parquet') WHERE name LIKE 'index_price%' ORDER BY name`);
     expect(compactedCols.map((c) => c.name)).toEqual(['index_price', 'index_price_source', 'index_price_time']);
     expect(await snapshotRows(app)).toEqual(rows);
+    expect(await answers(app)).toEqual(before);
+    expect(await diffWithRebuild(app.service)).toEqual({});
+  });
+
+  it('fill files written before position_entry_price are read with fills that carry it: rebuild, replay, refresh, compaction', async () => {
+    const FILL_DAY = 'journal/fills/protocol=alpha/day=2026-06-01';
+    const all = batches();
+    app = await openTestApp({ now: NOW, batches: all.slice(0, 3) });
+    const dir = join(app.dir, FILL_DAY);
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      await app.service.db.querySql(`COPY (SELECT * EXCLUDE (position_entry_price) FROM read_parquet('${path}')) TO '${path}.old' (FORMAT parquet)`);
+      renameSync(`${path}.old`, path);
+    }
+    const ownEntryCols = async () => (await app!.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM parquet_schema('${dir}/*.parquet') WHERE name = 'position_entry_price'`))[0]!.n;
+    expect(await ownEntryCols()).toBe(0);
+    expect(await diffWithRebuild(app.service)).toEqual({});
+    // later fills carry the own entry (here the served one plus 1, to tell them apart)
+    for (const b of all.slice(3)) {
+      for (const f of b.fills) f.position_entry_price = f.entry_price + 1;
+      await app.service.append(b);
+    }
+    expect(await diffWithRebuild(app.service)).toEqual({});
+    const derived = await app.service.db.querySql('SELECT position_key, position_entry_price FROM fills ORDER BY seq');
+    expect(derived.map((r) => [r.position_key, r.position_entry_price])).toEqual([['P1', null], ['P2', null], ['P1', null], ['P1', 101], ['P2', 101], ['P3', 101]]);
+    const replay = await new ReplayReader(app.service.db, app.dir).read(at('2026-06-01T00:00:00Z'), at('2026-06-04T00:00:00Z'));
+    expect(replay.fills.map((f) => f.position_entry_price)).toEqual([null, null, null, 101, 101, 101]);
+    const { rows } = await computeRefresh(app.service);
+    expect(rows.map((r) => r.position_key)).toEqual(['P2']); // P3 is marked at its own fill's minute already
+    // compaction rewrites the old-shape day in the current shape, nulls kept
+    const before = await answers(app);
+    expect((await compactJournal(app.service)).partitions).toBeGreaterThan(0);
+    expect(readdirSync(dir)).toHaveLength(1);
+    expect(await ownEntryCols()).toBe(1);
     expect(await answers(app)).toEqual(before);
     expect(await diffWithRebuild(app.service)).toEqual({});
   });

@@ -1,7 +1,7 @@
 /**
- * The fills stream (endpoint 22) through a real server on a real port, with the `ws` client:
- * the plain-GET scope echo, 401 before the upgrade, the plan / cap / scope rejection frames,
- * scoping by market (every variant), address and both, and the Fill frame agreeing with REST.
+ * The fills stream (`GET /v1/stream/{protocol}/fills`) through a real server on a real port, with the
+ * `ws` client: the plain-GET scope echo, 401 before the upgrade, the plan / cap / scope rejection
+ * frames, scoping by market (every variant), address and both, and the Fill frame agreeing with REST.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { at, fill } from '../helpers/fixtures.ts';

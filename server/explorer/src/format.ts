@@ -47,7 +47,7 @@ export function leverage(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : `${value.toFixed(1)}×`;
 }
 
-/** `2026-05-06 12:30:05` (UTC). */
+/** An ISO time as `YYYY-MM-DD hh:mm:ss` (UTC). */
 export function time(iso: string | null | undefined): string {
   if (!iso) return '–';
   return iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '');

@@ -1,9 +1,12 @@
 /**
- * Endpoints 12, 13, 14 of one protocol: accounts summary, account search (offset-paged) and one account.
+ * `GET /v1/alpha/accounts/stats`, `GET /v1/alpha/accounts/search` and
+ * `GET /v1/alpha/accounts/{address}` of one protocol: accounts summary, account search (offset-paged)
+ * and one account.
  *
  * Search sorts by a validated enum, then by address asc, so offset pages never repeat or skip an
- * account; it runs in memory over the generation's accounts (../accounts-index.ts, issue 7). `has_active_positions=false`
- * keeps only accounts without an open position. Endpoint 14 has no 400: a malformed address is a 404.
+ * account; it runs in memory over the generation's accounts (../accounts-index.ts).
+ * `has_active_positions=false` keeps only accounts without an open position.
+ * `GET /v1/alpha/accounts/{address}` has no 400: a malformed address is a 404.
  */
 import * as v from 'valibot';
 import { getRouterParam } from 'h3';
@@ -16,11 +19,11 @@ import type { Protocol } from '../../journal/rows.ts';
 import { AccountsIndex } from '../../read/accounts/accounts-index.ts';
 import { summaryOf } from '../../read/accounts/accounts-summary.ts';
 import { declareAddressFootprint } from '../../cache/footprint.ts';
+import { BASE58_ADDRESS } from '../../lib/address.ts';
 
-/** `sort_by` values of endpoint 13 (current_notional = open_notional_usd). */
+/** `sort_by` values of `GET /v1/alpha/accounts/search` (current_notional = open_notional_usd). */
 export const ACCOUNT_SORTS = ['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional'] as const;
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 const searchQuery = querySchema({
   sort_by: v.optional(v.pipe(

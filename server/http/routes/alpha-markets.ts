@@ -1,4 +1,4 @@
-/** Endpoints 3 and 4: alpha market listing and per-variant market stats. */
+/** `GET /v1/alpha/markets` and `GET /v1/alpha/markets/stats`: alpha market listing and per-variant market stats. */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
 import { Market, MarketRef, described, listOf } from '../response-schemas.ts';

@@ -1,4 +1,4 @@
-/** Endpoints 20 and 21: beta market listing and per-market stats (market_variant always null). */
+/** `GET /v1/beta/markets` and `GET /v1/beta/markets/stats`: beta market listing and per-market stats (market_variant always null). */
 import { defineRoute, type RestRoute } from './define.ts';
 import { BetaMarket, BetaMarketRef, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';

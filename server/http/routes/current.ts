@@ -1,7 +1,7 @@
 /**
- * Endpoints 7 and 10: current open interest and funding rates of one protocol, from the latest
- * market snapshot per variant (market_latest; beta: one row per market, variant null, funding =
- * the negated hourly borrow rate, always <= 0).
+ * `GET /v1/alpha/open-interest` and `GET /v1/alpha/funding-rates`: current open interest and funding
+ * rates of one protocol, from the latest market snapshot per variant (market_latest; beta: one row per
+ * market, variant null, funding = the negated hourly borrow rate, always <= 0).
  *
  * `market_variant` (optional) narrows to one variant. A variant the protocol has never had (neither a
  * snapshot nor a fill; server/http/scope.ts) is a 400 `invalid_parameter`, so a typo is not a

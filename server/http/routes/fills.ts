@@ -26,17 +26,16 @@ import { getPlan } from '../../keys/plans.ts';
 import type { Row } from '../../db/database.ts';
 import type { Protocol } from '../../journal/rows.ts';
 import type { Service } from '../../service.ts';
+import { DAY_MS, HOUR_MS } from '../../lib/time.ts';
+import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../../lib/address.ts';
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** The windows tried before the unbounded search (see the file comment). */
 const SPANS_MS = [HOUR_MS, DAY_MS, 30 * DAY_MS];
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 const addressParam = v.pipe(
   v.string('must be given once'),
-  v.regex(BASE58_ADDRESS, 'must be a base58 wallet address (32-44 characters)'),
+  v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE),
   v.description('Only fills of positions owned by this wallet (base58).'),
 );
 const typeParam = v.pipe(

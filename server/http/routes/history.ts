@@ -1,7 +1,9 @@
 /**
- * Endpoints 6, 8, 9, 11: the bucketed history endpoints of one protocol. Window logic (defaults, plan clamp,
- * caps, envelope) lives in ../history-window.ts; the data comes from the read models
- * server/read/buckets/bucket-history.ts and server/read/funding/funding-history.ts.
+ * `GET /v1/{protocol}/liquidations/history`, `GET /v1/{protocol}/open-interest/history`,
+ * `GET /v1/{protocol}/volume/history` and `GET /v1/{protocol}/funding-rates/history`: the bucketed
+ * history endpoints of one protocol. Window logic (defaults, plan clamp, caps, envelope) lives in
+ * ../history-window.ts; the data comes from the read models server/read/buckets/bucket-history.ts
+ * and server/read/funding/funding-history.ts.
  *
  * An unknown `market` / `market_variant` (no fills and no market snapshot on the protocol) is a 400
  * `invalid_parameter` naming it, never a silent empty series (contract §2's spirit for bad input).
@@ -58,8 +60,8 @@ const fundingHistoryQuery = querySchema({
 
 /**
  * History routes: GET /v1/{protocol}/{liquidations,open-interest,volume,funding-rates}/history. 6, 8
- * and 9 answer from `mirror` (the in-memory 5-minute buckets of alpha) when it can, 11 from `funding`
- * (alpha's in-memory hourly funding rows), else each from its SQL; beta (null parts) from the SQL.
+ * and 9 answer from `mirror` (the protocol's in-memory 5-minute buckets) when it can, 11 from `funding`
+ * (alpha's in-memory hourly funding rows), else each from its SQL (a null part: always the SQL).
  */
 export function historyRoutes(service: Service, protocol: Protocol, mirror: HistoryMirror | null, funding: FundingIndex | null): RestRoute[] {
   const buckets = new BucketHistory(service, protocol, mirror);

@@ -1,6 +1,6 @@
 /**
- * Endpoint 5: liquidation search of one protocol, newest first, cursor-paged and bounded by the plan's
- * liquidation lookback (contract §3, §5).
+ * `GET /v1/alpha/liquidations/search`: liquidation search of one protocol, newest first, cursor-paged
+ * and bounded by the plan's liquidation lookback (contract §3, §5).
  *
  * The cursor is opaque base64url JSON `{ v, t, s, f }`: the last row's time (epoch ms) and seq, and
  * the filters of the query that produced it (market, market_variant, from, to). A request with a
@@ -8,8 +8,8 @@
  * filter (or a malformed token) is a 400 `invalid_parameter` on `cursor`. `limit` may change
  * between pages (it is not a filter).
  *
- * Plan: alpha's events are searched in memory (../liquidation-index.ts) once it has loaded; beta's,
- * and alpha's before that, from SQL.
+ * Plan: each protocol's events are searched in memory (../liquidation-index.ts, one per protocol)
+ * once it has loaded; before that, from SQL.
  * Until then, SQL: newest first over every liquidation is a top-N over the whole table; the search
  * first tries a window that ends at the newest liquidation the service has (tracked from appends)
  * and reaches back {@link SEARCH_SPANS_MS}: when that window already fills the page, no older row
@@ -29,8 +29,8 @@ import { declareValidUntil } from '../../cache/response-cache.ts';
 import { LiquidationIndex, servedOf, type ServedLiquidation } from '../../read/liquidations/liquidation-index.ts';
 import { JsonBody } from '../../cache/json-body.ts';
 import { decodeCursor, encodeCursor, type LiquidationFilters } from '../liquidation-cursor.ts';
+import { DAY_MS } from '../../lib/time.ts';
 
-const DAY_MS = 86_400_000;
 /** The windows tried before the unbounded search (see the file comment). */
 const SEARCH_SPANS_MS = [7 * DAY_MS, 60 * DAY_MS];
 
@@ -106,8 +106,8 @@ function badCursor(message = 'Parameter \'cursor\' must be a next_cursor token r
 }
 
 /**
- * GET /v1/{protocol}/liquidations/search: from `index` (alpha's events in memory,
- * ../liquidation-index.ts) once it has loaded, else (and for beta, `index` null) from SQL.
+ * GET /v1/{protocol}/liquidations/search: from `index` (the protocol's events in memory,
+ * ../liquidation-index.ts) once it has loaded, else (or `index` null) from SQL.
  */
 export function liquidationRoutes(service: Service, protocol: Protocol, index: LiquidationIndex | null): RestRoute[] {
   const newest = newestLiquidation(service, protocol);

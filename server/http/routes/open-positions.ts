@@ -1,6 +1,7 @@
 /**
- * Endpoints 16 and 17 of one protocol: open positions (offset-paged search with live fields) and their
- * summary (PositionsSummary), both over the same rows (sql/api/alpha-open-positions-*.sql).
+ * `GET /v1/alpha/open-positions/search` and `GET /v1/alpha/open-positions/stats` of one protocol: open
+ * positions (offset-paged search with live fields) and their summary (PositionsSummary), both over the
+ * same rows (sql/api/alpha-open-positions-*.sql).
  *
  * A row's live fields come from the lifecycle's latest position snapshot when it is at least as new
  * as the lifecycle's last fill; otherwise (no snapshot yet, or a newer fill) from the state after
@@ -24,11 +25,11 @@ import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
 import type { OpenPositionsIndex } from '../../read/open-positions/open-positions-index.ts';
 import { Pagination, address, count, dataOf, described, market, marketVariant, protocolId, side, timestamp, usd } from '../response-schemas.ts';
+import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../../lib/address.ts';
 
-/** `sort_by` values of endpoint 16 (size = current_size_usd, pnl = unrealized_pnl_usd). */
+/** `sort_by` values of `GET /v1/alpha/open-positions/search` (size = current_size_usd, pnl = unrealized_pnl_usd). */
 export const OPEN_POSITION_SORTS = ['size', 'pnl', 'collateral', 'leverage', 'opened_at', 'liq_proximity'] as const;
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 const minSizeParam = minUsdParam('Only positions whose current notional (USD) is at least this.');
 
@@ -37,7 +38,7 @@ const searchQuery = querySchema({
   market: v.optional(marketParam),
   address: v.optional(v.pipe(
     v.string('must be given once'),
-    v.regex(BASE58_ADDRESS, 'must be a base58 wallet address (32-44 characters)'),
+    v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE),
     v.description('Owner wallet (base58).'),
   )),
   side: v.optional(v.pipe(v.picklist(['long', 'short'], 'must be long or short'), v.description('Position side.'))),
@@ -110,8 +111,8 @@ export const positionsSummarySchema = v.strictObject({
 const statsResponse = dataOf(positionsSummarySchema);
 
 /**
- * GET /v1/{protocol}/open-positions/search, /open-positions/stats. Both answer from `index` (alpha's
- * open positions in memory, ../open-positions-index.ts) when it can, else (beta: `index` null) from their SQL.
+ * GET /v1/{protocol}/open-positions/search, /open-positions/stats. Both answer from `index` (the
+ * protocol's open positions in memory, ../open-positions-index.ts) when it can, else (or `index` null) from their SQL.
  */
 export function openPositionRoutes(service: Service, protocol: Protocol, index: OpenPositionsIndex | null): RestRoute[] {
 

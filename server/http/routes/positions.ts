@@ -1,6 +1,8 @@
 /**
- * Endpoints 15, 18, 19 of one protocol: an address's lifecycle history (offset-paged), one lifecycle in detail,
- * and the fill timeline of one lifecycle (offset-paged).
+ * Account history, position detail and lifecycle timeline of one protocol:
+ * `GET /v1/{protocol}/accounts/{address}/history` (an address's lifecycles, offset-paged),
+ * `GET /v1/{protocol}/positions/{address}/{id}` (one lifecycle in detail) and
+ * `GET /v1/{protocol}/positions/{address}/{id}/lifecycle` (its fill timeline, offset-paged).
  *
  * Sorts are validated enums that the SQL maps with CASE on bound parameters (never spliced), each
  * with a tie-breaker (15: position_id desc; 19: journal seq in the sort's direction), so offset pages
@@ -8,7 +10,7 @@
  * 400 (a malformed address or id is a 404); on every endpoint a lifecycle of another address is a 404.
  * Alpha's 18 and 19 answer from the lifecycle store and the open-position set when they can
  * (server/read/lifecycles/lifecycle-answers.ts), 15 from the store and the closed lifecycles after its mark
- * (server/read/lifecycles/account-history.ts), else (and beta always) from DuckDB.
+ * (server/read/lifecycles/account-history.ts), else from DuckDB; both protocols alike, each with its own working sets.
  */
 import * as v from 'valibot';
 import { getRouterParam, type H3Event } from 'h3';
@@ -30,21 +32,21 @@ import { positionFromStoreOrSet, timelineFromStoreOrSet } from '../../read/lifec
 import { AccountHistories } from '../../read/lifecycles/account-histories.ts';
 import { ClosedTail } from '../../read/lifecycles/closed-tail.ts';
 import { declareAddressFootprint } from '../../cache/footprint.ts';
+import { DAY_MS } from '../../lib/time.ts';
+import { BASE58_ADDRESS } from '../../lib/address.ts';
 
-/** Endpoint 18's live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
+/** `GET /v1/alpha/positions/{address}/{id}`'s live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
   current_size_usd: null, current_collateral_usd: null, unsettled_borrowing_usd: null,
   unsettled_funding_usd: null, claimable_funding_usd: null, mark_price: null,
   unrealized_pnl_usd: null, liquidation_price: null, updated_at: null,
 } as const;
 
-const DAY_MS = 86_400_000;
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const POSITION_ID = /^\d{1,15}$/;
 
-/** `sort_by` values of endpoint 15 (size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage). */
+/** `sort_by` values of `GET /v1/alpha/accounts/{address}/history` (size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage). */
 export const HISTORY_SORTS = ['opened_at', 'closed_at', 'size', 'pnl', 'leverage'] as const;
-/** `sort_by` values of endpoint 19 (time = fill time, size = |size_delta_usd|). */
+/** `sort_by` values of `GET /v1/alpha/positions/{address}/{id}/lifecycle` (time = fill time, size = |size_delta_usd|). */
 export const LIFECYCLE_SORTS = ['time', 'size'] as const;
 /** Fill-event types (they partition a lifecycle's timeline). */
 export const EVENT_TYPES = ['open', 'increase', 'decrease', 'close', 'liquidation'] as const;
@@ -179,8 +181,8 @@ function positionOf(event: H3Event, protocol: Protocol): { address: string; id: 
 }
 
 /**
- * The working sets the routes read before DuckDB (alpha's; each defaults to a new one, or the
- * service's store). Beta has none but its accounts: `history`, `openPositions` and `lifecycles` null.
+ * The working sets the routes read before DuckDB, each of the routes' protocol (each defaults to a
+ * new one, or the service's store of the protocol); null: none (DuckDB answers).
  */
 export interface PositionParts {
   history?: HistoryIndex | null;
@@ -188,17 +190,16 @@ export interface PositionParts {
   openPositions?: OpenPositionsIndex | null;
   /** null: none (every answer from DuckDB and the open-position set; tests compare the two) */
   lifecycles?: LifecycleStore | null;
-  /** endpoint 15's closed lifecycles after the store's mark */
+  /** `GET /v1/alpha/accounts/{address}/history`'s closed lifecycles after the store's mark */
   closedTail?: ClosedTail;
 }
 
 /** GET /v1/{protocol}/accounts/:address/history, /v1/{protocol}/positions/:address/:id(/lifecycle). */
 export function positionRoutes(service: Service, parts: PositionParts = {}, protocol: Protocol = 'alpha'): RestRoute[] {
-  const alpha = protocol === 'alpha';
   const {
-    history: index = alpha ? new HistoryIndex(service) : null, accounts = new AccountsIndex(service, undefined, protocol),
-    openPositions = alpha ? new OpenPositionsIndex(service) : null, lifecycles = alpha ? LifecycleStore.of(service) : null,
-    closedTail = new ClosedTail(service),
+    history: index = new HistoryIndex(service), accounts = new AccountsIndex(service, undefined, protocol),
+    openPositions = new OpenPositionsIndex(service, protocol), lifecycles = LifecycleStore.of(service, protocol),
+    closedTail = new ClosedTail(service, {}, protocol),
   } = parts;
   const histories = new AccountHistories(service, protocol, { history: index, accounts, lifecycles, closedTail });
   return [

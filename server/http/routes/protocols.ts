@@ -1,11 +1,11 @@
-/** Endpoints 1 and 2: the protocol list and cross-protocol aggregates. */
+/** `GET /v1/protocols` and `GET /v1/protocols/stats`: the protocol list and cross-protocol aggregates. */
 import { defineRoute, type RestRoute } from './define.ts';
 import { ProtocolInfo, ProtocolOverview, listOf } from '../response-schemas.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
 import { withActivityValidity } from '../activity-validity.ts';
 
-/** Endpoint 1's fixed list (ProtocolInfo). */
+/** `GET /v1/protocols`'s fixed list (ProtocolInfo). */
 export const PROTOCOL_INFO = [
   { id: 'alpha', name: 'GMX-Solana', chain: 'solana' },
   { id: 'beta', name: 'Jupiter Perps', chain: 'solana' },

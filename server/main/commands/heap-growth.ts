@@ -1,10 +1,9 @@
 /**
  * How far V8 lets a serving process's heap grow past what its last full collection kept
- * (issue 7's RSS target). V8 sizes the next full collection by its own heuristic, up to 4x the
- * surviving heap on a machine with this much memory; a live server (appends every second, each
- * invalidating cached answers) then held up to 503 MiB of heap at its highest RSS (388-503 in five
- * runs of seven) against 218-399 MiB at a fixed 2x, and peaked at 1,504-1,650 MiB of RSS against
- * 1,344-1,459 MiB, with no loss of throughput (docs/performance.md, "Memory settings"). Read by `start` only: the bulk commands
+ * (the RSS target). V8 sizes the next full collection by its own heuristic, up to 4x the
+ * surviving heap on a machine with this much memory; at a fixed 2x a live server (appends every
+ * second, each invalidating cached answers) holds less heap and peaks lower in RSS with no loss of
+ * throughput (docs/performance.md, "Memory settings" and "V8 heap growth"). Read by `start` only: the bulk commands
  * (`rebuild`, `simulate`) do not serve, and their heaps are small.
  */
 import v8 from 'node:v8';

@@ -26,12 +26,10 @@ interface Feed {
 }
 
 /**
- * A simulator at most this far behind now (a restart) catches up under the serving memory limit,
- * as a server would run anyway: under the bulk one, a restart 1.5 hours after the last live run of
- * the bench journal (63,675 fills to catch up at --scale 10) took the process to 2.0 GiB for ~10 s,
- * and one a minute after it to 1,545-1,568 MiB (1,256-1,284 now). The serving limit costs a
- * catch-up little: the whole default backfill (1.3M fills, `simulate` on an empty directory) took
- * 35.9 and 37.5 s at 640MB against 33.1 s at 2GB (docs/performance.md, "Memory settings").
+ * A simulator at most this far behind now (a restart) catches up under the serving memory limit, as a
+ * server would run anyway: under the bulk one, a restart's catch-up takes the process well past its
+ * serving RSS, and the serving limit costs a catch-up little (docs/performance.md, "Restart
+ * catch-up memory").
  */
 const RESTART_GAP_MS = 24 * 3_600_000;
 
@@ -80,9 +78,8 @@ function feedFromSolana(service: Service, opts: SolanaSourceOptions, releaseRead
 /**
  * Lowers DuckDB's memory limit to the serving one (PERPS_DUCKDB_SERVE_MEMORY, default 640MB) once
  * the bulk work (start-up catch-up, a source's first backfill) is done: that work is faster under
- * the larger PERPS_DUCKDB_MEMORY (the state of the bench journal folded in 94 s at 1GB against
- * 80-84 s at 2GB; the default backfill ~5 % faster at 2GB than at 640MB), while queries keep the
- * process within issue 7's 1.5 GiB only with a smaller buffer cache.
+ * the larger PERPS_DUCKDB_MEMORY (docs/performance.md, "Restart catch-up memory"), while queries
+ * keep the process within its 1.5 GiB target only with a smaller buffer cache.
  */
 async function settleMemory(service: Service): Promise<void> {
   const limit = process.env.PERPS_DUCKDB_SERVE_MEMORY ?? '640MB';

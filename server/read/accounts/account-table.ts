@@ -1,12 +1,12 @@
 /**
- * Rows of one shape (endpoint 13's accounts) held in columns: a column whose values are all
- * numbers or null is a `Float64Array` (plus a null mask when it has nulls), any other column a
- * plain array. 90,722 accounts as row objects held ~205 MB of JS heap (every double a boxed
- * heap number, every row its own property store) and peaked at ~440 MB while loading; as columns
- * they take a tenth of that (issue 7's RSS target). A row object is rebuilt, identical to the
- * one the SQL gave (same keys in the same order, same values), only for the rows a page returns.
+ * Rows of one shape (`GET /v1/alpha/accounts/search`'s accounts) held in columns: a column whose values
+ * are all numbers or null is a `Float64Array` (plus a null mask when it has nulls), any other column a
+ * plain array. 90,722 accounts as row objects held ~205 MB of JS heap (every double a boxed heap
+ * number, every row its own property store) and peaked at ~440 MB while loading; as columns they take a
+ * tenth of that (the RSS target). A row object is rebuilt, identical to the one the SQL gave (same keys
+ * in the same order, same values), only for the rows a page returns.
  * Columns whose name starts with `_` come last and are held, not served: a rebuilt row leaves
- * them out (the exact parts behind endpoint 12's totals, sql/schema/read-macros.sql).
+ * them out (the exact parts behind `GET /v1/alpha/accounts/stats`'s totals, sql/schema/read-macros.sql).
  */
 import type { Row } from '../../db/database.ts';
 import type { Plain } from '../../db/values.ts';
@@ -86,7 +86,8 @@ export class AccountTableBuilder {
 
 /**
  * See the file comment. Changed in place by {@link AccountTable.apply} (an append's patch): its
- * readers (endpoint 13's searches, 14's lookups) read it synchronously, never across an await, so
+ * readers (the searches of `GET /v1/alpha/accounts/search`, the lookups of
+ * `GET /v1/alpha/accounts/{address}`) read it synchronously, never across an await, so
  * none sees a patch half done.
  */
 export class AccountTable {
@@ -154,8 +155,8 @@ export class AccountTable {
    * Sets the rows at the indices of `replaced` to its rows and appends `added` (rows of the same
    * keys): how an append's patch changes a few accounts. Every other row keeps its index and
    * nothing is copied but the changed values (a number column grows by doubling). Copying every
-   * column per patch instead allocated ~25 MB per live append on the bench journal's 91k accounts,
-   * and the patch (requests wait for it) took 16-98 ms, most of it that and its garbage collection.
+   * column per patch instead allocates tens of MB per live append, and requests wait for the patch
+   * (docs/performance.md, "Account patches in place").
    */
   apply(replaced: ReadonlyMap<number, Row>, added: readonly Row[]): void {
     if (this.names.length === 0 && added.length > 0) {

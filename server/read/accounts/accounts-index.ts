@@ -1,11 +1,12 @@
 /**
- * The working set of `GET /v1/{protocol}/accounts/search`, one per protocol: every Account of the protocol (the alpha_account_held() shape: the
- * Account and the exact parts behind endpoint 12's totals, a few tens of thousands of rows) held
- * in memory for one journal generation (./accounts-snapshot.ts), with one sorted order per
- * (sort key, direction), all built when it loads. A search is then a walk of that order applying the
- * filters (with an address prefix, of the few rows a binary search finds, sorted the same way),
- * instead of a DuckDB query that sorted every account and then read the page's rows back from
- * storage (tens of ms, most of it decompressing scattered rows).
+ * The working set of `GET /v1/{protocol}/accounts/search`, one per protocol: every Account of the
+ * protocol (the alpha_account_held() shape: the Account and the exact parts behind
+ * `GET /v1/alpha/accounts/stats`'s totals, a few tens of thousands of rows) held in memory for one
+ * journal generation (./accounts-snapshot.ts), with one sorted order per (sort key, direction), all
+ * built when it loads. A search is then a walk of that order applying the filters (with an address
+ * prefix, of the few rows a binary search finds, sorted the same way), instead of a DuckDB query that
+ * sorted every account and then read the page's rows back from storage (tens of ms, most of it
+ * decompressing scattered rows).
  *
  * Never stale: only fill steps change the `accounts` table, and an append's alpha fills name every
  * alpha account it changed. So after an append with alpha fills (the append path's listener,
@@ -17,7 +18,7 @@
  * may see that later state (never an older one). The order is exactly the SQL's: the sort
  * value (a double, as served) ascending or descending, then address ascending (addresses are
  * ASCII base58, so JS string order is DuckDB's byte order); values are never NULL or NaN.
- * Endpoint 12 takes its totals from the same snapshot ({@link AccountsIndex.totals}).
+ * `GET /v1/alpha/accounts/stats` takes its totals from the same snapshot ({@link AccountsIndex.totals}).
  */
 import type { Row } from '../../db/database.ts';
 import { AccountTableBuilder, type AccountTable } from './account-table.ts';
@@ -60,7 +61,7 @@ export class AccountsIndex {
   private current: Promise<Snapshot> | null = null;
   /** whether `current` is an append's patch (a few ms), not a whole load (about a second) */
   private currentIsPatch = false;
-  /** the current generation's snapshot once loaded (endpoint 14 reads it without waiting) */
+  /** the current generation's snapshot once loaded (`GET /v1/alpha/accounts/{address}` reads it without waiting) */
   private ready: Snapshot | null = null;
   /** whether a snapshot has loaded since {@link open} */
   private loadedOnce = false;
@@ -97,8 +98,9 @@ export class AccountsIndex {
   /**
    * After an append that left no snapshot (a backfill's, or a start-up catch-up's), loads it again
    * once no such append came for `reloadQuietMs` (default {@link RELOAD_QUIET_MS}), rather than on the next request: that
-   * request would wait for the load (13), or its neighbours would meet the load's slices of the
-   * event loop (12: a live bench's accounts/stats right after the catch-up, p99 32 ms). During a
+   * request would wait for the load (`GET /v1/alpha/accounts/search`), or its neighbours would meet
+   * the load's slices of the event loop (`GET /v1/alpha/accounts/stats` right after a catch-up: a
+   * p99 of tens of ms on a live bench). During a
    * backfill the timer keeps moving, so no load is wasted. Only once {@link open}ed (the app's).
    */
   private reloadWhenQuiet(): void {
@@ -169,19 +171,19 @@ export class AccountsIndex {
   }
 
   /**
-   * Endpoint 14 from the current generation's snapshot when one is loaded: the account (null when
-   * the address has none); undefined when there is no loaded snapshot (ask DuckDB; no load is
-   * started for a single account).
+   * `GET /v1/alpha/accounts/{address}` from the current generation's snapshot when one is loaded: the
+   * account (null when the address has none); undefined when there is no loaded snapshot (ask DuckDB;
+   * no load is started for a single account).
    */
   peek(address: string): Row | null | undefined {
     return this.ready ? this.ready.get(address) ?? null : undefined;
   }
 
   /**
-   * The exact totals behind endpoint 12's AccountsSummary (accounts-summary.ts `summaryOf`): the
-   * snapshot's when it is loaded or an append is patching it (a few ms to wait), else the SQL's
-   * (the two are the same). No load starts here: a load holds the event loop in slices for about
-   * a second, and the app's index loads by itself ({@link open}, {@link reloadWhenQuiet}).
+   * The exact totals behind `GET /v1/alpha/accounts/stats`'s AccountsSummary (accounts-summary.ts
+   * `summaryOf`): the snapshot's when it is loaded or an append is patching it (a few ms to wait), else
+   * the SQL's (the two are the same). No load starts here: a load holds the event loop in slices for
+   * about a second, and the app's index loads by itself ({@link open}, {@link reloadWhenQuiet}).
    */
   async totals(): Promise<AccountTotals> {
     let snap = this.ready;

@@ -1,8 +1,8 @@
 /**
- * Endpoint 13's in-memory snapshot of every alpha account (../accounts-index.ts keeps one per
- * journal generation): the rows in columns, one sorted order per (sort key, direction), an
- * address-prefix index, and endpoint 12's exact totals once asked for, all patched in place after
- * each live append.
+ * `GET /v1/alpha/accounts/search`'s in-memory snapshot of every alpha account (../accounts-index.ts
+ * keeps one per journal generation): the rows in columns, one sorted order per (sort key, direction),
+ * an address-prefix index, and `GET /v1/alpha/accounts/stats`'s exact totals once asked for, all
+ * patched in place after each live append.
  */
 import type { Row } from '../../db/database.ts';
 import type { AccountTable } from './account-table.ts';
@@ -10,7 +10,7 @@ import { prefixIndexOf, withFreshRows, rowsWithPrefix, type PrefixIndex } from '
 import { TableTotals } from './accounts-summary.ts';
 import { yieldToLoop } from '../../lib/waiting.ts';
 
-/** `sort_by` of endpoint 13 → the Account field it sorts by. */
+/** `sort_by` of `GET /v1/alpha/accounts/search` → the Account field it sorts by. */
 const SORT_FIELD = {
   net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions',
   current_notional: 'open_notional_usd',
@@ -51,7 +51,7 @@ function firstNotBefore(sorted: Int32Array, row: number, cmp: (a: number, b: num
 export class Snapshot {
   /** address → row index, built on first use and kept up to date by {@link patch} (a row keeps its index) */
   private byAddress: Map<string, number> | undefined;
-  /** endpoint 12's totals, built by {@link buildAll} and kept up to date by {@link patch} */
+  /** `GET /v1/alpha/accounts/stats`'s totals, built by {@link buildAll} and kept up to date by {@link patch} */
   private totalsKept: TableTotals | undefined;
   /** row indices in each (sort key, direction) order built so far; `prefix`: see {@link withPrefix} */
   constructor(readonly table: AccountTable, private readonly orders = new Map<string, Int32Array>(), private prefix?: PrefixIndex) {}
@@ -173,10 +173,10 @@ export class Snapshot {
   }
 
   /**
-   * Builds every sorted order (and the prefix index) up front, yielding to the event loop
-   * between them, so that no search pays for a sort (tens of ms each over ~90k accounts, which
-   * put endpoint 13's p99 on the first use of each order). Ties go by address rank: the order of
-   * {@link comparator}, at number cost.
+   * Builds every sorted order (and the prefix index) up front, yielding to the event loop between them,
+   * so that no search pays for a sort (tens of ms each over ~90k accounts, which put
+   * `GET /v1/alpha/accounts/search`'s p99 on the first use of each order). Ties go by address rank: the
+   * order of {@link comparator}, at number cost.
    */
   async buildAll(): Promise<void> {
     const rows = (): number[] => Array.from({ length: this.table.length }, (_, i) => i);
@@ -192,7 +192,7 @@ export class Snapshot {
     }
     await yieldToLoop();
     this.prefix ??= prefixIndexOf(this.table);
-    // endpoint 12's totals too: ~1 ms warm, but ~15 ms the first time the code runs
+    // `GET /v1/alpha/accounts/stats`'s totals too: ~1 ms warm, but ~15 ms the first time the code runs
     await yieldToLoop();
     this.totalsKept = TableTotals.of(this.table);
   }

@@ -1,10 +1,10 @@
 /**
- * Endpoint 12's AccountsSummary, from exact totals over every alpha account: the counts, the
- * micro-dollar sums of volume and of net PnL above and below zero, and Σ win_rate × 2^84 (see
- * sql/read/accounts/alpha-accounts-totals.sql). Two paths give the totals: that SQL, and endpoint 13's
- * in-memory snapshot, which keeps them up to date as appends patch it (issue 7: the SQL scans
- * every alpha account's decimals, 15-40 ms, and a live append invalidates it every second). Both
- * end in {@link summaryOf}, so they answer identically, bit for bit.
+ * `GET /v1/alpha/accounts/stats`'s AccountsSummary, from exact totals over every alpha account: the
+ * counts, the micro-dollar sums of volume and of net PnL above and below zero, and Σ win_rate × 2^84
+ * (see sql/read/accounts/alpha-accounts-totals.sql). Two paths give the totals: that SQL, and
+ * `GET /v1/alpha/accounts/search`'s in-memory snapshot, which keeps them up to date as appends patch it
+ * (the SQL scans every alpha account's decimals, 15-40 ms, and a live append invalidates it every
+ * second). Both end in {@link summaryOf}, so they answer identically, bit for bit.
  *
  * The averages are exact, rounded once: `avg_net_pnl_usd` is the mean net PnL rounded to the
  * micro-dollar (halves away from zero), then converted as a DECIMAL(38,6) would be; `avg_win_rate`

@@ -1,15 +1,16 @@
 /**
- * Endpoint 13's address prefix search (`search=`, case-insensitive): the accounts snapshot's
- * lower-cased addresses kept sorted with their row indices (server/read/accounts/accounts-index.ts), and
- * carried over when the snapshot is patched after an append.
+ * `GET /v1/alpha/accounts/search`'s address prefix search (`search=`, case-insensitive): the accounts
+ * snapshot's lower-cased addresses kept sorted with their row indices (server/read/accounts/accounts-index.ts),
+ * and carried over when the snapshot is patched after an append.
  */
 import type { AccountTable } from './account-table.ts';
 import { lowerBound } from '../../lib/lower-bound.ts';
 
 /**
- * The lower-cased addresses in sorted order with their row indices, so a case-insensitive prefix
- * search is a binary search (walking every address of a 90k-account order with `startsWith` put
- * endpoint 13's p99 at 15-20 ms). Two addresses may lower to the same key; they sit side by side.
+ * The lower-cased addresses in sorted order with their row indices, so a case-insensitive prefix search
+ * is a binary search (walking every address of a 90k-account order with `startsWith` put
+ * `GET /v1/alpha/accounts/search`'s p99 at 15-20 ms). Two addresses may lower to the same key; they sit
+ * side by side.
  */
 export interface PrefixIndex {
   keys: string[];

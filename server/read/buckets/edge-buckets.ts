@@ -1,11 +1,12 @@
 /**
- * The raw alpha fills of whole 5-minute buckets, cached per bucket (issue 7). Endpoints 6, 8 and 9
- * answer from the in-memory mirror of the buckets (server/read/buckets/mirror-history.ts) except for a
- * window's partial 5-minute pieces at its edges, which need the fills themselves. A moving window
- * (`to` defaulting to now) puts those edges in the same few buckets for five minutes, and every
- * market, interval and endpoint whose window starts there shares one: so a bucket is read once
- * for every alpha market (sql/read/buckets/edge-fills.sql, 1.5-4.5 ms of DuckDB on the 12.5M-fill bench
- * journal, against none from here) and each request filters it by market and time.
+ * The raw alpha fills of whole 5-minute buckets, cached per bucket.
+ * `GET /v1/alpha/liquidations/history`, `GET /v1/alpha/open-interest/history` and
+ * `GET /v1/alpha/volume/history` answer from the in-memory mirror of the buckets
+ * (server/read/buckets/mirror-history.ts) except for a window's partial 5-minute pieces at its edges, which
+ * need the fills themselves. A moving window (`to` defaulting to now) puts those edges in the same few
+ * buckets for five minutes, and every market, interval and endpoint whose window starts there shares
+ * one: so a bucket is read once for every alpha market (sql/read/buckets/edge-fills.sql, 1.5-4.5 ms of DuckDB on
+ * the 12.5M-fill bench journal, against none from here) and each request filters it by market and time.
  *
  * Never stale: the mirror forwards every announced change of the derived state. An append's
  * fills are added to the kept buckets they fall in ({@link EdgeBuckets.add}): a live append lands
@@ -14,9 +15,9 @@
  * (a job's) drops the buckets it touched ({@link EdgeBuckets.forget}). Either way a read that was
  * under way while a change was announced is served but not kept (it may predate the change).
  */
-import type { Fill } from '../../journal/rows.ts';
+import type { Fill, Protocol } from '../../journal/rows.ts';
 import { SecondChanceMap } from '../../lib/second-chance-map.ts';
-import { M5 } from './variant-buckets.ts';
+import { FIVE_MINUTES_MS } from '../../lib/time.ts';
 
 /** One alpha fill of an edge bucket; amounts in exact micro-dollars (see sql/read/buckets/edge-fills.sql). */
 export interface EdgeFill {
@@ -53,7 +54,7 @@ export function edgeFillOf(f: Fill): EdgeFill {
   };
 }
 
-/** Reads the fills of every alpha market in [lo, hi) (epoch ms). */
+/** Reads the fills of every market of the mirror's protocol in [lo, hi) (epoch ms). */
 export type EdgeReader = (lo: number, hi: number) => Promise<EdgeFill[]>;
 
 /** Buckets kept by default: a few dozen fills each on the bench journal, so well under 10 MB. */
@@ -70,7 +71,8 @@ export class EdgeBuckets {
   /** buckets served from memory, and reads started (tests) */
   readonly stats = { hits: 0, reads: 0 };
 
-  constructor(private readonly read: EdgeReader, capacity = CAPACITY) {
+  /** @param protocol whose fills `read` gives (an append's fills of the other protocol are not added) */
+  constructor(private readonly read: EdgeReader, capacity = CAPACITY, private readonly protocol: Protocol = 'alpha') {
     this.kept = new SecondChanceMap(capacity, () => 1);
   }
 
@@ -86,7 +88,7 @@ export class EdgeBuckets {
     if (under) return under;
     const generation = this.generation;
     this.stats.reads += 1;
-    const read = this.read(start, start + M5).then((rows) => {
+    const read = this.read(start, start + FIVE_MINUTES_MS).then((rows) => {
       if (generation === this.generation) this.kept.set(start, rows);
       return rows;
     }).finally(() => {
@@ -103,11 +105,11 @@ export class EdgeBuckets {
   forget(fromMs: number, toMs: number): void {
     this.generation++;
     this.reading.clear();
-    for (const start of [...this.kept.keys()]) if (start + M5 > fromMs && start <= toMs) this.kept.delete(start);
+    for (const start of [...this.kept.keys()]) if (start + FIVE_MINUTES_MS > fromMs && start <= toMs) this.kept.delete(start);
   }
 
   /**
-   * Adds an append's committed fills (its alpha ones, as {@link edgeFillOf} rows) to the kept
+   * Adds an append's committed fills (those of the protocol, as {@link edgeFillOf} rows) to the kept
    * buckets they fall in, and keeps no read under way (as {@link forget}). A bucket read after the
    * append committed but before this already holds them: only fills with a seq past its newest are
    * added (an append's seqs are all past every earlier fill's), so none is counted twice.
@@ -117,8 +119,8 @@ export class EdgeBuckets {
     this.reading.clear();
     const by = new Map<number, EdgeFill[]>();
     for (const f of fills) {
-      const start = Math.floor(f.time / M5) * M5;
-      if (f.protocol !== 'alpha' || !this.kept.has(start)) continue;
+      const start = Math.floor(f.time / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
+      if (f.protocol !== this.protocol || !this.kept.has(start)) continue;
       const list = by.get(start);
       if (list) list.push(edgeFillOf(f));
       else by.set(start, [edgeFillOf(f)]);

@@ -1,5 +1,5 @@
 /**
- * Reads ahead the edge buckets that moving history windows are about to need (issue 7).
+ * Reads ahead the edge buckets that moving history windows are about to need.
  *
  * A window whose `from` follows the clock (the default span before a defaulted `to`, or a plan's
  * lookback floor) starts inside one 5-minute bucket for five minutes, then in the next; the first
@@ -7,28 +7,28 @@
  * that bucket is usually not in the page cache: the read took 7-18 ms of a 6, 8 or 9 answer on the
  * 12.5M-fill bench journal. So once a minute the buckets such a `from` is in, or reaches before
  * the next tick, are read into the edge cache, one after another, when the mirror says they hold
- * alpha fills (a request reads no others). That is at most two reads per span and tick, usually
+ * fills of the mirror's protocol (a request reads no others). That is at most two reads per span and tick, usually
  * none: a bucket stays kept until a change touches it.
  */
 import { PLAN_NAMES } from '../../keys/plans.ts';
 import type { HistoryMirror } from './history-mirror.ts';
 import { DEFAULT_SPAN_MS, depthDays, type HistoryKind } from '../window.ts';
 import { M5 } from './variant-buckets.ts';
+import { DAY_MS, FIVE_MINUTES_MS } from '../../lib/time.ts';
 
-const DAY = 86_400_000;
 /** How often the buckets ahead are checked. */
 export const PREFETCH_EVERY_MS = 60_000;
 /** How soon to look again while the mirror is not loaded. */
 const UNTIL_LOADED_MS = 2_000;
 const KINDS: readonly HistoryKind[] = ['history', 'liquidations'];
 
-/** How far before the clock a moving `from` of 6, 8 or 9 can be: the default spans and the plans' floors. */
+/** How far before the clock a moving `from` of `GET /v1/alpha/{liquidations,open-interest,volume}/history` can be: the default spans and the plans' floors. */
 export function movingSpans(): number[] {
   const spans = new Set<number>(Object.values(DEFAULT_SPAN_MS));
   for (const plan of PLAN_NAMES) {
     for (const kind of KINDS) {
       const days = depthDays(plan, kind);
-      if (days !== null) spans.add(days * DAY);
+      if (days !== null) spans.add(days * DAY_MS);
     }
   }
   return [...spans].sort((a, b) => a - b);
@@ -38,13 +38,13 @@ export function movingSpans(): number[] {
 export function bucketsAhead(now: number, aheadMs: number, spans: readonly number[]): number[] {
   const starts = new Set<number>();
   for (const span of spans) {
-    for (let start = Math.floor((now - span) / M5) * M5; start < now + aheadMs - span; start += M5) starts.add(start);
+    for (let start = Math.floor((now - span) / FIVE_MINUTES_MS) * FIVE_MINUTES_MS; start < now + aheadMs - span; start += FIVE_MINUTES_MS) starts.add(start);
   }
   return [...starts];
 }
 
 /**
- * Reads into `mirror.edges` the buckets {@link bucketsAhead} names that hold alpha fills, one
+ * Reads into `mirror.edges` the buckets {@link bucketsAhead} names that hold fills of its protocol, one
  * after another. Returns false (reading nothing) while the mirror is not loaded.
  */
 export async function readAhead(mirror: HistoryMirror, now: number, aheadMs: number, spans = movingSpans(),
@@ -53,7 +53,7 @@ export async function readAhead(mirror: HistoryMirror, now: number, aheadMs: num
   if (!view) return false;
   for (const start of bucketsAhead(now, aheadMs, spans)) {
     if (stopped()) break;
-    if (view.variants.some((v) => v.cell('fill_count', (start - v.origin) / M5) > 0)) await mirror.edges.fills(start);
+    if (view.variants.some((v) => v.cell('fill_count', (start - v.origin) / FIVE_MINUTES_MS) > 0)) await mirror.edges.fills(start);
   }
   return true;
 }

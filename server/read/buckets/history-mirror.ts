@@ -1,6 +1,7 @@
 /**
- * The in-memory mirror of the alpha 5-minute buckets (`rollup_5m`, `oi_snapshot_5m`) that
- * endpoints 6, 8 and 9 answer from (issue 7): one {@link VariantBuckets} per market variant.
+ * The in-memory mirror of one protocol's 5-minute buckets (`rollup_5m`, `oi_snapshot_5m`) that
+ * the liquidation, open-interest and volume history routes answer from: one {@link VariantBuckets} per market variant (per
+ * market for beta, which has no variants); one mirror per protocol.
  *
  * Never stale: every committed change to those tables is announced with its time span (the
  * append path for each append, the rollup refresh for the days it recomputed; Service
@@ -14,14 +15,15 @@ import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { DerivedChange } from '../../ingest/append.ts';
 import { log } from '../../lib/log.ts';
 import type { Service } from '../../service.ts';
+import type { Protocol } from '../../journal/rows.ts';
 import { EdgeBuckets, type EdgeFill } from './edge-buckets.ts';
-import { Inexact, LOAD_LIMIT, M5, VariantBuckets, variantKey } from './variant-buckets.ts';
+import { Inexact, LOAD_LIMIT, VariantBuckets, variantKey } from './variant-buckets.ts';
 import { waitUntil, yieldToLoop } from '../../lib/waiting.ts';
+import { DAY_MS, FIVE_MINUTES_MS } from '../../lib/time.ts';
 
 /** The time a change touched (the mirror patches rollups and snapshot OI alike). */
 type TimeSpan = Pick<DerivedChange, 'fromMs' | 'toMs'>;
 
-const DAY = 86_400_000;
 /** Spans up to this many days are patched; longer ones drop the mirror until a full reload. */
 export const PATCH_DAYS = 3;
 /**
@@ -39,7 +41,7 @@ export interface MirrorView {
 }
 
 
-/** See the file comment. One per route list. */
+/** See the file comment. One per route list and protocol. */
 export class HistoryMirror {
   private byKey = new Map<string, VariantBuckets>();
   private origin = 0;
@@ -58,9 +60,10 @@ export class HistoryMirror {
   /** the raw fills of the buckets at windows' partial edges, kept per bucket (never stale: see {@link changed}) */
   readonly edges: EdgeBuckets;
 
-  constructor(private readonly service: Service, opts: { quietMs?: number } = {}) {
+  constructor(private readonly service: Service, opts: { quietMs?: number } = {}, readonly protocol: Protocol = 'alpha') {
     this.quietMs = opts.quietMs ?? QUIET_MS;
-    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('read/buckets/edge-fills', { lo, hi })) as unknown as EdgeFill[]);
+    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('read/buckets/edge-fills', { protocol, lo, hi })) as unknown as EdgeFill[],
+      undefined, protocol);
   }
 
   /** Follows changes and starts the first load (in the background). Idempotent. */
@@ -98,7 +101,7 @@ export class HistoryMirror {
     // whatever the mirror does below: the fills of the span changed; an append says which
     if (change.fills) this.edges.add(change.fills);
     else this.edges.forget(change.fromMs, change.toMs);
-    const long = change.toMs - change.fromMs > PATCH_DAYS * DAY;
+    const long = change.toMs - change.fromMs > PATCH_DAYS * DAY_MS;
     if (!this.ready && !this.loading) {
       // a reload is due anyway: it reads everything; a long change (a backfill) puts it off
       if (long) this.scheduleReload(this.quietMs);
@@ -113,7 +116,7 @@ export class HistoryMirror {
     this.pending = this.pending
       ? { fromMs: Math.min(this.pending.fromMs, change.fromMs), toMs: Math.max(this.pending.toMs, change.toMs) }
       : { fromMs: change.fromMs, toMs: change.toMs };
-    if (this.pending.toMs - this.pending.fromMs > PATCH_DAYS * DAY) this.drop();
+    if (this.pending.toMs - this.pending.fromMs > PATCH_DAYS * DAY_MS) this.drop();
   }
 
   /** Stops answering from memory; a full reload follows once long changes stop coming. */
@@ -154,16 +157,16 @@ export class HistoryMirror {
     this.loading = true;
     const t0 = performance.now();
     try {
-      const bounds = await this.service.db.queryOne('read/buckets/bounds');
+      const bounds = await this.service.db.queryOne('read/buckets/bounds', { protocol: this.protocol });
       // no data yet: start at today (wall clock: the service's would count as a request's read in
       // the response cache); data before it makes a change before the origin, hence a reload
-      const origin = typeof bounds?.first_day === 'number' ? bounds.first_day : Math.floor(Date.now() / DAY) * DAY;
+      const origin = typeof bounds?.first_day === 'number' ? bounds.first_day : Math.floor(Date.now() / DAY_MS) * DAY_MS;
       const last = typeof bounds?.last_day === 'number' ? bounds.last_day : origin;
       const fresh = new Map<string, VariantBuckets>();
-      const length = this.lengthFor(origin, last + DAY - M5);
+      const length = this.lengthFor(origin, last + DAY_MS - FIVE_MINUTES_MS);
       const load = { origin, length, a: 0, b: length, variants: fresh };
-      await this.readRows('read/buckets/rollup-5m', origin, origin + length * M5, load);
-      await this.readRows('read/buckets/oi-snapshot-5m', origin, origin + length * M5, load);
+      await this.readRows('read/buckets/rollup-5m', origin, origin + length * FIVE_MINUTES_MS, load);
+      await this.readRows('read/buckets/oi-snapshot-5m', origin, origin + length * FIVE_MINUTES_MS, load);
       for (const v of fresh.values()) {
         v.finish();
         await yieldToLoop(); // ~10 ms a variant: requests go on in between
@@ -172,10 +175,10 @@ export class HistoryMirror {
       this.byKey = fresh;
       [this.origin, this.length] = [origin, length];
       this.ready = true;
-      log.debug(`history mirror: ${fresh.size} variants loaded in ${(performance.now() - t0).toFixed(0)} ms`);
+      log.debug(`${this.protocol} history mirror: ${fresh.size} variants loaded in ${(performance.now() - t0).toFixed(0)} ms`);
     } catch (err) {
       this.stale = true;
-      if (!(err instanceof Inexact)) log.warn('history mirror: load failed; endpoints 6, 8, 9 answer from SQL', err);
+      if (!(err instanceof Inexact)) log.warn(`${this.protocol} history mirror: load failed; the liquidation, open-interest and volume history routes answer from SQL`, err);
       this.reloadAt = Date.now() + (err instanceof Inexact ? 3_600_000 : 60_000);
     } finally {
       this.loading = false;
@@ -186,30 +189,30 @@ export class HistoryMirror {
   private async patch(): Promise<void> {
     const span = this.pending!;
     this.pending = null;
-    const lo = Math.floor(span.fromMs / M5) * M5;
-    const hi = Math.floor(span.toMs / M5) * M5 + M5;
+    const lo = Math.floor(span.fromMs / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
+    const hi = Math.floor(span.toMs / FIVE_MINUTES_MS) * FIVE_MINUTES_MS + FIVE_MINUTES_MS;
     if (lo < this.origin) return this.drop(); // before the first day held: reload with an earlier origin
     try {
-      const needed = this.lengthFor(this.origin, hi - M5);
+      const needed = this.lengthFor(this.origin, hi - FIVE_MINUTES_MS);
       if (needed > this.length) {
         for (const v of this.byKey.values()) v.grow(needed);
         this.length = needed;
       }
-      const load = { origin: this.origin, length: this.length, a: (lo - this.origin) / M5, b: (hi - this.origin) / M5, variants: this.byKey };
+      const load = { origin: this.origin, length: this.length, a: (lo - this.origin) / FIVE_MINUTES_MS, b: (hi - this.origin) / FIVE_MINUTES_MS, variants: this.byKey };
       for (const v of this.byKey.values()) v.begin(load.a, load.b);
       await this.readRows('read/buckets/rollup-5m', lo, hi, load);
       await this.readRows('read/buckets/oi-snapshot-5m', lo, hi, load);
       for (const v of this.byKey.values()) v.finish();
     } catch (err) {
-      if (!(err instanceof Inexact)) log.warn('history mirror: patch failed; reloading it whole', err);
+      if (!(err instanceof Inexact)) log.warn(`${this.protocol} history mirror: patch failed; reloading it whole`, err);
       this.drop();
     }
   }
 
   /** Buckets to hold from `origin` so that the bucket at `lastMs` fits, plus headroom. */
   private lengthFor(origin: number, lastMs: number): number {
-    const days = Math.floor((lastMs - origin) / DAY) + 1 + HEADROOM_DAYS;
-    return days * (DAY / M5);
+    const days = Math.floor((lastMs - origin) / DAY_MS) + 1 + HEADROOM_DAYS;
+    return days * (DAY_MS / FIVE_MINUTES_MS);
   }
 
   /**
@@ -220,7 +223,7 @@ export class HistoryMirror {
    */
   private async readRows(name: string, lo: number, hi: number, load: Load): Promise<void> {
     const snapshots = name === 'read/buckets/oi-snapshot-5m';
-    await this.service.db.queryChunkColumns(name, { lo, hi }, (chunk: DuckDBDataChunk) => {
+    await this.service.db.queryChunkColumns(name, { protocol: this.protocol, lo, hi }, (chunk: DuckDBDataChunk) => {
       const n = chunk.rowCount;
       const markets = chunk.getColumnVector(0);
       const variants = chunk.getColumnVector(1);
@@ -246,7 +249,7 @@ export class HistoryMirror {
             }
           }
         }
-        const at = (columns[0]![i]! - load.origin) / M5;
+        const at = (columns[0]![i]! - load.origin) / FIVE_MINUTES_MS;
         if (!(at >= load.a && at < load.b)) continue; // a row of a change after the bounds were read (it is patched later)
         for (let c = 1; c < columns.length; c++) {
           const x = columns[c]![i]!;

@@ -1,18 +1,16 @@
 /**
- * How the bucketed history queries (6, 8, 9; issue 7) split a window over the derived tables: each
- * piece is read from the coarsest table that covers it whole, as one range [lo, hi) of epoch ms
- * that the SQL binds as parameters (DuckDB folds a bound range into a table filter, so zone maps
- * on `bucket` / `time` skip the rest of the table; the same bounds as expressions of the window
- * made every execution bind and optimize a much larger plan).
+ * How the bucketed history queries (`GET /v1/alpha/{liquidations,open-interest,volume}/history`) split
+ * a window over the derived tables: each piece is read from the coarsest table that covers it whole, as
+ * one range [lo, hi) of epoch ms that the SQL binds as parameters (DuckDB folds a bound range into a
+ * table filter, so zone maps on `bucket` / `time` skip the rest of the table; the same bounds as
+ * expressions of the window made every execution bind and optimize a much larger plan).
  *
  * A coarse row never straddles an output bucket (the bucket is a multiple of its size, both
  * epoch-aligned), and each level holds exact sums (or the last snapshot) of the finer one.
  */
 import type { HistoryWindow } from '../window.ts';
+import { DAY_MS, FIVE_MINUTES_MS, HOUR_MS } from '../../lib/time.ts';
 
-const M5 = 300_000;
-const H1 = 3_600_000;
-const D1 = 86_400_000;
 
 const floorTo = (x: number, step: number): number => Math.floor(x / step) * step;
 const ceilTo = (x: number, step: number): number => Math.ceil(x / step) * step;
@@ -40,14 +38,14 @@ function range(out: RangeParams, name: string, lo: number, hi: number): void {
  * Together they partition [from, to) exactly.
  */
 export function sumPieces(from: number, to: number, bucketMs: number): SumPieces {
-  const a5 = ceilTo(from, M5);
-  const b5 = floorTo(to, M5);
-  const aH = ceilTo(from, H1);
-  const bH = floorTo(to, H1);
-  const aD = ceilTo(from, D1);
-  const bD = floorTo(to, D1);
-  const hours = bucketMs % H1 === 0 && aH < bH;
-  const days = bucketMs % D1 === 0 && aD < bD;
+  const a5 = ceilTo(from, FIVE_MINUTES_MS);
+  const b5 = floorTo(to, FIVE_MINUTES_MS);
+  const aH = ceilTo(from, HOUR_MS);
+  const bH = floorTo(to, HOUR_MS);
+  const aD = ceilTo(from, DAY_MS);
+  const bD = floorTo(to, DAY_MS);
+  const hours = bucketMs % HOUR_MS === 0 && aH < bH;
+  const days = bucketMs % DAY_MS === 0 && aD < bD;
   const out: RangeParams = {};
   range(out, 'd', days ? aD : 0, days ? bD : 0);
   range(out, 'h1', hours ? aH : 0, hours ? (days ? aD : bH) : 0);
@@ -76,15 +74,15 @@ export function oiPieces(w: HistoryWindow): OiPieces {
   const lo = floorTo(w.from, b);
   const wEnd = Math.min(w.to, w.now);
   const hi = floorTo(wEnd, b) + b;
-  const cD = b % D1 === 0 ? Math.max(lo, floorTo(wEnd, D1)) : lo;
-  const cH = b % H1 === 0 ? Math.max(lo, floorTo(wEnd, H1)) : lo;
+  const cD = b % DAY_MS === 0 ? Math.max(lo, floorTo(wEnd, DAY_MS)) : lo;
+  const cH = b % HOUR_MS === 0 ? Math.max(lo, floorTo(wEnd, HOUR_MS)) : lo;
   const out: RangeParams = { lo, w_end: wEnd, b };
   range(out, 'wd', lo, cD);
   range(out, 'wh', cD, cH);
   range(out, 'wm', cH, hi);
-  out.bd_hi = floorTo(lo, D1);
-  range(out, 'bh', floorTo(lo, D1), floorTo(lo, H1));
-  range(out, 'bm', floorTo(lo, H1), lo);
-  range(out, 'tail', floorTo(wEnd, M5), wEnd);
+  out.bd_hi = floorTo(lo, DAY_MS);
+  range(out, 'bh', floorTo(lo, DAY_MS), floorTo(lo, HOUR_MS));
+  range(out, 'bm', floorTo(lo, HOUR_MS), lo);
+  range(out, 'tail', floorTo(wEnd, FIVE_MINUTES_MS), wEnd);
   return out as OiPieces; // every range of OiPieces is set above
 }

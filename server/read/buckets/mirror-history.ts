@@ -1,6 +1,7 @@
 /**
- * Endpoints 6, 8 and 9 answered from the in-memory mirror of the 5-minute buckets (issue 7;
- * server/read/buckets/history-mirror.ts), with exactly the rows of their SQL (sql/read/buckets/liquidations-history,
+ * `GET /v1/{protocol}/liquidations/history`, `GET /v1/{protocol}/open-interest/history` and
+ * `GET /v1/{protocol}/volume/history` answered from the in-memory mirror of the 5-minute buckets
+ * (server/read/buckets/history-mirror.ts), with exactly the rows of their SQL (sql/read/buckets/liquidations-history,
  * open-interest-history, volume-history; test/read/buckets/mirror-history.test.ts compares them window by
  * window). Each returns null when the mirror cannot answer (not loaded, or a sum that doubles
  * would not hold exactly): the model (bucket-history.ts) then runs the SQL.
@@ -17,21 +18,22 @@ import type { HistoryMirror } from './history-mirror.ts';
 import type { HistoryWindow } from '../window.ts';
 import type { OiBucket } from './oi-series.ts';
 import { mirrorProbe, type EdgeProbe } from './mirror-probe.ts';
-import { ExactSum, Inexact, LOAD_LIMIT, M5, variantKey, type SumColumn, type VariantBuckets } from './variant-buckets.ts';
+import { ExactSum, Inexact, LOAD_LIMIT, variantKey, type SumColumn, type VariantBuckets } from './variant-buckets.ts';
+import { FIVE_MINUTES_MS } from '../lib/time.ts';
 
-const floor5 = (x: number): number => Math.floor(x / M5) * M5;
-const ceil5 = (x: number): number => Math.ceil(x / M5) * M5;
+const floor5 = (x: number): number => Math.floor(x / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
+const ceil5 = (x: number): number => Math.ceil(x / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
 
 /** The rollup sums of some fills of one variant (sql/derive/rollup-stage.sql), exact micro-dollars. */
 type EdgeSums = Record<SumColumn | 'oi_long' | 'oi_short', number>;
 
-/** The raw alpha fills of [lo, hi) in scope: rollup sums per variant (by market and variant), and the first fill's and first liquidation's times. */
+/** The raw fills (of the mirror's protocol) of [lo, hi) in scope: rollup sums per variant (by market and variant), and the first fill's and first liquidation's times. */
 interface Edge {
   sums: Map<string, EdgeSums>;
   first: { fill_count: number | null; liq_count: number | null };
 }
 
-/** Sums the fills in [lo, hi) (inside one 5-minute bucket) of `market` (null: every alpha market). */
+/** Sums the fills in [lo, hi) (inside one 5-minute bucket) of `market` (null: every market of the mirror's protocol). */
 async function edgeSums(mirror: HistoryMirror, market: string | null, lo: number, hi: number): Promise<Edge> {
   const out = new Map<string, EdgeSums>();
   const first: Edge['first'] = { fill_count: null, liq_count: null };
@@ -84,7 +86,7 @@ async function bucketSums(mirror: HistoryMirror, market: string | null, from: nu
   const known = new Map<number, number | null>();
   if (variants.length === 0) return { rows: [], probe: mirrorProbe(variants, columns[0], known) };
   const origin = variants[0]!.origin;
-  const idx = (ms: number): number => (ms - origin) / M5;
+  const idx = (ms: number): number => (ms - origin) / FIVE_MINUTES_MS;
   const a5 = ceil5(from);
   const b5 = floor5(to);
   const buckets: { t: number; acc: ExactSum[] }[] = [];
@@ -110,7 +112,7 @@ async function bucketSums(mirror: HistoryMirror, market: string | null, from: nu
   return { rows, probe: mirrorProbe(variants, columns[0], known) };
 }
 
-/** Endpoint 9's rows (sql/read/buckets/volume-history.sql), or null: see the file comment. */
+/** `GET /v1/alpha/volume/history`'s rows (sql/read/buckets/volume-history.sql), or null: see the file comment. */
 export async function volumeFromMirror(mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
     const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['fill_count', 'volume', 'fees']);
@@ -123,7 +125,7 @@ export async function volumeFromMirror(mirror: HistoryMirror, market: string | n
   }
 }
 
-/** Endpoint 6's rows (sql/read/buckets/liquidations-history.sql), or null: see the file comment. */
+/** `GET /v1/alpha/liquidations/history`'s rows (sql/read/buckets/liquidations-history.sql), or null: see the file comment. */
 export async function liquidationsFromMirror(mirror: HistoryMirror, market: string | null, w: HistoryWindow) {
   try {
     const found = await bucketSums(mirror, market, w.from, w.to, w.bucketMs, ['liq_count', 'liq_long', 'liq_short', 'liq_fees']);
@@ -142,8 +144,9 @@ export async function liquidationsFromMirror(mirror: HistoryMirror, market: stri
 }
 
 /**
- * Endpoint 8's series (the semantics of sql/read/buckets/open-interest-history.sql and oi-series.ts), or
- * null: see the file comment. `lo` is the bucket of `from`, `wEnd` = min(to, now).
+ * `GET /v1/alpha/open-interest/history`'s series (the semantics of sql/read/buckets/open-interest-history.sql
+ * and oi-series.ts), or null: see the file comment. `lo` is the bucket of `from`, `wEnd` = min(to,
+ * now).
  */
 export async function openInterestFromMirror(mirror: HistoryMirror, market: string | null,
   lo: number, wEnd: number, b: number): Promise<{ rows: OiBucket[]; probe: EdgeProbe } | null> {
@@ -153,12 +156,12 @@ export async function openInterestFromMirror(mirror: HistoryMirror, market: stri
     const probe = mirrorProbe(variants, 'fill_count', new Map());
     if (variants.length === 0) return { rows: [], probe };
     const origin = variants[0]!.origin;
-    const idx = (ms: number): number => (ms - origin) / M5;
+    const idx = (ms: number): number => (ms - origin) / FIVE_MINUTES_MS;
     const loI = idx(lo);
     const hiI = idx(Math.floor(wEnd / b) * b + b);
     // rows start at lo when anything happened before it, else at the first bucket with activity
     const first = Math.min(...variants.map((v) => v.firstActive));
-    const start = first < loI ? lo : first < hiI ? Math.floor((origin + first * M5) / b) * b : null;
+    const start = first < loI ? lo : first < hiI ? Math.floor((origin + first * FIVE_MINUTES_MS) / b) * b : null;
     if (start === null) return { rows: [], probe };
     const e5 = floor5(wEnd);
     const j5 = idx(e5);

@@ -1,5 +1,5 @@
 /**
- * The response-cache bound of a history answer served from the in-memory mirror (issue 7): what
+ * The response-cache bound of a history answer served from the in-memory mirror: what
  * the mirror knows about the journal just past a moving window's edges, so the bound needs no
  * query in the common cases (server/http/history-validity.ts asks; it runs
  * sql/api/window-fill-edges.sql only for what this cannot tell).
@@ -9,7 +9,8 @@
  * fills are at or after it); the bucket that holds the range's start gives the first fill the
  * answer itself read there (its partial edge), else it cannot tell.
  */
-import { M5, type VariantBuckets } from './variant-buckets.ts';
+import { type VariantBuckets } from './variant-buckets.ts';
+import { FIVE_MINUTES_MS } from '../lib/time.ts';
 
 /** See the file comment. */
 export interface EdgeProbe {
@@ -28,10 +29,10 @@ export interface EdgeProbe {
 export function mirrorProbe(variants: readonly VariantBuckets[], counted: 'fill_count' | 'liq_count',
   known: ReadonlyMap<number, number | null>): EdgeProbe {
   const origin = variants[0]?.origin ?? 0;
-  const has = (start: number): boolean => variants.some((v) => v.cell(counted, (start - origin) / M5) > 0);
+  const has = (start: number): boolean => variants.some((v) => v.cell(counted, (start - origin) / FIVE_MINUTES_MS) > 0);
   return {
     firstFill(lo, hi) {
-      for (let start = Math.floor(lo / M5) * M5; start < hi; start += M5) {
+      for (let start = Math.floor(lo / FIVE_MINUTES_MS) * FIVE_MINUTES_MS; start < hi; start += FIVE_MINUTES_MS) {
         if (!has(start)) continue;
         if (start >= lo) return start;
         const first = known.get(lo);
@@ -42,8 +43,8 @@ export function mirrorProbe(variants: readonly VariantBuckets[], counted: 'fill_
     snapshotEnter(now) {
       let enter: number | null = null;
       for (const v of variants) {
-        for (let i = Math.max(0, Math.floor((now - origin) / M5)); i < v.length; i++) {
-          const start = origin + i * M5;
+        for (let i = Math.max(0, Math.floor((now - origin) / FIVE_MINUTES_MS)); i < v.length; i++) {
+          const start = origin + i * FIVE_MINUTES_MS;
           if (enter !== null && start >= enter) break;
           if (v.snapshotTimeAt(i) >= now) {
             enter = Math.max(now, start);

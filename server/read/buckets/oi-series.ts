@@ -1,7 +1,7 @@
 /**
- * Endpoint 8's carry-forward (issue 7): sql/read/buckets/open-interest-history.sql returns, per variant,
- * the pieces of the open-interest computation (see its header); this builds the series from them
- * exactly as the SQL formerly did with a grid, window functions and joins, which DuckDB had to
+ * `GET /v1/alpha/open-interest/history`'s carry-forward: sql/read/buckets/open-interest-history.sql returns, per
+ * variant, the pieces of the open-interest computation (see its header); this builds the series from
+ * them exactly as the SQL formerly did with a grid, window functions and joins, which DuckDB had to
  * bind and optimize again on every request (prepared statements with parameters are re-planned).
  *
  * Per variant k and bucket start t in [lo, w_end) (step b), the state at e = min(t + b, w_end):
@@ -19,7 +19,7 @@ import type { Row } from '../../db/database.ts';
 import { servedUsd } from '../../db/decimal-double.ts';
 import { isoFromMs } from '../../db/values.ts';
 
-/** One bucket of endpoint 8. */
+/** One bucket of `GET /v1/alpha/open-interest/history`. */
 export interface OiBucket {
   time: string;
   long_usd: number;

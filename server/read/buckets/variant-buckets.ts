@@ -1,6 +1,6 @@
 /**
- * One alpha market variant's 5-minute derived buckets held in typed arrays (issue 7: endpoints 6,
- * 8 and 9 read them instead of planning a dozen range scans per request): the `rollup_5m` sums,
+ * One market variant's (a beta market's) 5-minute derived buckets held in typed arrays (the liquidation,
+ * open-interest and volume history routes read them instead of planning a dozen range scans per request): the `rollup_5m` sums,
  * the running OI of its fills, and the last market snapshot of each bucket (`oi_snapshot_5m`).
  *
  * Index i is the bucket starting at `origin + i * 5 min` (`origin` is midnight UTC). Amounts are
@@ -11,8 +11,8 @@
  */
 
 import { servedUsd } from '../../db/decimal-double.ts';
+import { FIVE_MINUTES_MS } from '../../lib/time.ts';
 
-export const M5 = 300_000;
 const PER_HOUR = 12;
 const PER_DAY = 288;
 
@@ -185,7 +185,7 @@ export class VariantBuckets {
 
   /** Bucket i's last snapshot: its time (epoch ms) and OI long and short. */
   setSnapshot(i: number, timeMs: number, long: number, short: number): void {
-    this.snapAt[i] = timeMs - (this.origin + i * M5);
+    this.snapAt[i] = timeMs - (this.origin + i * FIVE_MINUTES_MS);
     this.snapLong[i] = long;
     this.snapShort[i] = short;
   }
@@ -282,11 +282,11 @@ export class VariantBuckets {
 
   /** The time (epoch ms) of bucket i's last snapshot; NaN when it has none (or is not held). */
   snapshotTimeAt(i: number): number {
-    return i >= 0 && i < this.n && this.snapAt[i]! >= 0 ? this.origin + i * M5 + this.snapAt[i]! : NaN;
+    return i >= 0 && i < this.n && this.snapAt[i]! >= 0 ? this.origin + i * FIVE_MINUTES_MS + this.snapAt[i]! : NaN;
   }
 
   /** Bucket j's snapshot: [epoch ms, OI long, OI short]. */
   snapshot(j: number): [number, number, number] {
-    return [this.origin + j * M5 + this.snapAt[j]!, this.snapLong[j]!, this.snapShort[j]!];
+    return [this.origin + j * FIVE_MINUTES_MS + this.snapAt[j]!, this.snapLong[j]!, this.snapShort[j]!];
   }
 }

@@ -1,8 +1,8 @@
 /**
- * Endpoint 11's working set (issue 7): every alpha hourly funding row (`funding_1h`, one per variant
- * and hour: a few tens of thousands) held in memory with running sums, so a history answer is a
- * binary search and one subtraction per bucket instead of a DuckDB scan and aggregate (~7 ms warm,
- * 13-20 ms p99 on the bench journal).
+ * `GET /v1/alpha/funding-rates/history`'s working set: every alpha hourly funding row (`funding_1h`,
+ * one per variant and hour: a few tens of thousands) held in memory with running sums, so a history
+ * answer is a binary search and one subtraction per bucket instead of a DuckDB scan and aggregate (~7
+ * ms warm, 13-20 ms p99 on the bench journal).
  *
  * Exactly the SQL's answer (sql/read/funding/funding-rates-history.sql): the rate sums are DECIMAL(38,20),
  * summed here as exact integers (BigInt running sums) and cast to DOUBLE as DuckDB casts them
@@ -23,8 +23,8 @@ import { unscaledOf, wideDecimalToDouble } from '../../db/decimal-double.ts';
 import type { Service } from '../../service.ts';
 import { lowerBound } from '../../lib/lower-bound.ts';
 import { waitUntil } from '../../lib/waiting.ts';
+import { HOUR_MS } from '../../lib/time.ts';
 
-const HOUR = 3_600_000;
 /** The scale of `funding_1h`'s rate sums (sql/schema/derived.sql). */
 const RATE_SCALE = 20;
 
@@ -72,7 +72,7 @@ export class FundingIndex {
     this.service.onDerivedChange((change: DerivedChange) => {
       // funding_1h follows market snapshots alone: a fills-only append (every second or two in live
       // mode) changes none of its rows
-      if (change.marketSnapshots) this.dirtyFrom = Math.min(this.dirtyFrom, Math.floor(change.fromMs / HOUR) * HOUR);
+      if (change.marketSnapshots) this.dirtyFrom = Math.min(this.dirtyFrom, Math.floor(change.fromMs / HOUR_MS) * HOUR_MS);
     });
     this.work = this.read().finally(() => (this.work = null));
   }
@@ -88,9 +88,9 @@ export class FundingIndex {
   }
 
   /**
-   * Endpoint 11's rows for `variant` over the hours in [floor_hour(fromMs), toMs), per bucket of
-   * `bucketMs` (a multiple of an hour), exactly as its SQL gives them; null while the SQL must
-   * answer (not loaded yet, or the last read failed).
+   * `GET /v1/alpha/funding-rates/history`'s rows for `variant` over the hours in [floor_hour(fromMs),
+   * toMs), per bucket of `bucketMs` (a multiple of an hour), exactly as its SQL gives them; null while
+   * the SQL must answer (not loaded yet, or the last read failed).
    */
   async rows(variant: string, fromMs: number, toMs: number, bucketMs: number): Promise<Row[] | null> {
     const sets = await this.current();
@@ -98,7 +98,7 @@ export class FundingIndex {
     const v = sets.get(variant);
     if (!v) return [];
     const out: Row[] = [];
-    let i = lowerBound(v.hours, Math.floor(fromMs / HOUR) * HOUR);
+    let i = lowerBound(v.hours, Math.floor(fromMs / HOUR_MS) * HOUR_MS);
     const end = lowerBound(v.hours, toMs);
     while (i < end) {
       const bucket = Math.floor(v.hours[i]! / bucketMs) * bucketMs;
@@ -153,7 +153,7 @@ export class FundingIndex {
       this.byVariant = sets;
       this.ready = true;
     } catch (err) {
-      log.warn('funding index: read failed; endpoint 11 answers from SQL until it is read again', err);
+      log.warn('funding index: read failed; GET /v1/alpha/funding-rates/history answers from SQL until it is read again', err);
       this.ready = false;
       this.byVariant = new Map();
       this.dirtyFrom = 0;

@@ -23,7 +23,7 @@ export interface AccountHistoryPage {
   total: number;
 }
 
-/** The tiers the model reads; beta has no `history` index and no `lifecycles` store (null). */
+/** The tiers the model reads; without a `history` index or a `lifecycles` store (null) it reads DuckDB alone. */
 export interface AccountHistoryTiers {
   history: HistoryIndex | null;
   accounts: AccountsIndex;
@@ -44,12 +44,13 @@ export class AccountHistories {
     const { history: index, lifecycles, closedTail } = this.tiers;
     const quick = lifecycles ? await historyFromStore(lifecycles, closedTail, address, filters) : undefined;
     if (quick) {
-      // an address with a closed alpha lifecycle has an alpha account (accounts derive from lifecycles)
+      // an address with a closed lifecycle has an account of its protocol (accounts derive from lifecycles)
       if (!quick.held && !(await this.exists(address))) return null;
       return { data: quick.data, total: quick.total };
     }
-    // beta has no history read index: every lifecycle comes from `lifecycles` (mark 0), read
-    // within the account's first and last fill
+    // the history read index (both protocols) up to its mark and `lifecycles` after it; without
+    // the index (null) every lifecycle comes from `lifecycles` (mark 0), read within the
+    // account's first and last fill
     const page = async () => service.db.query('read/lifecycles/alpha-account-history', {
       protocol, address, mark: index ? await index.mark() : 0, ...(index ? EVER : await this.fillWindow(address)), ...filters,
     });

@@ -1,8 +1,9 @@
 /**
- * Endpoint 15 without DuckDB (issue 7): an alpha address's closed lifecycles are the lifecycle
- * store's (its account files, server/read/lifecycles/lifecycle-accounts.ts, up to the store's mark) plus the
- * in-memory tail closed after it (server/read/lifecycles/closed-tail.ts); each exactly once. Filtered, sorted
- * and paged here exactly as sql/read/lifecycles/alpha-account-history.sql does; only the page's records are read.
+ * `GET /v1/alpha/accounts/{address}/history` without DuckDB: an alpha address's closed lifecycles are
+ * the lifecycle store's (its account files, server/read/lifecycles/lifecycle-accounts.ts, up to the store's mark)
+ * plus the in-memory tail closed after it (server/read/lifecycles/closed-tail.ts); each exactly once. Filtered,
+ * sorted and paged here exactly as sql/read/lifecycles/alpha-account-history.sql does; only the page's records are
+ * read.
  *
  * The SQL's order: the sort value ascending (desc: `0.0 - value` ascending, i.e. the value
  * descending), NULLs last in both, then position_id descending. Its values are the DOUBLEs kept
@@ -16,7 +17,7 @@ import { recordRow } from './lifecycle-timeline.ts';
 import { compareNullsLast } from '../../lib/nulls-last.ts';
 import type { ClosedTail } from './closed-tail.ts';
 
-/** Endpoint 15's filters, order and page (validated by the route). */
+/** `GET /v1/alpha/accounts/{address}/history`'s filters, order and page (validated by the route). */
 export interface AccountHistoryQuery {
   market: string | null;
   market_variant: string | null;

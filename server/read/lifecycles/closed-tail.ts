@@ -1,6 +1,6 @@
 /**
- * Endpoint 15's lifecycles that the lifecycle store does not hold yet (issue 7): the alpha lifecycles
- * closed after the store's mark (at most ~20,000 between two of its segments), with their sort keys
+ * `GET /v1/{protocol}/accounts/{address}/history`'s lifecycles that the lifecycle store does not hold yet: one protocol's
+ * lifecycles closed after its store's mark (at most ~20,000 between two of its segments), with their sort keys
  * and record documents, in memory by address.
  *
  * Never stale, as the open-position set: every append moves the generation, and the next read first
@@ -9,12 +9,13 @@
  * was read stays right; lifecycles the store has since taken in are dropped as its mark moves.
  *
  * It starts at the store's mark when first read, and serves an address's lifecycles in the layout of
- * the store's account files (an {@link AccountRun}), so endpoint 15 treats it as one more run. It
- * cannot answer (null: the route reads DuckDB) while the store is empty, or when more than
- * {@link ClosedTailOptions.cap} lifecycles lie after the mark (a store that could not be extended):
- * it then starts again at the store's next mark.
+ * the store's account files (an {@link AccountRun}), so `GET /v1/alpha/accounts/{address}/history`
+ * treats it as one more run. It cannot answer (null: the route reads DuckDB) while the store is empty,
+ * or when more than {@link ClosedTailOptions.cap} lifecycles lie after the mark (a store that could not
+ * be extended): it then starts again at the store's next mark.
  */
 import type { Service } from '../../service.ts';
+import type { Protocol } from '../../journal/rows.ts';
 import { KEY_WIDTH, VariantCodes, setKeyRow, type AccountRun } from './lifecycle-accounts.ts';
 import type { StoreView } from './lifecycle-view.ts';
 
@@ -67,7 +68,7 @@ class Held implements TailView {
   }
 }
 
-/** See the file comment. One per route list. */
+/** See the file comment. One per route list and protocol. */
 export class ClosedTail {
   private generation = 0;
   private held: Held | null = null;
@@ -80,7 +81,7 @@ export class ClosedTail {
   private overflowAt = -1;
   private readonly cap: number;
 
-  constructor(private readonly service: Service, opts: ClosedTailOptions = {}) {
+  constructor(private readonly service: Service, opts: ClosedTailOptions = {}, readonly protocol: Protocol = 'alpha') {
     this.cap = opts.cap ?? 50_000;
   }
 
@@ -114,7 +115,7 @@ export class ClosedTail {
     if (!this.held && mark === this.overflowAt) return null; // queued before the overflow was known
     const held = this.held ?? new Held(mark, mark);
     const room = this.cap - held.count;
-    const rows = await this.service.db.query('read/lifecycles/alpha-closed-after', { after: held.upTo, limit: room });
+    const rows = await this.service.db.query('read/lifecycles/alpha-closed-after', { protocol: this.protocol, after: held.upTo, limit: room });
     const closed = rows.filter((r) => r.position_id !== null);
     if (closed.length > room) {
       // too many: DuckDB answers until the store's mark moves, then the tail starts again there
@@ -128,7 +129,7 @@ export class ClosedTail {
       const row = new Array<number>(KEY_WIDTH).fill(0);
       // the record offset is unused here: a tail run hands out its documents directly
       setKeyRow(row, r.position_id as number, r.opened_us as number, r.closed_us as number, r.max_size_usd as number | null,
-        r.net_pnl_usd as number, r.max_leverage as number, held.variants.code(r.market_variant as string, r.market as string), 0);
+        r.net_pnl_usd as number, r.max_leverage as number, held.variants.code(r.market_variant as string | null, r.market as string), 0);
       const l: TailLifecycle = { row, lastSeq: r.last_seq as number, doc: r.doc as string };
       const list = held.byAddress.get(address);
       if (list) list.push(l);

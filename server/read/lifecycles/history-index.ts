@@ -1,8 +1,8 @@
 /**
- * The read index of endpoints 15 and 18 (sql/schema/read-index.sql): the closed and liquidated
- * alpha lifecycles up to a mark (a journal seq), sorted by address, so an account's history or one
+ * The read index of the account-history and position routes (sql/schema/read-index.sql): the closed and liquidated
+ * lifecycles of both protocols up to a mark (a journal seq), sorted by address, so an account's history or one
  * of its positions reads a row group or two instead of scanning every lifecycle (~35-100 ms on
- * 3.9M lifecycles; issue 7). The closed lifecycles after the mark (the tail) are read from
+ * 3.9M lifecycles). The closed lifecycles after the mark (the tail) are read from
  * `lifecycles` itself.
  *
  * Exact at every mark: a closed lifecycle never changes (a fill joins only the open lifecycle of its
@@ -21,7 +21,7 @@ import { readWatermark } from '../../derive/apply.ts';
 import type { Service } from '../../service.ts';
 
 export interface HistoryIndexOptions {
-  /** rebuild once this many closed alpha lifecycles lie after the mark (default 20,000) */
+  /** rebuild once this many closed lifecycles (both protocols) lie after the mark (default 20,000) */
   rebuildAfter?: number;
   /** an append of at least `fills` fills holds rebuilds back for `quietMs` (default 10,000 and 15 s) */
   bulk?: { fills: number; quietMs: number };
@@ -39,10 +39,10 @@ const BULK_QUIET_MS = 15_000;
 /** How long a failed rebuild waits before the next try. */
 const FAILED_QUIET_MS = 60_000;
 
-/** See the file comment. One per route list. */
+/** See the file comment. One per route list, shared by both protocols' routes. */
 export class HistoryIndex {
   private markNow = 0;
-  /** closed alpha lifecycles after the mark: counted at open, then from appended close fills */
+  /** closed lifecycles (both protocols) after the mark: counted at open, then from appended close fills */
   private tail = 0;
   private opened: Promise<void> | null = null;
   /** the mark and tail are read (or could not be: the index then stays empty) */
@@ -67,7 +67,7 @@ export class HistoryIndex {
   open(): Promise<void> {
     if (this.opened) return this.opened;
     this.service.onAppend((fills) => {
-      for (const f of fills) if (f.protocol === 'alpha' && (f.type === 'close' || f.type === 'liquidation')) this.tail += 1;
+      for (const f of fills) if (f.type === 'close' || f.type === 'liquidation') this.tail += 1;
       // a backfill's appends come back to back: one rebuild after them, not one per 20,000 closes
       if (fills.length >= this.bulk.fills) this.quietFrom = Date.now() + this.bulk.quietMs;
       this.maybeRebuild();
@@ -90,9 +90,10 @@ export class HistoryIndex {
   }
 
   /**
-   * Whether the index is behind what it should hold: its mark not read yet, a rebuild under way, or
-   * one due (the tail past `rebuildAfter`, waiting for a backfill's quiet or for the heavy-build
-   * gate). Endpoints 15 and 18 then read more from `lifecycles` (`/health`'s `read_side.warming`).
+   * Whether the index is behind what it should hold: its mark not read yet, a rebuild under way, or one
+   * due (the tail past `rebuildAfter`, waiting for a backfill's quiet or for the heavy-build gate).
+   * `GET /v1/alpha/accounts/{address}/history` and `GET /v1/alpha/positions/{address}/{id}` then read
+   * more from `lifecycles` (`/health`'s `read_side.warming`).
    */
   behind(): boolean {
     return !this.known || this.building !== null || this.tail >= this.rebuildAfter;

@@ -1,7 +1,8 @@
 /**
- * A lifecycle-store segment's files by address (server/read/lifecycles/lifecycle-segment.ts has them by id):
- * what endpoint 15 needs of an account's closed lifecycles without DuckDB (issue 7: its whales have
- * thousands of closed lifecycles, read through a statement DuckDB plans at every execution).
+ * A lifecycle-store segment's files by address (server/read/lifecycles/lifecycle-segment.ts has them by id): what
+ * `GET /v1/alpha/accounts/{address}/history` needs of an account's closed lifecycles without DuckDB
+ * (its whales have thousands of closed lifecycles, read through a statement DuckDB plans at every
+ * execution).
  *
  * Files, beside the segment's `seg-<after>-<mark>.jsonl`:
  * - `.keys`: float64 rows of {@link KEY_WIDTH}, in (address, position_id) order: position_id, opened
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import type { Database } from '../../db/database.ts';
 import { fsyncFd, writeFileAtomicAsync } from '../../lib/fs-atomic.ts';
 import { BufferedWriter } from '../../lib/buffered-writer.ts';
+import type { Protocol } from '../../journal/rows.ts';
 
 /** Float64 values per key row. */
 export const KEY_WIDTH = 8;
@@ -29,23 +31,26 @@ export const K = { id: 0, opened: 1, closed: 2, size: 3, pnl: 4, leverage: 5, va
  * Records closer than this in `.recs` are read together: a few KB more from the page cache cost
  * less than one more `read` through libuv's thread pool. Not more: a page sorted by another key
  * than time has its records spread over the whole account, and at 64 KB they were merged into one
- * read of megabytes (a fresh buffer, faulted in page by page). The largest whale's page sorted by
- * leverage (12,388 closed lifecycles) took 7.0-10.5 ms median and 25-34 ms at p90 in process at 64
- * KB, 4.0-4.2 and 8.1-8.3 ms at 16 KB (scratch runs of 40 requests, two each, 2026-11-28); 4 and 8
- * KB did no better than 16.
+ * read of megabytes (a fresh buffer, faulted in page by page). 16 KB served the largest whale's
+ * page two to four times faster than 64 KB, and 4 or 8 KB no faster (docs/performance.md, "Lifecycle
+ * store read gap").
  */
 const READ_GAP = 16 * 1024;
 
 /** Market-variant codes of key rows: `list[code]` = [market_variant, market], codes given in first-seen order. */
 export class VariantCodes {
-  readonly list: [string, string][] = [];
+  readonly list: [string | null, string][] = [];
   private readonly codes = new Map<string, number>();
 
-  /** The code of `variant` (a variant of `market`), added when new. */
-  code(variant: string, market: string): number {
-    let code = this.codes.get(variant);
+  /**
+   * The code of `variant` of `market`, added when new; a protocol without variants (null, beta)
+   * has one code per market.
+   */
+  code(variant: string | null, market: string): number {
+    const key = variant ?? `\u0000${market}`;
+    let code = this.codes.get(key);
     if (code === undefined) {
-      this.codes.set(variant, (code = this.list.length));
+      this.codes.set(key, (code = this.list.length));
       this.list.push([variant, market]);
     }
     return code;
@@ -76,14 +81,14 @@ export function accountFiles(file: string): [string, string, string] {
 
 interface Directory {
   /** code → [market_variant, market] */
-  variants: [string, string][];
+  variants: [string | null, string][];
   /** addresses in file order, and each one's first key row (then the row count) */
   addresses: string[];
   starts: number[];
 }
 
 /** Writes the by-address files of the segment (after, mark] named by `file`; returns `.recs`' size. */
-export async function writeAccountFiles(db: Database, dir: string, file: string, after: number, mark: number): Promise<number> {
+export async function writeAccountFiles(db: Database, dir: string, file: string, protocol: Protocol, after: number, mark: number): Promise<number> {
   const [keysName, recsName, dirName] = accountFiles(file);
   const keysTmp = join(dir, `.tmp-${keysName}`);
   const recsTmp = join(dir, `.tmp-${recsName}`);
@@ -97,7 +102,7 @@ export async function writeAccountFiles(db: Database, dir: string, file: string,
   const rowBytes = new Uint8Array(row.buffer);
   let rows = 0;
   try {
-    await db.queryChunkColumns('read/lifecycles/store/account-docs', { after, mark }, (chunk) => {
+    await db.queryChunkColumns('read/lifecycles/store/account-docs', { protocol, after, mark }, (chunk) => {
       const [address, id, variant, market, opened, closed, size, pnl, leverage, doc] = chunk.getColumns() as [
         string[], number[], string[], string[], number[], number[], (number | null)[], number[], number[], string[]];
       for (let i = 0; i < chunk.rowCount; i++) {
@@ -135,7 +140,7 @@ export interface AccountRun {
   keys: Float64Array;
   count: number;
   /** code → [market_variant, market] */
-  variants: readonly [string, string][];
+  variants: readonly [string | null, string][];
   /** The documents of rows `rows` (indexes into this run, any order), in that order. */
   records(rows: readonly number[]): Promise<string[]>;
 }

@@ -1,8 +1,9 @@
 /**
- * When the lifecycle store (server/read/lifecycles/lifecycle-store.ts) merges segments, and how it lets go of
- * the merged ones. Without merging, a segment per ~20,000 closes would pile up (live mode adds one
- * every few days: a lookup per segment for endpoints 15, 18 and 19, and three open files each, so a
- * year or two of it would run into the process's file limit).
+ * When the lifecycle store (server/read/lifecycles/lifecycle-store.ts) merges segments, and how it lets go of the
+ * merged ones. Without merging, a segment per ~20,000 closes would pile up (live mode adds one every
+ * few days: a lookup per segment for `GET /v1/alpha/accounts/{address}/history`,
+ * `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle`, and
+ * three open files each, so a year or two of it would run into the process's file limit).
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,9 +1,9 @@
 /**
- * One segment of the lifecycle store (server/read/lifecycles/lifecycle-store.ts): the alpha lifecycles that
- * closed between two marks, each with its record and every fill, as one line of JSON in a file
+ * One segment of the lifecycle store (server/read/lifecycles/lifecycle-store.ts): the lifecycles of one
+ * protocol that closed between two marks, each with its record and every fill, as one line of JSON in a file
  * ordered by position_id, and an index file of (position_id, byte offset) pairs. A lookup is a
  * binary search in memory and one `read` of a few hundred bytes to a few KB: no SQL, no planning,
- * no cold DuckDB blocks (issue 7: endpoints 18 and 19 spent ~1 ms on a DuckDB round trip, 2-3.5 ms
+ * no cold DuckDB blocks (the position and lifecycle routes spent ~1 ms on a DuckDB round trip, 2-3.5 ms
  * planning and the rest reading scattered blocks of 4 GB of tables).
  *
  * Files: `seg-<after>-<mark>.jsonl` (line i = `[record, [fill, ...]]`, the documents of
@@ -11,8 +11,8 @@
  * then count + 1 offsets; the last is the data file's size). Both are written under temp names,
  * fsynced and renamed; the store's manifest, written after them, is what makes a segment part of the
  * store, so a crash mid-write leaves only files that nothing names (removed at the next open).
- * The same lifecycles by address, for endpoint 15, are in the segment's account files
- * (server/read/lifecycles/lifecycle-accounts.ts).
+ * The same lifecycles by address, for `GET /v1/alpha/accounts/{address}/history`, are in the segment's
+ * account files (server/read/lifecycles/lifecycle-accounts.ts).
  */
 import { rename } from 'node:fs/promises';
 import { close, closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Database } from '../../db/database.ts';
 import { fsyncFd, writeFileAtomicAsync } from '../../lib/fs-atomic.ts';
 import { BufferedWriter } from '../../lib/buffered-writer.ts';
+import type { Protocol } from '../../journal/rows.ts';
 import type { FillDoc } from './lifecycle-timeline.ts';
 import { lowerBound } from '../../lib/lower-bound.ts';
 import { AccountFiles, accountFiles, writeAccountFiles, type AccountRun } from './lifecycle-accounts.ts';
@@ -39,7 +40,7 @@ export interface SegmentMeta {
 
 /** One lifecycle as a segment holds it. */
 export interface SegmentEntry {
-  /** endpoint 18's record values in sql/read/lifecycles/store/record-columns.sql's order (times as epoch µs) */
+  /** `GET /v1/alpha/positions/{address}/{id}`'s record values in sql/read/lifecycles/store/record-columns.sql's order (times as epoch µs) */
   record: (number | string | null)[];
   fills: FillDoc[];
 }
@@ -50,11 +51,11 @@ export function segmentFiles(file: string): [string, string, ...string[]] {
 }
 
 /**
- * Writes the segment of lifecycles closed in (after, mark] into `dir` (reads DuckDB on a pooled
+ * Writes the segment of `protocol`'s lifecycles closed in (after, mark] into `dir` (reads DuckDB on a pooled
  * reader, streaming through a 1 MB buffer, plus an id and an offset per lifecycle) and
  * returns its metadata.
  */
-export async function writeSegment(db: Database, dir: string, after: number, mark: number): Promise<SegmentMeta> {
+export async function writeSegment(db: Database, dir: string, protocol: Protocol, after: number, mark: number): Promise<SegmentMeta> {
   const file = `seg-${after}-${mark}.jsonl`;
   const tmp = join(dir, `.tmp-${file}`);
   const fd = openSync(tmp, 'w');
@@ -71,7 +72,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
     out.write(']]\n');
   };
   try {
-    await db.queryChunkColumns('read/lifecycles/store/lifecycle-docs', { after, mark }, (chunk) => {
+    await db.queryChunkColumns('read/lifecycles/store/lifecycle-docs', { protocol, after, mark }, (chunk) => {
       const [idCol, partCol, docCol] = chunk.getColumns() as [bigint[], number[], string[]];
       for (let i = 0; i < chunk.rowCount; i++) {
         if (partCol[i] === 0) {
@@ -99,7 +100,7 @@ export async function writeSegment(db: Database, dir: string, after: number, mar
   index.set(offsets, 1 + count);
   await rename(tmp, join(dir, file));
   await writeFileAtomicAsync(join(dir, segmentFiles(file)[1]), new Uint8Array(index.buffer));
-  const recordsBytes = await writeAccountFiles(db, dir, file, after, mark);
+  const recordsBytes = await writeAccountFiles(db, dir, file, protocol, after, mark);
   return { file, after, mark, count, bytes, records_bytes: recordsBytes };
 }
 
@@ -154,7 +155,7 @@ export class Segment {
     return { record, fills };
   }
 
-  /** `address`'s closed lifecycles in this segment (endpoint 15), if it has any. */
+  /** `address`'s closed lifecycles in this segment (`GET /v1/alpha/accounts/{address}/history`), if it has any. */
   account(address: string): Promise<AccountRun | undefined> {
     return this.accounts.account(address);
   }

@@ -1,12 +1,13 @@
 /**
- * The lifecycle store (issue 7): endpoints 15, 18 and 19 for alpha lifecycles without DuckDB. Closed
- * lifecycles never change, so up to a mark (a journal seq) each closed or liquidated alpha lifecycle
- * is written once, with its record and every fill, into a segment file (server/read/lifecycles/lifecycle-segment.ts)
- * under `<data>/read-index/lifecycles/`, and its record and endpoint 15's keys again by address
+ * The lifecycle store: the account-history, position and lifecycle routes without DuckDB, one store per protocol.
+ * Closed lifecycles never change, so up to a mark (a journal seq) each closed or liquidated
+ * lifecycle of the protocol is written once, with its record and every fill, into a segment file
+ * (server/read/lifecycles/lifecycle-segment.ts) under `<data>/read-index/lifecycles/` (alpha) or
+ * `<data>/read-index/lifecycles-beta/`, and its record and `GET /v1/{protocol}/accounts/{address}/history`'s keys again by address
  * (server/read/lifecycles/lifecycle-accounts.ts); the fills at or before the mark of the lifecycles open now
- * (a few thousand) are held in memory as prefixes, which endpoint 19 completes with the fills after
+ * (a few thousand) are held in memory as prefixes, which `GET /v1/{protocol}/positions/{address}/{id}/lifecycle` completes with the fills after
  * the mark (one query over the newest fills). What the store does not hold (lifecycles closed after
- * the mark, unknown ids) endpoints 18 and 19 read from DuckDB as before; endpoint 15 holds the
+ * the mark, unknown ids) the position and lifecycle routes read from DuckDB as before; `GET /v1/{protocol}/accounts/{address}/history` holds the
  * lifecycles closed after the mark in memory (server/read/lifecycles/closed-tail.ts).
  *
  * The mark follows the history read index (server/read/lifecycles/history-index.ts): after each of its rebuilds
@@ -29,6 +30,7 @@ import { sqlFile } from '../../db/sql-files.ts';
 import { writeFileAtomic, writeFileAtomicAsync } from '../../lib/fs-atomic.ts';
 import { log } from '../../lib/log.ts';
 import type { Service } from '../../service.ts';
+import type { Protocol } from '../../journal/rows.ts';
 import type { HistoryIndex } from './history-index.ts';
 import { Segment, segmentFiles, writeSegment, type SegmentMeta } from './lifecycle-segment.ts';
 import { accountFiles } from './lifecycle-accounts.ts';
@@ -37,7 +39,7 @@ import { retire, shouldMergeLast } from './lifecycle-merge.ts';
 import type { FillDoc } from './lifecycle-timeline.ts';
 import { EMPTY_VIEW, viewOf, type StoreView } from './lifecycle-view.ts';
 
-/** Bumped when the files' layout changes (2: the account files of endpoint 15). */
+/** Bumped when the files' layout changes (2: the account files of `GET /v1/alpha/accounts/{address}/history`). */
 const FORMAT = 2;
 
 /** A segment's data file name (a manifest naming anything else is not ours: never opened or deleted). */
@@ -48,7 +50,7 @@ interface Manifest {
   /** hash of the SQL the documents come from */
   sql: string;
   derive_version: string | null;
-  /** endpoint 18's record columns, the order of a record's values */
+  /** `GET /v1/alpha/positions/{address}/{id}`'s record columns, the order of a record's values */
   columns: string[];
   mark: number;
   /** tx of the last fill at or before the mark (null: none) */
@@ -56,8 +58,8 @@ interface Manifest {
   segments: SegmentMeta[];
 }
 
-/** One store per open state (apps over the same service share it: they would write the same files). */
-const stores = new WeakMap<object, LifecycleStore>();
+/** One store per open state and protocol (apps over the same service share it: they would write the same files). */
+const stores = new WeakMap<object, Map<Protocol, LifecycleStore>>();
 
 /** See the file comment. */
 export class LifecycleStore {
@@ -77,14 +79,16 @@ export class LifecycleStore {
    * A store over `service`'s directory. The app uses {@link LifecycleStore.of}; two stores over one
    * directory must not extend at once (tests reopen the files with a second one).
    */
-  constructor(private readonly service: Service) {
-    this.dir = join(service.dataDir, 'read-index', 'lifecycles');
+  constructor(private readonly service: Service, readonly protocol: Protocol = 'alpha') {
+    this.dir = join(service.dataDir, 'read-index', protocol === 'alpha' ? 'lifecycles' : `lifecycles-${protocol}`);
   }
 
-  /** The store of `service`'s data directory (one per open state). */
-  static of(service: Service): LifecycleStore {
-    let store = stores.get(service.db);
-    if (!store) stores.set(service.db, (store = new LifecycleStore(service)));
+  /** The store of `protocol` in `service`'s data directory (one per open state and protocol). */
+  static of(service: Service, protocol: Protocol = 'alpha'): LifecycleStore {
+    let byProtocol = stores.get(service.db);
+    if (!byProtocol) stores.set(service.db, (byProtocol = new Map()));
+    let store = byProtocol.get(protocol);
+    if (!store) byProtocol.set(protocol, (store = new LifecycleStore(service, protocol)));
     return store;
   }
 
@@ -94,12 +98,17 @@ export class LifecycleStore {
     const done = this.track(this.opened.then(async () => {
       if (!this.followed.has(history)) {
         this.followed.add(history);
-        history.onRebuilt((mark) => void this.extend(mark).catch((err) => log.warn('lifecycle store: could not extend it', err)));
+        history.onRebuilt((mark) => void this.extend(mark).catch((err) => log.warn(`${this.name}: could not extend it`, err)));
       }
       await this.extend(await history.mark());
     }));
-    done.catch((err) => log.warn('lifecycle store: not available; endpoints 15, 18 and 19 read DuckDB', err));
+    done.catch((err) => log.warn(`${this.name}: not available; the account-history, position and lifecycle routes read DuckDB`, err));
     return done;
+  }
+
+  /** How the logs name this store. */
+  private get name(): string {
+    return `${this.protocol} lifecycle store`;
   }
 
   /** The store as it is now (empty until opened). */
@@ -120,7 +129,9 @@ export class LifecycleStore {
 
   /**
    * Whether the store is loading its files or adding a segment (waiting for the heavy-build gate
-   * included): endpoints 15, 18 and 19 then read more from DuckDB (`/health`'s `read_side.warming`).
+   * included): `GET /v1/alpha/accounts/{address}/history`, `GET /v1/alpha/positions/{address}/{id}` and
+   * `GET /v1/alpha/positions/{address}/{id}/lifecycle` then read more from DuckDB (`/health`'s
+   * `read_side.warming`).
    */
   busy(): boolean {
     return this.pending > 0;
@@ -149,7 +160,7 @@ export class LifecycleStore {
     const from = this.manifest?.mark ?? 0;
     if (mark <= from || !this.manifest) return;
     const t0 = performance.now();
-    const meta = await writeSegment(this.service.db, this.dir, from, mark);
+    const meta = await writeSegment(this.service.db, this.dir, this.protocol, from, mark);
     // a segment without lifecycles is not kept: the mark moves all the same
     const segment = meta.count > 0 ? Segment.open(this.dir, meta) : null;
     const prefixes = await this.readPrefixes(mark);
@@ -165,7 +176,7 @@ export class LifecycleStore {
     this.manifest = manifest;
     if (segment) this.segments = [...this.segments, segment];
     this.current = viewOf(this.segments, manifest.columns, mark, prefixes);
-    log.info(`lifecycle store: up to seq ${mark}, ${meta.count} closed lifecycles added `
+    log.info(`${this.name}: up to seq ${mark}, ${meta.count} closed lifecycles added `
       + `(${((meta.bytes + meta.records_bytes) / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     await this.mergeNewest();
   }
@@ -175,7 +186,7 @@ export class LifecycleStore {
     while (this.manifest && shouldMergeLast(this.manifest.segments.map((m) => m.count))) {
       const t0 = performance.now();
       const [older, newer] = this.manifest.segments.slice(-2) as [SegmentMeta, SegmentMeta];
-      const meta = await writeSegment(this.service.db, this.dir, older.after, newer.mark);
+      const meta = await writeSegment(this.service.db, this.dir, this.protocol, older.after, newer.mark);
       const merged = Segment.open(this.dir, meta);
       const manifest: Manifest = { ...this.manifest, segments: [...this.manifest.segments.slice(0, -2), meta] };
       await writeFileAtomicAsync(join(this.dir, 'manifest.json'), JSON.stringify(manifest));
@@ -184,14 +195,14 @@ export class LifecycleStore {
       this.segments = [...this.segments.slice(0, -2), merged];
       this.current = viewOf(this.segments, manifest.columns, manifest.mark, this.current.prefixes);
       retire(this.dir, replaced, this.retired);
-      log.info(`lifecycle store: segments ${older.file} and ${newer.file} merged (${meta.count} lifecycles) `
+      log.info(`${this.name}: segments ${older.file} and ${newer.file} merged (${meta.count} lifecycles) `
         + `in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
   }
 
   private async readPrefixes(mark: number): Promise<Map<number, FillDoc[]>> {
     const prefixes = new Map<number, FillDoc[]>();
-    for (const row of await this.service.db.query('read/lifecycles/store/open-prefix-docs', { mark })) {
+    for (const row of await this.service.db.query('read/lifecycles/store/open-prefix-docs', { protocol: this.protocol, mark })) {
       const id = row.position_id as number;
       let list = prefixes.get(id);
       if (!list) prefixes.set(id, (list = []));
@@ -222,7 +233,7 @@ export class LifecycleStore {
       manifest = null; // none yet (or unreadable: start again)
     }
     if (manifest && !(await this.matches(manifest, expected))) {
-      log.info('lifecycle store: its files were written from another state or SQL; starting it again');
+      log.info(`${this.name}: its files were written from another state or SQL; starting it again`);
       manifest = null;
     }
     if (manifest) {
@@ -231,7 +242,7 @@ export class LifecycleStore {
         for (const m of manifest.segments) opened.push(Segment.open(this.dir, m));
         this.segments = opened;
       } catch (err) {
-        log.warn('lifecycle store: a segment could not be opened; starting it again', err);
+        log.warn(`${this.name}: a segment could not be opened; starting it again`, err);
         await Promise.all(opened.map((segment) => segment.close())); // their files are removed below
         manifest = null;
       }
@@ -246,7 +257,8 @@ export class LifecycleStore {
       if (name !== 'manifest.json' && !named.has(name)) rmSync(join(this.dir, name), { force: true });
     }
     this.manifest = manifest;
-    // in the background: endpoint 15's scattered reads of the keys and records are what a cold page cache slows
+    // in the background: `GET /v1/alpha/accounts/{address}/history`'s scattered reads of the keys and
+    // records are what a cold page cache slows
     void warmPageCache(manifest.segments.flatMap((m) => {
       const [keys, records] = accountFiles(m.file);
       return [join(this.dir, keys), join(this.dir, records)];

@@ -1,9 +1,11 @@
 /**
- * Endpoints 18 and 19 from the lifecycle store's documents (server/read/lifecycles/lifecycle-store.ts) instead
- * of DuckDB: a record array becomes endpoint 18's row, and a lifecycle's fill arrays become one page
- * of endpoint 19, filtered, sorted and paged exactly as sql/api/alpha-position-lifecycle.sql does.
+ * `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle` from
+ * the lifecycle store's documents (server/read/lifecycles/lifecycle-store.ts) instead of DuckDB: a record array
+ * becomes `GET /v1/alpha/positions/{address}/{id}`'s row, and a lifecycle's fill arrays become one page
+ * of `GET /v1/alpha/positions/{address}/{id}/lifecycle`, filtered, sorted and paged exactly as
+ * sql/api/alpha-position-lifecycle.sql does.
  *
- * The arrays are sql/schema/read-macros.sql `alpha_timeline_docs` (fills) and
+ * The arrays are sql/schema/read-macros.sql `timeline_docs` (fills) and
  * sql/read/lifecycles/store/lifecycle-docs.sql (records): values as DuckDB computed them, times as epoch µs.
  * test/read/lifecycles/lifecycle-store.test.ts compares every answer with the SQL's.
  */
@@ -11,7 +13,7 @@ import type { Row } from '../../db/database.ts';
 import { isoFromMicros } from '../../db/values.ts';
 import { ORDER_SAFE_USD } from '../open-positions/open-positions-index.ts';
 
-/** One fill as `alpha_timeline_docs` writes it: [seq, time µs, type, 11 amounts and prices, tx]. */
+/** One fill as `timeline_docs` writes it: [seq, time µs, type, 11 amounts and prices, tx]. */
 export type FillDoc = [number, number, string, ...(number | string | null)[]];
 
 /** PositionEvent's fields after `time` and `type`, in the doc's order (positions 3-15). */
@@ -23,7 +25,7 @@ const EVENT_FIELDS = [
 /** The record's times, written as epoch µs by sql/read/lifecycles/store/lifecycle-docs.sql. */
 const RECORD_TIMES = new Set(['opened_at', 'closed_at']);
 
-/** 19's filters and page (validated by the route). */
+/** The lifecycle timeline's filters and page (validated by the route). */
 export interface TimelineQuery {
   type: string | null;
   include_collateral: boolean;
@@ -39,8 +41,9 @@ type RecordBuilder = (values: readonly (number | string | null)[]) => Row;
 const recordBuilders = new WeakMap<readonly string[], RecordBuilder>();
 
 /**
- * Endpoint 18's record (without live fields), and endpoint 15's rows, from the store's array and
- * the column names: one object per record, with the names in the columns' order.
+ * `GET /v1/alpha/positions/{address}/{id}`'s record (without live fields), and
+ * `GET /v1/alpha/accounts/{address}/history`'s rows, from the store's array and the column names: one
+ * object per record, with the names in the columns' order.
  */
 export function recordRow(names: readonly string[], values: readonly (number | string | null)[]): Row {
   let build = recordBuilders.get(names);
@@ -49,10 +52,10 @@ export function recordRow(names: readonly string[], values: readonly (number | s
 }
 
 /**
- * The builder of one column list: a single object literal, compiled once (issue 7). With the
- * properties set one by one on `{}`, building a whale's 100-record page of endpoint 15 and its
- * JSON.stringify took 0.67-0.70 ms; with the literal 0.46-0.48 ms (4 rounds of 20 pages × 200
- * each in a scratch script, 2026-11-28), the same text byte for byte (test/read/lifecycles/record-row.test.ts).
+ * The builder of one column list: a single object literal, compiled once, which builds and
+ * stringifies a page of rows about a third faster than setting the properties one by one on `{}`
+ * (docs/performance.md, "Row objects as one literal"), the same text byte for byte
+ * (test/read/lifecycles/record-row.test.ts).
  * The names are the store's SQL columns (the store's manifest must list exactly the SQL's), never
  * input: as server/ingest/columns.ts's encoders, anything but a plain identifier is refused.
  */

@@ -9,7 +9,7 @@ import { recordRow, type FillDoc } from './lifecycle-timeline.ts';
 
 /** A closed lifecycle as the store holds it. */
 export interface ClosedLifecycle {
-  /** endpoint 18's record, sql/api/alpha-position.sql's row exactly */
+  /** `GET /v1/alpha/positions/{address}/{id}`'s record, sql/api/alpha-position.sql's row exactly */
   record: Row;
   /** every fill */
   fills: FillDoc[];
@@ -23,9 +23,9 @@ export interface StoreView {
   closed(id: number): Promise<ClosedLifecycle | undefined>;
   /** the fills at or before the mark of lifecycle `id` if it was open when they were read */
   readonly prefixes: ReadonlyMap<number, FillDoc[]>;
-  /** endpoint 18's record columns: the order of a record document's values */
+  /** `GET /v1/alpha/positions/{address}/{id}`'s record columns: the order of a record document's values */
   readonly columns: readonly string[];
-  /** the closed lifecycles of `address` the store holds (endpoint 15), one run per segment that has any */
+  /** the closed lifecycles of `address` the store holds (`GET /v1/alpha/accounts/{address}/history`), one run per segment that has any */
   accounts(address: string): Promise<AccountRun[]>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Endpoint 5's working set (issue 7): every alpha liquidation event, as the search serves it, held
+ * `GET /v1/{protocol}/liquidations/search`'s working set: every liquidation event of one protocol, as the search serves it, held
  * in memory in (time, seq) order, one list per filter scope, each row as its JSON bytes (~72k events
  * on the bench journal: ~34 MB of bytes outside the JS heap). A search is then a binary search for its upper bound in its
  * scope's list and a walk towards older events, instead of one to three DuckDB queries of 4-15 ms
@@ -7,7 +7,7 @@
  *
  * Never stale: events only ever come through appends, each with a seq above every earlier one, so
  * "seq > the last one loaded" is exactly what an append added (whatever its time: an older event
- * is inserted at its place). An append with alpha liquidations marks the index behind; the next
+ * is inserted at its place). An append with liquidations of the protocol marks the index behind; the next
  * search first reads those rows (one small query, sql/read/liquidations/alpha-liquidations-after.sql), so the
  * rows are DuckDB's own, never recomputed from the appended values. Until the first load is done
  * (it starts with the app), and if a load fails, the route answers from SQL.
@@ -19,6 +19,7 @@ import type { Row } from '../../db/database.ts';
 import { log } from '../../lib/log.ts';
 import type { Service } from '../../service.ts';
 import { waitUntil } from '../../lib/waiting.ts';
+import type { Protocol } from '../../journal/rows.ts';
 
 /** One search, as sql/api/alpha-liquidations-search.sql takes it (null: no such bound). */
 export interface LiquidationSearch {
@@ -32,10 +33,10 @@ export interface LiquidationSearch {
 }
 
 /**
- * One liquidation event as endpoint 5 serves it: its sort keys and its row of `data` as the UTF-8
- * of its JSON (the SQL row without `time_ms` and `seq`, serialized once: a 500-row page is then a
- * copy of bytes, where serializing its rows and sending the text took 4-8 ms of server CPU and ~120
- * page faults on the bench journal, see server/cache/json-body.ts).
+ * One liquidation event as `GET /v1/alpha/liquidations/search` serves it: its sort keys and its row of
+ * `data` as the UTF-8 of its JSON (the SQL row without `time_ms` and `seq`, serialized once: a 500-row
+ * page is then a copy of bytes instead of a serialization of its rows, see server/cache/json-body.ts and
+ * docs/performance.md, "Answers kept as bytes").
  */
 export interface ServedLiquidation {
   time_ms: number;
@@ -77,7 +78,7 @@ function olderThan(list: readonly Event[], us: number, seq: number): number {
   return lo;
 }
 
-/** See the file comment. One per route list. */
+/** See the file comment. One per route list and protocol. */
 export class LiquidationIndex {
   /**
    * The events of each scope (every event, per market, per variant, per (market, variant)), each
@@ -94,14 +95,14 @@ export class LiquidationIndex {
   /** after a failed load: no new one before this (epoch ms) */
   private retryAt = 0;
 
-  constructor(private readonly service: Service) {}
+  constructor(private readonly service: Service, readonly protocol: Protocol = 'alpha') {}
 
   /** Follows appends and starts the first load (in the background). Idempotent. */
   open(): void {
     if (this.opened) return;
     this.opened = true;
     this.service.onAppend((fills) => {
-      if (fills.some((f) => f.protocol === 'alpha' && f.type === 'liquidation')) this.behind = true;
+      if (fills.some((f) => f.protocol === this.protocol && f.type === 'liquidation')) this.behind = true;
     });
     this.behind = true;
     void this.catchUp();
@@ -113,13 +114,13 @@ export class LiquidationIndex {
       while (this.behind) {
         this.behind = false;
         const t0 = performance.now();
-        const rows = await this.service.db.query('read/liquidations/alpha-liquidations-after', { after_seq: this.lastSeq });
+        const rows = await this.service.db.query('read/liquidations/alpha-liquidations-after', { protocol: this.protocol, after_seq: this.lastSeq });
         for (const r of rows) this.insert(r);
-        if (!this.isLoaded) log.debug(`liquidation index: ${rows.length} events loaded in ${(performance.now() - t0).toFixed(0)} ms`);
+        if (!this.isLoaded) log.debug(`${this.protocol} liquidation index: ${rows.length} events loaded in ${(performance.now() - t0).toFixed(0)} ms`);
         this.isLoaded = true;
       }
     })().catch((err) => {
-      log.warn('liquidation index: load failed; endpoint 5 answers from SQL meanwhile, a reload follows in a minute', err);
+      log.warn(`${this.protocol} liquidation index: load failed; GET /v1/${this.protocol}/liquidations/search answers from SQL meanwhile, a reload follows in a minute`, err);
       this.isLoaded = false;
       this.scopes = new Map();
       this.lastSeq = 0;

@@ -1,15 +1,15 @@
 /**
- * One generation of endpoint 16's open positions (server/read/open-positions/open-positions-index.ts), with the
- * columns a search filters, sorts and summarises on held as plain arrays beside the rows. A search
- * walks one sort order (an index array, built on first use) and reads only those columns: on the
- * 3,404 positions of the bench journal, a search over the row objects themselves (wide rows from
- * DuckDB) cost ~1.2 ms of CPU, its first sort per order a few more.
+ * One generation of `GET /v1/alpha/open-positions/search`'s open positions
+ * (server/read/open-positions/open-positions-index.ts), with the columns a search filters, sorts and summarises on
+ * held as plain arrays beside the rows. A search walks one sort order (an index array, built on first
+ * use) and reads only those columns: on the 3,404 positions of the bench journal, a search over the row
+ * objects themselves (wide rows from DuckDB) cost ~1.2 ms of CPU, its first sort per order a few more.
  */
 import type { Row } from '../../db/database.ts';
 import { servedUsd } from '../../db/decimal-double.ts';
 import { compareNullsLast } from '../../lib/nulls-last.ts';
 
-/** `sort_by` of endpoint 16 → the loaded column it sorts by. */
+/** `sort_by` of `GET /v1/alpha/open-positions/search` → the loaded column it sorts by. */
 export const SORT_COLUMN = {
   size: 'current_size_usd', pnl: 'unrealized_pnl_usd', collateral: 'current_collateral_usd',
   leverage: 'leverage', opened_at: 'opened_us', liq_proximity: 'liq_proximity',
@@ -17,7 +17,7 @@ export const SORT_COLUMN = {
 
 export type OpenPositionSort = keyof typeof SORT_COLUMN;
 
-/** Columns loaded for searching (and for endpoint 19), not served by the search. */
+/** Columns loaded for searching (and for `GET /v1/alpha/positions/{address}/{id}/lifecycle`), not served by the search. */
 const HELPERS: ReadonlySet<string> = new Set(['opened_us', 'liq_proximity', 'source', 'last_seq', 'fill_count']);
 
 /** The filters and page of one search (validated by the route). */
@@ -40,7 +40,7 @@ export interface OpenPositionPage {
   meta: { oldest_updated: string | null; last_full_refresh: string | null };
 }
 
-/** Endpoint 17's PositionsSummary row, in sql/api/alpha-open-positions-stats.sql's column order. */
+/** `GET /v1/alpha/open-positions/stats`'s PositionsSummary row, in sql/api/alpha-open-positions-stats.sql's column order. */
 export interface PositionsSummary {
   market: string | null;
   snapshot_ts: string | null;
@@ -134,7 +134,7 @@ export class PositionSet {
   }
 
   /**
-   * Endpoint 17's summary of the rows of `market` (every row when null), exactly as
+   * `GET /v1/alpha/open-positions/stats`'s summary of the rows of `market` (every row when null), exactly as
    * sql/api/alpha-open-positions-stats.sql answers it: counts by side; notional and uPnL as exact
    * sums of the rows' 6-decimal amounts, cast to DOUBLE as DuckDB casts a DECIMAL(38,6); the mean
    * leverage summed in position_id order, as the SQL's `avg(leverage ORDER BY position_id)` does

@@ -1,7 +1,7 @@
 /**
- * Endpoint 16's working set, endpoint 17's summary and endpoint 18's live fields (issue 7): every open alpha position (a few thousand rows, from
+ * `GET /v1/{protocol}/open-positions/search`'s working set, `GET /v1/{protocol}/open-positions/stats`'s summary and `GET /v1/{protocol}/positions/{address}/{id}`'s live fields: every open position of one protocol (a few thousand rows, from
  * sql/read/open-positions/alpha-open-positions-all.sql) held in memory for one journal generation. A search is then
- * a filter, a sort and a slice in JS, instead of the `open_alpha_positions()` joins (~20 ms on the
+ * a filter, a sort and a slice in JS, instead of the `open_positions_of()` joins (~20 ms on the
  * bench journal, whatever the filters) on every request.
  *
  * Never stale: only appends change the tables behind those rows (fills, position snapshots, market
@@ -18,6 +18,7 @@
  */
 import type { Row } from '../../db/database.ts';
 import type { Service } from '../../service.ts';
+import type { Protocol } from '../../journal/rows.ts';
 import { PositionSet, type OpenPositionPage, type OpenPositionSearch, type PositionsSummary } from './open-position-set.ts';
 
 /**
@@ -26,23 +27,23 @@ import { PositionSet, type OpenPositionPage, type OpenPositionSearch, type Posit
  */
 export const ORDER_SAFE_USD = 4e9;
 
-/** Endpoint 18's live fields, in sql/api/alpha-position-live.sql's order. */
+/** `GET /v1/alpha/positions/{address}/{id}`'s live fields, in sql/api/alpha-position-live.sql's order. */
 const LIVE_FIELDS = [
   'current_size_usd', 'current_collateral_usd', 'unsettled_borrowing_usd', 'unsettled_funding_usd', 'claimable_funding_usd',
   'mark_price', 'unrealized_pnl_usd', 'liquidation_price', 'updated_at',
 ] as const;
 
-/** An open lifecycle as endpoints 18 and 19 need it (one generation's row). */
+/** An open lifecycle as `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle` need it (one generation's row). */
 export interface OpenLifecycle {
   address: string;
-  /** endpoint 18's live fields, sql/api/alpha-position-live.sql's row exactly */
+  /** `GET /v1/alpha/positions/{address}/{id}`'s live fields, sql/api/alpha-position-live.sql's row exactly */
   live: Row;
   /** the journal seq of its last fill, and how many fills it has */
   lastSeq: number;
   fillCount: number;
 }
 
-/** See the file comment. One per route list. */
+/** See the file comment. One per route list and protocol. */
 export class OpenPositionsIndex {
   private generation = 0;
   /** the set of one generation, loading or loaded (`ready` once it has) */
@@ -53,7 +54,7 @@ export class OpenPositionsIndex {
   /** whether a request read the set since the last load began */
   private used = false;
 
-  constructor(private readonly service: Service) {}
+  constructor(private readonly service: Service, readonly protocol: Protocol = 'alpha') {}
 
   /**
    * Loads the set now rather than at the first request (the app calls it at start), and from then
@@ -97,7 +98,7 @@ export class OpenPositionsIndex {
   private load(): Promise<PositionSet | null> {
     this.follow();
     if (this.loaded?.generation !== this.generation) {
-      const rows = this.service.db.query('read/open-positions/alpha-open-positions-all').then((all) => {
+      const rows = this.service.db.query('read/open-positions/alpha-open-positions-all', { protocol: this.protocol }).then((all) => {
         const large = (x: unknown) => typeof x === 'number' && Math.abs(x) >= ORDER_SAFE_USD;
         return all.some((r) => large(r.current_size_usd) || large(r.current_collateral_usd) || large(r.unrealized_pnl_usd))
           ? null : new PositionSet(all);
@@ -114,8 +115,9 @@ export class OpenPositionsIndex {
   }
 
   /**
-   * Endpoint 18's live fields of lifecycle `id` (sql/api/alpha-position-live.sql's row exactly):
-   * null when it is not open, undefined when the route must run the SQL.
+   * `GET /v1/alpha/positions/{address}/{id}`'s live fields of lifecycle `id`
+   * (sql/api/alpha-position-live.sql's row exactly): null when it is not open, undefined when the route
+   * must run the SQL.
    */
   async live(id: number): Promise<Row | null | undefined> {
     const open = await this.lifecycle(id);
@@ -146,10 +148,10 @@ export class OpenPositionsIndex {
   }
 
   /**
-   * Endpoint 17's summary (the SQL's exactly) when the current generation's set is already loaded
-   * (by a search or an open lifecycle's read), else null: the route then runs the SQL. A summary
-   * does not load the set itself: after every append that load (~70 ms on the bench journal) would
-   * cost a client polling only this endpoint more than its SQL (~10 ms) does.
+   * `GET /v1/alpha/open-positions/stats`'s summary (the SQL's exactly) when the current generation's
+   * set is already loaded (by a search or an open lifecycle's read), else null: the route then runs the
+   * SQL. A summary does not load the set itself: after every append that load (~70 ms on the bench
+   * journal) would cost a client polling only this endpoint more than its SQL (~10 ms) does.
    */
   summary(market: string | null): PositionsSummary | null {
     const loaded = this.loaded;

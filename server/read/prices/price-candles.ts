@@ -1,8 +1,9 @@
 /**
  * Candles of one market's index price (GET /v1/{protocol}/prices/history): market snapshots from
- * the derived 5-minute OHLC (`price_5m`) for the window's whole 5-minute buckets and from the
- * journal's Parquet files of the edge days for its partial ones, fills' index prices from the
- * derived 5-minute OHLC of fills (and raw `fills` for partial buckets) before the market's first snapshot. See sql/read/prices/prices-history.sql.
+ * the derived OHLC levels (`price_1d`, `price_1h`, `price_5m`, the coarsest that covers a piece
+ * whole) for the window's whole 5-minute buckets and from the journal's Parquet files of the edge
+ * days for its partial ones, fills' index prices from the same levels of fills (and raw `fills`
+ * for partial buckets) before the market's first snapshot. See sql/read/prices/prices-history.sql.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +13,9 @@ import { journalDir } from '../../journal/layout.ts';
 import type { Protocol } from '../../journal/rows.ts';
 import type { Service } from '../../service.ts';
 import type { HistoryWindow } from '../window.ts';
+import { DAY_MS, FIVE_MINUTES_MS } from '../../lib/time.ts';
+import { sumPieces } from '../buckets/history-pieces.ts';
 
-const DAY_MS = 86_400_000;
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The quoted glob of a protocol's market-snapshot files. */
@@ -62,7 +64,6 @@ async function readFirstSnapshot(service: Service, protocol: Protocol, market: s
   return typeof row?.first_ms === 'number' ? row.first_ms : null;
 }
 
-const FIVE_MINUTES_MS = 300_000;
 
 /** The quoted Parquet files of a protocol's market snapshots on the given UTC days (those that exist). */
 function snapshotFiles(service: Service, protocol: Protocol, days: readonly string[]): string[] {
@@ -94,9 +95,13 @@ export async function priceCandles(service: Service, protocol: Protocol, market:
   // bucket from price_5m, the rest (window edges, that bucket's part before the snapshot) raw
   const fillTo = Math.min(w.to, first ?? w.to);
   const fillInnerTo = Math.max(Math.min(innerTo, first === null ? innerTo : Math.floor(first / FIVE_MINUTES_MS) * FIVE_MINUTES_MS), innerFrom);
+  // whole days, hours and 5-minute buckets of each source's range from the coarsest price level
+  const pieces = (prefix: string, lo: number, hi: number) =>
+    Object.fromEntries(Object.entries(sumPieces(lo, hi, w.bucketMs)).filter(([k]) => !k.startsWith('f')).map(([k, x]) => [`${prefix}_${k}`, x]));
   const params = {
     protocol, market, from: w.from, to: w.to, inner_from: innerFrom, inner_to: innerTo, bucket_ms: w.bucketMs,
-    fill_lo_to: Math.min(innerFrom, fillTo), fill_inner_to: fillInnerTo, fill_hi_from: Math.max(fillInnerTo, w.from), fill_to: fillTo,
+    fill_lo_to: Math.min(innerFrom, fillTo), fill_hi_from: Math.max(fillInnerTo, w.from), fill_to: fillTo,
+    ...pieces('snap', innerFrom, innerTo), ...pieces('fill', innerFrom, fillInnerTo),
   };
   for (let attempt = 0; ; attempt++) {
     const files = snapshotFiles(service, protocol, edgeDays);

@@ -5,10 +5,10 @@ import { rowsOf } from '../../ingest/column-groups.ts';
 import { log } from '../../lib/log.ts';
 import type { Service } from '../../service.ts';
 import { ReplayReader } from './reader.ts';
+import { DAY_MS } from '../../lib/time.ts';
 
 /** The checkpoint slot of this source in the journal. */
 export const REPLAY_SOURCE = 'replay';
-const DAY_MS = 86_400_000;
 
 export interface ReplayOptions {
   /** a data directory, a journal directory or a copied partition set */

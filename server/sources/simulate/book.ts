@@ -56,6 +56,8 @@ export class PositionBook {
       amount: 0,
       reported: 0,
       entry: 0,
+      increased: 0,
+      increaseEntry: 0,
       cumB,
       cumFP,
       cumFE,

@@ -1,5 +1,5 @@
 /** Where in a simulated minute events land (server/sources/simulate/simulator.ts). */
-import { MINUTE_MS } from './markets.ts';
+import { MINUTE_MS } from '../../lib/time.ts';
 
 /** The start of `t`'s minute. */
 export const floorMinute = (t: number): number => Math.floor(t / MINUTE_MS) * MINUTE_MS;

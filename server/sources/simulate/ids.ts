@@ -10,9 +10,9 @@
  * PDA), so reopening a closed position reuses it; a signature depends on a global counter.
  */
 import { mix32 } from './rng.ts';
+import { BASE58_ALPHABET } from '../../lib/address.ts';
 
-const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));
+const CODES = Array.from(BASE58_ALPHABET, (c) => c.charCodeAt(0));
 const TWO_POW_32 = 4_294_967_296;
 
 /** A small sfc32 generator seeded from four mixed words: enough for digit streams. */

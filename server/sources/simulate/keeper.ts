@@ -17,7 +17,8 @@
  * close fee).
  */
 import { margin, projectedBound } from './mechanics.ts';
-import { MINUTE_MS, VARIANTS } from './markets.ts';
+import { VARIANTS } from './markets.ts';
+import { MINUTE_MS } from '../../lib/time.ts';
 import type { Pools } from './pools.ts';
 import type { Position } from './types.ts';
 import { NO_LONG_BOUND, NO_SHORT_BOUND } from './types.ts';

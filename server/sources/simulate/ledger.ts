@@ -7,7 +7,11 @@
  *     never enters the collateral. A zero amount is written as null.
  *  2. The trading fee (and on a liquidation the liquidation fee) is charged to the collateral.
  *  3. A decrease realises PnL = |d| × (price / entry − 1) (reversed for shorts) at the execution
- *     price; a loss is charged to the collateral, a profit is paid out to the wallet.
+ *     price, `entry` being the position's own average entry (weighted by the size held, as the
+ *     protocols keep it); a loss is charged to the collateral, a profit is paid out to the wallet.
+ *  The fill's `entry_price` is the contract's one definition instead: the size-weighted average of
+ *  the lifecycle's increase prices (`increaseEntry`). The two differ once a decrease is followed
+ *  by an increase.
  *  4. Deposits add to the collateral; a partial decrease withdraws `withdrawShare` of what is left
  *     after 1-3; a close or liquidation leaves 0 (the remainder is paid out, or kept by the pool).
  *  position_collateral_usd is the collateral's value at the fill's index price, and
@@ -118,7 +122,12 @@ export class Ledger {
     }
 
     // 5. size, entry, open interest
-    if (deltaMicros > 0) pos.entry = sizeBefore === 0 ? price : (s * pos.entry + delta * price) / (s + delta);
+    if (deltaMicros > 0) {
+      pos.entry = sizeBefore === 0 ? price : (s * pos.entry + delta * price) / (s + delta);
+      const inc = pos.increased / 1e6; // 0 on the open: a lifecycle's increases start there
+      pos.increaseEntry = sizeBefore === 0 ? price : (inc * pos.increaseEntry + delta * price) / (inc + delta);
+      pos.increased = (sizeBefore === 0 ? 0 : pos.increased) + deltaMicros;
+    }
     pos.size = sizeBefore + deltaMicros;
     if (pos.long) rt.oiLong += deltaMicros;
     else rt.oiShort += deltaMicros;
@@ -150,7 +159,7 @@ export class Ledger {
       collateral_delta_usd: collDelta / 1e6,
       position_collateral_usd: reported / 1e6,
       price,
-      entry_price: pos.entry,
+      entry_price: pos.increaseEntry,
       pnl_delta_usd: pnl,
       fee_usd: fee,
       borrowing_fee_usd: nullIfZero(borrow),
@@ -160,6 +169,7 @@ export class Ledger {
       fee_total_usd: r6(fee + borrow + funding + liqFee),
       index_price: p,
       collateral_token: pos.coll,
+      position_entry_price: pos.entry,
     };
     this.out.fills.push(fill);
     this.out.positionSnapshots.push(this.snapshot(pos, time, 'event'));

@@ -4,8 +4,8 @@ import { log } from '../../lib/log.ts';
 import type { Service } from '../../service.ts';
 import type { Simulator } from './simulator.ts';
 import { checkpointOf, mergeBatches, saveSimulatorState, saveSimulatorStateAsync, SIMULATE_SOURCE, type SimulateSourceOptions } from './source.ts';
+import { MINUTE_MS } from '../../lib/time.ts';
 
-const MINUTE = 60_000;
 /** How often the live simulator's state is saved (a restart replays at most this much, deduped). */
 const SAVE_EVERY_MS = 60_000;
 
@@ -52,11 +52,11 @@ export function startLiveSimulation(service: Service, sim: Simulator, opts: Simu
       await saveSimulatorStateAsync(service.dataDir, sim, opts); // every row before sim.time is in the journal
       lastSave = now;
     }
-    while (sim.time <= now) held = mergeBatches([held, ...sim.advance(sim.time + MINUTE)]);
+    while (sim.time <= now) held = mergeBatches([held, ...sim.advance(sim.time + MINUTE_MS)]);
     const [due, rest] = splitAt(held, now);
     held = rest;
     const heldFrom = Math.min(...[rest.fills[0], rest.marketSnapshots[0], rest.positionSnapshots[0]].map((r) => r?.time ?? Infinity));
-    const simulatedTo = Number.isFinite(heldFrom) ? Math.floor(heldFrom / MINUTE) * MINUTE : sim.time;
+    const simulatedTo = Number.isFinite(heldFrom) ? Math.floor(heldFrom / MINUTE_MS) * MINUTE_MS : sim.time;
     if (due.fills.length || due.marketSnapshots.length || due.positionSnapshots.length) {
       // a failed append (a full disk) pauses here and is retried with backoff; rows it could not
       // append before a stop are held again, so the state saved on stop never skips them

@@ -7,9 +7,6 @@
  */
 import type { Protocol } from '../../journal/rows.ts';
 
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
 export const MINUTES_PER_YEAR = 525_600;
 export const HOURS_PER_YEAR = 8_760;
 

@@ -6,7 +6,8 @@
  * plausible), and jumps that unfold over a few minutes (crashes and squeezes: the cause of
  * liquidation cascades). FX, gold and NVDA do not move over the weekend.
  */
-import { ASSETS, DAY_MS, HOUR_MS, MINUTE_MS, MINUTES_PER_YEAR, PRICE_PATH } from './markets.ts';
+import { ASSETS, MINUTES_PER_YEAR, PRICE_PATH } from './markets.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../lib/time.ts';
 import type { Rng } from './rng.ts';
 
 /** JSON state of the price paths */

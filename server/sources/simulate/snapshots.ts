@@ -8,7 +8,8 @@
  * cumulative factors are the ones fills of minute m settle against.
  */
 import type { MarketColumns } from './market-columns.ts';
-import { MINUTE_MS, VARIANTS } from './markets.ts';
+import { VARIANTS } from './markets.ts';
+import { MINUTE_MS } from '../../lib/time.ts';
 import type { Pools } from './pools.ts';
 import type { PricePaths } from './prices.ts';
 

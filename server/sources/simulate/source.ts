@@ -12,10 +12,10 @@ import { simulateInThread } from './thread.ts';
 import { batchOfGroup } from '../../ingest/column-groups.ts';
 import { appendRetrying } from '../../ingest/append-retry.ts';
 import { checkpointWhenLarge, unwrittenLimitFrom } from '../../db/unwritten-changes.ts';
+import { MINUTE_MS } from '../../lib/time.ts';
 
 /** The checkpoint slot of this source in the journal. */
 export const SIMULATE_SOURCE = 'simulate';
-const MINUTE = 60_000;
 /**
  * Rows per append during a backfill (files are still one per day). Up to three groups are in
  * memory at once (one appending, the next decoded, the one after simulated): at 600,000 rows the
@@ -137,7 +137,7 @@ export async function simulateUntil(
   until: number,
   { rowsPerAppend = ROWS_PER_APPEND, signal }: { rowsPerAppend?: number; signal?: AbortSignal } = {},
 ) {
-  const end = Math.floor(until / MINUTE) * MINUTE;
+  const end = Math.floor(until / MINUTE_MS) * MINUTE_MS;
   // progress in work, not time: a day with market snapshots costs about 3x one without
   const snapshotsFrom = sim.options.snapshotsFrom;
   const work = (t: number) => t + 2 * Math.max(0, t - snapshotsFrom);
@@ -194,9 +194,9 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   const sim = openSimulator(service, opts);
   // the simulator builds every rollup it appends: once complete (not stopped), nothing to refresh
   const r = await backfillBuildingRollups(service, async () => {
-    // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile. On the default
-    // set (2 cores) 1 thread instead of 2 took the backfill from 67.1 to 62.7 s on average over
-    // four back-to-back pairs, with ~14 CPU-s less (parallel scans cost more than they gained).
+    // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile, which on 2 cores
+    // makes the backfill faster and cheaper (parallel scans cost more than they gained;
+    // docs/performance.md, "Backfill threads").
     const threads = service.db.threads;
     if (threads > 1) await service.db.setThreads(threads - 1);
     try {

@@ -14,8 +14,11 @@ import type { Position } from './types.ts';
  * 2 added tourists (scale > 1). A version-1 state of scale <= 1 is the same thing with no
  * tourists and is read as such; one of a larger scale came from the older population model,
  * which this code does not reproduce, so it is refused rather than continued differently.
+ * 3 added each open position's `increased` / `increaseEntry` (the served entry price). An older
+ * state's positions get their size and own average entry there: exact unless the lifecycle was
+ * decreased and then increased before the state was saved (the earlier increases are not in it).
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /** Options as stored in the state: exactly the simulator's options. */
 export type StoredOptions = SimulatorOptions;
@@ -55,12 +58,15 @@ const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object
 export function parseState(input: unknown): SimulatorState {
   if (!isObj(input)) fail('not an object');
   let raw: Record<string, unknown> = input;
-  if (raw.version !== STATE_VERSION && raw.version !== 1) fail(`version ${String(raw.version)}, expected ${STATE_VERSION}`);
+  if (raw.version !== STATE_VERSION && raw.version !== 1 && raw.version !== 2) fail(`version ${String(raw.version)}, expected ${STATE_VERSION}`);
   const o = raw.options;
   if (!isObj(o) || !isNum(o.seed) || !isNum(o.start) || !isNum(o.snapshotsFrom) || !isNum(o.scale)) fail('options');
   if (raw.version === 1) {
     if (o.scale > 1) fail(`version 1 at scale ${o.scale}: made by the population model before tourists; simulate into a new data directory`);
-    raw = { ...raw, version: STATE_VERSION, tourists: 0 };
+    raw = { ...raw, version: 2, tourists: 0 };
+  }
+  if (raw.version === 2 && Array.isArray(raw.positions)) {
+    raw = { ...raw, version: STATE_VERSION, positions: raw.positions.map((p: unknown) => (isObj(p) ? { increased: p.size, increaseEntry: p.entry, ...p } : p)) };
   }
   if (!isNum(raw.tourists)) fail('tourists');
   if (!(o.liveFrom === null || isNum(o.liveFrom)) || !isNum(o.liveBoost)) fail('live options');
@@ -76,7 +82,7 @@ export function parseState(input: unknown): SimulatorState {
   if (!isObj(pools) || !Array.isArray(pools.variants) || !isObj(pools.custodies)) fail('pools');
   if (!Array.isArray(raw.positions)) fail('positions');
   for (const p of raw.positions) {
-    if (!isObj(p) || !isNum(p.id) || typeof p.key !== 'string' || !isNum(p.size) || !isNum(p.amount)) fail('position');
+    if (!isObj(p) || !isNum(p.id) || typeof p.key !== 'string' || !isNum(p.size) || !isNum(p.amount) || !isNum(p.increased) || !isNum(p.increaseEntry)) fail('position');
   }
   const queue = raw.queue;
   if (!isObj(queue) || !Array.isArray(queue.keys) || !Array.isArray(queue.kinds) || !Array.isArray(queue.refs) || !isNum(queue.seq)) fail('queue');

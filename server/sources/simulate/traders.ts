@@ -13,7 +13,8 @@
  */
 import type { Protocol } from '../../journal/rows.ts';
 import { walletAddress } from './ids.ts';
-import { ALPHA, ALPHA_LAUNCH_MS, BETA, DAY_MS, HOUR_MS, VARIANTS_OF, type CollateralOption, type VariantDef } from './markets.ts';
+import { ALPHA, ALPHA_LAUNCH_MS, BETA, VARIANTS_OF, type CollateralOption, type VariantDef } from './markets.ts';
+import { DAY_MS, HOUR_MS } from '../../lib/time.ts';
 import { Rng } from './rng.ts';
 
 /** (sim) population and activity calibration */

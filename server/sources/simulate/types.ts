@@ -24,8 +24,15 @@ export interface Position {
   amount: number;
   /** position_collateral_usd of the last fill, in micro-USD (the collateral chain) */
   reported: number;
-  /** running size-weighted average entry price */
+  /** the position's own average entry price, as the protocol keeps it: weighted by the size held
+   * (a decrease leaves it, an increase averages in by the size before it); realised PnL and the
+   * liquidation condition use it */
   entry: number;
+  /** Σ size of the lifecycle's increases (the open included), micro-USD */
+  increased: number;
+  /** size-weighted average price of the lifecycle's increases: the fill's served `entry_price`
+   * (shared/design/contract.md §6); differs from `entry` after a decrease followed by an increase */
+  increaseEntry: number;
   /** cumulative borrowing / funding paid / funding earned per USD of size at the last settlement */
   cumB: number;
   cumFP: number;

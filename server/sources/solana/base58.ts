@@ -5,9 +5,9 @@
  * second. These convert in limbs of 24 bits, four or three digits at a time (tens of
  * microseconds for 1 KB); test/sources/solana/solana-rpc.test.ts checks them against @solana/codecs.
  */
-const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+import { BASE58_ALPHABET } from '../../lib/address.ts';
 const DIGIT = new Int8Array(128).fill(-1);
-for (let i = 0; i < ALPHABET.length; i++) DIGIT[ALPHABET.charCodeAt(i)] = i;
+for (let i = 0; i < BASE58_ALPHABET.length; i++) DIGIT[BASE58_ALPHABET.charCodeAt(i)] = i;
 const LIMB = 16_777_216; // 2^24
 
 /** base58 text → bytes (throws on a character outside the alphabet). */
@@ -73,7 +73,7 @@ export function bytesToBase58(bytes: Uint8Array): string {
   for (const limb of limbs) {
     let l = limb;
     for (let k = 0; k < 3; k++) {
-      digits.push(ALPHABET[l % 58]!);
+      digits.push(BASE58_ALPHABET[l % 58]!);
       l = Math.floor(l / 58);
     }
   }

@@ -10,7 +10,8 @@ import type { PositionReport, TradeEvent } from './alpha-events.ts';
 import { bytesToBase58 } from './base58.ts';
 import { PositionChain, type PositionRunning } from './chain.ts';
 import { ALPHA_MARKET, ALPHA_USD_DECIMALS, TRADE_FLAGS } from './layout.ts';
-import { alphaMidPrice, alphaPrice, bytesToHex, microsToUsd, tokenValueMicros, usdMicros, usdOrNull } from './units.ts';
+import { divRound } from '../../db/exact-ratio.ts';
+import { alphaMidPrice, alphaPrice, bytesToHex, microsToUsd, scaledToNumber, tokenValueMicros, usdMicros, usdOrNull } from './units.ts';
 
 /** An alpha market as its account names it: `{INDEX}/USD[{LONG}-{SHORT}]`, with its mints. */
 export interface AlphaMarket {
@@ -64,11 +65,14 @@ export interface AlphaFillContext {
   running?: PositionRunning;
 }
 
-/** The program's average entry of a position state: USD per whole index token. */
+/** The program's average entry of a position state: USD per whole index token, the quotient
+ * taken in integers to 20 decimals and only then made a number (an entry of 125 is 125). */
 function programEntry(sizeInUsd: bigint, sizeInTokens: bigint, indexDecimals: number): number {
   if (sizeInTokens === 0n) return 0;
-  return (Number(sizeInUsd) / 1e20) / (Number(sizeInTokens) / 10 ** indexDecimals);
+  return scaledToNumber(divRound(sizeInUsd * 10n ** BigInt(indexDecimals), sizeInTokens), 20);
 }
+
+const nullIfZero = (x: number): number | null => (x === 0 ? null : x);
 
 /** Micro-dollars of a USD value with 20 decimals. */
 const usd20 = (raw: bigint): bigint => usdMicros(raw, ALPHA_USD_DECIMALS);
@@ -141,5 +145,10 @@ export function alphaFill(ev: TradeEvent, ctx: AlphaFillContext): IncomingFill {
     fee_total_usd: microsToUsd(fee + borrow + funding + liq),
     index_price: alphaMidPrice(ev.prices.index, decimals.index),
     collateral_token: collToken,
+    // the program's own entry after the fill (size in USD / size in tokens of the position state
+    // the TradeEvent carries); a fill that closes the position keeps the entry it closed at
+    position_entry_price: ev.after.sizeInTokens > 0n
+      ? programEntry(ev.after.sizeInUsd, ev.after.sizeInTokens, decimals.index)
+      : nullIfZero(programEntry(ev.before.sizeInUsd, ev.before.sizeInTokens, decimals.index)),
   };
 }

@@ -107,5 +107,10 @@ export function betaFill(ev: BetaEvent, ctx: BetaFillContext): IncomingFill {
     // beta executes at the oracle price (its price impact is a fee, not a price move)
     index_price: price,
     collateral_token: collateralToken,
+    // the program's own entry (Position.price): decrease, close and liquidation events carry it
+    // as positionPrice (a decrease leaves the entry, protocols.md, so before and after agree);
+    // increase events do not, and the entry an increase makes is not computed here (the
+    // program's averaging is not in shared/design/solana/): null, unknown
+    position_entry_price: ev.direction !== 'increase' && ev.positionPrice ? scaledToNumber(ev.positionPrice, 6) : null,
   };
 }

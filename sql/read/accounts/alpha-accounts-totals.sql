@@ -1,7 +1,7 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
--- Endpoint 12, GET /v1/alpha/accounts/stats: the exact totals over every alpha account that the
+-- `GET /v1/alpha/accounts/stats`: the exact totals over every alpha account that the
 -- AccountsSummary is computed from (server/read/accounts/accounts-summary.ts, which also keeps the same
--- totals in memory with endpoint 13's snapshot). No parameters.
+-- totals in memory with `GET /v1/alpha/accounts/search`'s snapshot). No parameters.
 -- Sums of DECIMAL(38,6) come back as text (exact past 2^53); `win_rate_units` is Σ win_rate × 2^84
 -- over accounts with a trade: a win rate is wins / trades with trades < 2^31, a double whose last
 -- bit is worth at least 2^-84, so each term is an exact integer and the sum is exact.

@@ -1,5 +1,5 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
--- Endpoint 8, GET /v1/alpha/open-interest/history: long/short/total open interest at the end of
+-- `GET /v1/alpha/open-interest/history`: long/short/total open interest at the end of
 -- each epoch-aligned bucket, oldest first, one row per bucket with no gaps from the first bucket in
 -- which the scope had any position (first fill, or first snapshot with OI > 0) or the bucket of
 -- `from` if later, up to the bucket holding min(`to`, now).
@@ -18,7 +18,7 @@
 -- Values carry forward (a bucket without fills or snapshots keeps the previous state).
 -- This query returns the per-variant pieces of that computation as tagged rows; the route carries
 -- them forward over the buckets and sums the variants (server/read/buckets/oi-series.ts), which is far
--- cheaper than planning the grid, window functions and joins in SQL on every request (issue 7).
+-- cheaper than planning the grid, window functions and joins in SQL on every request.
 -- Amounts are exact micro-dollars as VARCHAR (parsed as BigInt). Rows, by `kind`:
 --   ws    (k, t = bucket start, l, s): the bucket's last snapshot before w_end, per variant
 --   wd    (k, t = bucket start, l, s): Σ OI deltas of the bucket's 5-minute buckets that end by w_end
@@ -26,7 +26,7 @@
 --   seed  (k, l, s, f): the variant's last snapshot before lo; f = some snapshot before lo had OI > 0
 --   bd    (k, l, s): Σ OI deltas of the variant before lo
 --   tail  (k, l, s): Σ signed size deltas per side of the raw fills in [floor_5m(w_end), w_end)
--- Plan (issue 7): each piece is one bound range, which DuckDB folds into a table filter (zone maps
+-- Plan: each piece is one bound range, which DuckDB folds into a table filter (zone maps
 -- on `bucket` skip the rest), and is read from the coarsest table that covers it whole and ends by
 -- w_end (a coarse row never straddles an output bucket, and holds the last snapshot / the Σ deltas
 -- of its finer rows): in the window, wd = whole days (oi_snapshot_1d / rollup_1d) when the

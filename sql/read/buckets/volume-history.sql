@@ -1,10 +1,10 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
--- Endpoint 9, GET /v1/alpha/volume/history: traded notional and trading fees per epoch-aligned
+-- `GET /v1/alpha/volume/history`: traded notional and trading fees per epoch-aligned
 -- bucket, oldest first; buckets without fills omitted.
 -- Parameters: $bucket_ms BIGINT bucket size in ms (a multiple of 5 minutes); $market VARCHAR or
 -- NULL (NULL = protocol-wide, all variants); the window [from, to) as pieces:
 -- $d_lo.., $h1_lo.., $m1_lo.., $f1_lo.. (BIGINT epoch ms): the pieces of the window, each read from
--- the coarsest table that covers it whole (issue 7: a year of 1-day buckets reads ~365 daily rows
+-- the coarsest table that covers it whole (a year of 1-day buckets reads ~365 daily rows
 -- per variant, not ~100k 5-minute rows), computed by the route (server/read/buckets/history-pieces.ts
 -- sumPieces): d = whole days (rollup_1d), h1/h2 = whole hours before/after them (rollup_1h),
 -- m1/m2 = whole 5-minute buckets before/after those (rollup_5m), f1/f2 = the partial 5-minute

@@ -1,6 +1,6 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'); alpha selects one variant by
 -- $market_variant ($market NULL), beta (one row per market, variant NULL) one market by $market.
--- Endpoint 11, GET /v1/alpha/funding-rates/history: average served net hourly rate per side per
+-- `GET /v1/alpha/funding-rates/history`: average served net hourly rate per side per
 -- epoch-aligned bucket, oldest first, for one variant; buckets without snapshots omitted.
 -- Parameters: $from, $to BIGINT epoch ms (window [from, to)); $bucket_ms BIGINT bucket size in ms
 -- (a multiple of 1 hour); $market_variant VARCHAR.

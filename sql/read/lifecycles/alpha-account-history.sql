@@ -1,8 +1,8 @@
 -- $protocol VARCHAR: the protocol served ('alpha' or 'beta'; every endpoint of both runs this file).
 -- $lo_ms, $hi_ms BIGINT: epoch ms bounds of the closing times of the lifecycles read from `lifecycles` (the
--- account's first fill and just after its last; alpha, which reads most from its index, passes
--- 0 and year 10000), so zone maps on closed_at skip the rest of the table.
--- Endpoint 15, GET /v1/alpha/accounts/{address}/history: one page of an alpha address's closed and
+-- account's first fill and just after its last; a route with the history read index, which holds
+-- most of them, passes 0 and year 10000), so zone maps on closed_at skip the rest of the table.
+-- GET /v1/{protocol}/accounts/{address}/history: one page of an address's closed and
 -- liquidated lifecycles (Position record, History-row shape) plus the total match count.
 -- Parameters:
 --   $address VARCHAR           exact (case-sensitive) base58 address
@@ -20,7 +20,7 @@
 -- at least one row, with `total` on every row; a page past the end (or no match) gives a single row
 -- with position_id NULL. Whether the account exists is the route's check (alpha-account-exists.sql).
 -- USD rounded to 6 decimals; prices and leverage not rounded.
--- Plan (issue 7): the closed lifecycles of one address come from the history read index (sorted
+-- Plan: the closed lifecycles of one address come from the history read index (sorted
 -- by address, so zone maps skip all but a row group or two) up to $mark and from `lifecycles`
 -- after it (the last rows written: zone maps on last_seq skip the rest). The matches are read once
 -- (materialized: the page and the count both use them) with only the columns the filters and the
@@ -40,8 +40,8 @@ WITH matched AS MATERIALIZED (
          END AS v
   FROM (
     SELECT position_id, market, market_variant, opened_at, closed_at, max_size_usd, net_pnl_usd, max_leverage
-    FROM alpha_history_index
-    WHERE $protocol::VARCHAR = 'alpha' AND address = $address::VARCHAR AND last_seq <= $mark::BIGINT
+    FROM history_index
+    WHERE protocol = $protocol::VARCHAR AND address = $address::VARCHAR AND last_seq <= $mark::BIGINT
     UNION ALL
     SELECT position_id, market, market_variant, opened_at, closed_at, max_size_usd, net_pnl_usd, max_leverage
     FROM lifecycles

@@ -6,9 +6,10 @@ import { fill, marketSnapshot, positionSnapshot } from '../../helpers/fixtures.t
 import { openTestApp, type TestApp } from '../../helpers/app.ts';
 
 /**
- * Endpoints 13 and 14 answer from an in-memory snapshot of the alpha accounts
- * (server/read/accounts/accounts-index.ts). After every append they must answer from the new state: each
- * answer is compared with the accounts as DuckDB holds them right then, sorted and filtered here.
+ * `GET /v1/alpha/accounts/search` and `GET /v1/alpha/accounts/{address}` answer from an in-memory
+ * snapshot of the alpha accounts (server/read/accounts/accounts-index.ts). After every append they must answer
+ * from the new state: each answer is compared with the accounts as DuckDB holds them right then, sorted
+ * and filtered here.
  */
 const START = Date.UTC(2026, 3, 20);
 const FIRST = Date.UTC(2026, 3, 24);
@@ -48,7 +49,7 @@ describe('13 / 14 from the in-memory accounts', () => {
       expect(body.pagination.total, `round ${round}`).toBe(want.total);
       expect(body.data, `round ${round}`).toEqual(want.data);
       expect(want.total).toBeGreaterThan(0);
-      // endpoint 14 reads the loaded snapshot: the same row as the SQL
+      // `GET /v1/alpha/accounts/{address}` reads the loaded snapshot: the same row as the SQL
       const top = want.data[0]!;
       const one = (await (await t.get(`/v1/alpha/accounts/${top.address}`, 'internal')).json()) as { data: Account };
       const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha',  address: top.address });

@@ -131,7 +131,7 @@ describe('edge buckets after an append', () => {
         marketSnapshots: [],
         positionSnapshots: [],
       });
-      const sql = await service.db.query('read/buckets/edge-fills', { lo: t0, hi: t0 + M5 });
+      const sql = await service.db.query('read/buckets/edge-fills', { protocol: 'alpha', lo: t0, hi: t0 + M5 });
       expect(fills.map(edgeFillOf)).toEqual([...sql].sort((a, b) => Number(a.seq) - Number(b.seq)));
     } finally {
       await cleanup();

@@ -12,12 +12,14 @@ import { readAhead } from '../../../server/read/buckets/edge-prefetch.ts';
 import type { EdgeFill } from '../../../server/read/buckets/edge-buckets.ts';
 import { PLAN_NAMES } from '../../../server/keys/plans.ts';
 import { fill } from '../../helpers/fixtures.ts';
+import type { Protocol } from '../../../server/journal/rows.ts';
 
 /**
  * Endpoints 6, 8 and 9 from the in-memory mirror of the 5-minute buckets (issue 7) give exactly
  * the rows of their SQL, for windows that start and end anywhere (off every boundary, inside a
  * 5-minute bucket, before the first fill, across the first market snapshots, past the last data),
  * every interval and scope; after live appends (patched) as after a backfill (reloaded whole).
+ * Beta's mirror (its own buckets and edge fills) gives beta's SQL rows the same way.
  */
 const START = Date.UTC(2026, 3, 20);
 const SNAPSHOTS_FROM = Date.UTC(2026, 4, 1);
@@ -42,8 +44,8 @@ const windows = (count: number, seed: number): HistoryWindow[] => randomWindows(
   count, seed, intervals: INTERVALS, spanDays: (i) => SPAN_DAYS[i], kind: 'history', start: START, now, fiveMinuteEdges: true,
 });
 
-async function loadedMirror(): Promise<HistoryMirror> {
-  const mirror = new HistoryMirror(t.service, { quietMs: 200 });
+async function loadedMirror(protocol: Protocol = 'alpha'): Promise<HistoryMirror> {
+  const mirror = new HistoryMirror(t.service, { quietMs: 200 }, protocol);
   mirror.open();
   for (let i = 0; i < 500 && (await mirror.current()) === null; i++) await new Promise((r) => setTimeout(r, 10));
   expect(await mirror.current()).not.toBeNull();
@@ -56,13 +58,13 @@ async function compare(mirror: HistoryMirror, list: HistoryWindow[]): Promise<nu
   for (const [i, w] of list.entries()) {
     const market = [null, 'SOL-PERP', 'BTC-PERP', 'NOPE-PERP'][i % 4]!;
     const label = `${w.interval} ${new Date(w.from).toISOString()}..${new Date(w.to).toISOString()} ${market}`;
-    const sums = { protocol: 'alpha', ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market };
+    const sums = { protocol: mirror.protocol, ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market };
     const volume = await t.service.db.query('read/buckets/volume-history', sums);
     expect((await volumeFromMirror(mirror, market, w))?.rows, `9 ${label}`).toEqual(volume);
     const liquidations = await t.service.db.query('read/buckets/liquidations-history', sums);
     expect((await liquidationsFromMirror(mirror, market, w))?.rows, `6 ${label}`).toEqual(liquidations);
     const p = oiPieces(w);
-    const oi = oiSeries(await t.service.db.query('read/buckets/open-interest-history', { protocol: 'alpha',  ...p, market }), p.lo!, p.w_end!, w.bucketMs);
+    const oi = oiSeries(await t.service.db.query('read/buckets/open-interest-history', { protocol: mirror.protocol, ...p, market }), p.lo!, p.w_end!, w.bucketMs);
     expect((await openInterestFromMirror(mirror, market, p.lo!, p.w_end!, w.bucketMs))?.rows, `8 ${label}`).toEqual(oi);
     rows += volume.length + liquidations.length + oi.length;
   }
@@ -76,14 +78,26 @@ describe('history from the in-memory mirror', () => {
     expect(await compare(mirror, windows(120, 7))).toBeGreaterThan(5_000);
   }, 120_000);
 
+  it('equals the SQL for beta from beta\'s own mirror, window by window', async () => {
+    const mirror = await loadedMirror('beta');
+    expect(mirror.protocol).toBe('beta');
+    const variants = (await mirror.current())!.variants;
+    // one series per market (beta has no variants), and none of alpha's
+    expect(variants.length).toBeGreaterThan(1);
+    for (const v of variants) expect(v.variant).toBeNull();
+    expect(await compare(mirror, windows(60, 8))).toBeGreaterThan(2_000);
+  }, 120_000);
+
   it('stays equal through live appends (patched in) and after a backfill (reloaded whole)', async () => {
     const mirror = await loadedMirror();
+    const beta = await loadedMirror('beta');
     // live: a few minutes at a time, each append patched before the next request
     for (const until of [NOW + 95_000, NOW + 7 * 60_000 + 13_000, NOW + 31 * 60_000]) {
       for (const batch of sim.advance(until)) await t.service.append(batch);
       now = until + 4_321;
       expect(await mirror.current()).not.toBeNull();
       await compare(mirror, windows(12, until));
+      await compare(beta, windows(6, until + 1));
     }
     // a long span (a backfill) drops it: SQL answers meanwhile, then it reloads whole
     t.service.derivedChanged({ fromMs: START, toMs: now, marketSnapshots: true });
@@ -188,7 +202,7 @@ describe('history from the in-memory mirror', () => {
     for (const market of [null, 'SOL-PERP', 'BTC-PERP']) await asked(market, window('15m', bucket + 30_000));
     expect(edgeReads()).toBe(1);
     // and the bucket as kept is the bucket as read now, fill for fill
-    const fresh = await t.service.db.query('read/buckets/edge-fills', { lo: bucket, hi: bucket + 300_000 });
+    const fresh = await t.service.db.query('read/buckets/edge-fills', { protocol: 'alpha', lo: bucket, hi: bucket + 300_000 });
     const bySeq = (rows: readonly object[]) => [...rows].sort((a, b) => Number((a as EdgeFill).seq) - Number((b as EdgeFill).seq));
     expect(bySeq(await mirror.edges.fills(bucket))).toEqual(bySeq(fresh));
     // a job's change (no fills: the rollup refresh) still drops it

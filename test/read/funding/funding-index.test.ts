@@ -9,10 +9,11 @@ import { fill } from '../../helpers/fixtures.ts';
 import { randomWindows } from '../../helpers/history-windows.ts';
 
 /**
- * Endpoint 11 from the in-memory hourly funding rows (server/read/funding/funding-index.ts) gives exactly
- * the rows of its SQL, bit for bit (DuckDB's own DECIMAL → DOUBLE cast of the exact sums), for
- * windows that start and end anywhere and every coarse interval and variant; after live appends,
- * a change announced over the whole history, and the rollup refresh repairing a drift.
+ * `GET /v1/alpha/funding-rates/history` from the in-memory hourly funding rows
+ * (server/read/funding/funding-index.ts) gives exactly the rows of its SQL, bit for bit (DuckDB's own DECIMAL →
+ * DOUBLE cast of the exact sums), for windows that start and end anywhere and every coarse interval and
+ * variant; after live appends, a change announced over the whole history, and the rollup refresh
+ * repairing a drift.
  */
 const START = Date.UTC(2026, 3, 20);
 const SNAPSHOTS_FROM = Date.UTC(2026, 3, 24);

@@ -1,7 +1,7 @@
 /**
- * Endpoint 15's in-memory order (server/read/lifecycles/account-history.ts `pageOrder`): the page a selection
- * of the page's last value finds equals the page of a full sort, for random values with ties, NULLs
- * (NaN), -0 and +0, in both orders and at every offset.
+ * `GET /v1/alpha/accounts/{address}/history`'s in-memory order (server/read/lifecycles/account-history.ts
+ * `pageOrder`): the page a selection of the page's last value finds equals the page of a full sort, for
+ * random values with ties, NULLs (NaN), -0 and +0, in both orders and at every offset.
  */
 import { describe, expect, it } from 'vitest';
 import { pageOrder } from '../../../server/read/lifecycles/account-history.ts';

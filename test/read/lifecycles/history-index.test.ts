@@ -1,6 +1,7 @@
 /**
- * Endpoints 15 and 18 through the read index (server/read/lifecycles/history-index.ts): the closed alpha
- * lifecycles up to the index's mark come from `alpha_history_index` (sorted by address), the later
+ * Endpoints 15 and 18 through the read index (server/read/lifecycles/history-index.ts): the closed
+ * lifecycles of both protocols up to the index's mark come from `history_index` (sorted by
+ * address), the later
  * ones from `lifecycles`, the open ones from `open_lifecycles`. At every stage (never built, built, a tail of later closes, built again, rebuilt
  * by itself once the tail is long) each answer equals the one read from `lifecycles` alone, which
  * the known-answer tests of test/http/http-positions.test.ts pin.
@@ -42,10 +43,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-/** Addresses with closed lifecycles: the busiest, and some with only a few. */
-async function addresses(): Promise<string[]> {
+const PROTOCOLS = ['alpha', 'beta'] as const;
+type Protocol = (typeof PROTOCOLS)[number];
+
+/** Addresses with closed lifecycles of `protocol`: the busiest, and some with only a few. */
+async function addresses(protocol: Protocol): Promise<string[]> {
   const rows = await t.service.db.querySql(`SELECT address, count(*) AS n FROM lifecycles
-    WHERE protocol = 'alpha' AND status <> 'open' GROUP BY address ORDER BY n DESC, address`);
+    WHERE protocol = $p AND status <> 'open' GROUP BY address ORDER BY n DESC, address`, { p: protocol });
   const all = rows.map((r) => r.address as string);
   return [...all.slice(0, 3), ...all.slice(-3), all[Math.floor(all.length / 2)]!];
 }
@@ -54,67 +58,85 @@ const QUERIES = ['', '?sort_by=pnl&order=asc&limit=7', '?sort_by=closed_at&offse
   '?sort_by=leverage&order=desc&limit=100'];
 
 /** Endpoint 18's paths of an address: its first and last lifecycles (closed or open), and an unknown id. */
-async function positionPaths(address: string): Promise<string[]> {
-  const rows = await t.service.db.querySql(`SELECT position_id FROM lifecycles WHERE protocol = 'alpha' AND address = $a
-    ORDER BY position_id`, { a: address });
+async function positionPaths(protocol: Protocol, address: string): Promise<string[]> {
+  const rows = await t.service.db.querySql(`SELECT position_id FROM lifecycles WHERE protocol = $p AND address = $a
+    ORDER BY position_id`, { p: protocol, a: address });
   const ids = rows.map((r) => Number(r.position_id));
-  return [...ids.slice(0, 2), ...ids.slice(-2), 999_999_999].map((id) => `/v1/alpha/positions/${address}/${id}`);
+  return [...ids.slice(0, 2), ...ids.slice(-2), 999_999_999].map((id) => `/v1/${protocol}/positions/${address}/${id}`);
 }
 
-/** Every (address, query) answer through the index (15, 18) equals the one from `lifecycles` alone. */
-async function expectSameAnswers(stage: string): Promise<number> {
+/**
+ * Every (address, query) answer through the index (15, 18) of both protocols equals the one from
+ * `lifecycles` alone, and holds only lifecycles of its protocol; returns the rows of each protocol.
+ */
+async function expectSameAnswers(stage: string): Promise<Record<Protocol, number>> {
+  const rows = { alpha: 0, beta: 0 };
+  for (const protocol of PROTOCOLS) rows[protocol] = await expectSameAnswersOf(protocol, stage);
+  return rows;
+}
+
+async function expectSameAnswersOf(protocol: Protocol, stage: string): Promise<number> {
   let rows = 0;
   const key = t.key('internal');
-  for (const address of await addresses()) {
-    for (const path of await positionPaths(address)) {
+  for (const address of await addresses(protocol)) {
+    for (const path of await positionPaths(protocol, address)) {
       const init = { headers: { 'x-api-key': key } };
       const [a, b] = await Promise.all([viaIndex.request(path, init), plain.request(path, init)]);
       expect(a.status, `${stage} ${path}`).toBe(b.status);
       expect(await a.text(), `${stage} ${path}`).toBe(await b.text());
     }
     for (const q of QUERIES) {
-      const path = `/v1/alpha/accounts/${address}/history${q}`;
+      const path = `/v1/${protocol}/accounts/${address}/history${q}`;
       const init = { headers: { 'x-api-key': key } };
       const [a, b] = await Promise.all([viaIndex.request(path, init), plain.request(path, init)]);
       const body = await a.text();
       expect(a.status, `${stage} ${path}`).toBe(200);
       expect(body, `${stage} ${path}`).toBe(await b.text());
-      rows += (JSON.parse(body) as { data: unknown[] }).data.length;
+      const data = (JSON.parse(body) as { data: { protocol: string; address: string }[] }).data;
+      for (const row of data) expect(`${row.protocol} ${row.address}`, `${stage} ${path}`).toBe(`${protocol} ${address}`);
+      rows += data.length;
     }
   }
   return rows;
 }
 
-async function indexState(): Promise<{ rows: number; sorted: boolean; closedUpToMark: number; mark: number }> {
-  const [r] = await t.service.db.querySql(`SELECT (SELECT count(*) FROM alpha_history_index)::DOUBLE AS rows,
-    (SELECT coalesce(bool_and(address >= prev), true) FROM (SELECT address, lag(address, 1, '') OVER (ORDER BY rowid) AS prev FROM alpha_history_index)) AS sorted,
-    (SELECT coalesce(max(last_seq), 0) FROM alpha_history_index_mark)::DOUBLE AS mark`);
+/** The index's rows and the closed lifecycles up to its mark, each as `alpha rows, beta rows`. */
+async function indexState(): Promise<{ rows: string; sorted: boolean; closedUpToMark: string; mark: number }> {
+  const [r] = await t.service.db.querySql(`SELECT
+    (SELECT count(*) FILTER (protocol = 'alpha') || ', ' || count(*) FILTER (protocol = 'beta') FROM history_index) AS rows,
+    (SELECT count(*) FILTER (protocol NOT IN ('alpha', 'beta')) FROM history_index)::DOUBLE AS other,
+    (SELECT coalesce(bool_and(address >= prev), true) FROM (SELECT address, lag(address, 1, '') OVER (ORDER BY rowid) AS prev FROM history_index)) AS sorted,
+    (SELECT coalesce(max(last_seq), 0) FROM history_index_mark)::DOUBLE AS mark`);
+  expect(Number(r!.other)).toBe(0);
   const mark = Number(r!.mark);
-  const [c] = await t.service.db.querySql(`SELECT count(*)::DOUBLE AS n FROM lifecycles
-    WHERE protocol = 'alpha' AND status IN ('closed', 'liquidated') AND last_seq <= ${mark}`);
-  return { rows: Number(r!.rows), sorted: r!.sorted as boolean, closedUpToMark: Number(c!.n), mark };
+  const [c] = await t.service.db.querySql(`SELECT count(*) FILTER (protocol = 'alpha') || ', ' || count(*) FILTER (protocol = 'beta') AS n
+    FROM lifecycles WHERE status IN ('closed', 'liquidated') AND last_seq <= ${mark}`);
+  return { rows: r!.rows as string, sorted: r!.sorted as boolean, closedUpToMark: c!.n as string, mark };
 }
 
 describe('endpoint 15 through its read index', () => {
   it('answers as from lifecycles alone: never built, built, with a tail, built again', async () => {
     expect(await indexed.mark()).toBe(0);
-    expect(await expectSameAnswers('never built')).toBeGreaterThan(50);
+    const served = await expectSameAnswers('never built');
+    expect(served.alpha).toBeGreaterThan(50);
+    expect(served.beta).toBeGreaterThan(50);
 
     await indexed.rebuild();
     const built = await indexState();
     expect(built.mark).toBe(await indexed.mark());
     expect(built.mark).toBe(t.service.lastSeq());
     expect(built.rows).toBe(built.closedUpToMark);
-    expect(built.rows).toBeGreaterThan(100);
+    for (const n of built.rows.split(', ')) expect(Number(n)).toBeGreaterThan(100);
     expect(built.sorted).toBe(true);
     await expectSameAnswers('built');
 
     // more days: new closes land in the tail, after the mark
     day += 2 * DAY;
     for (const batch of sim.advance(day)) await t.service.append(batch);
-    const [tail] = await t.service.db.querySql(`SELECT count(*)::DOUBLE AS n FROM lifecycles
-      WHERE protocol = 'alpha' AND status <> 'open' AND last_seq > ${built.mark}`);
-    expect(Number(tail!.n)).toBeGreaterThan(10);
+    const tail = await t.service.db.querySql(`SELECT count(*)::DOUBLE AS n FROM lifecycles
+      WHERE status <> 'open' AND last_seq > ${built.mark} GROUP BY protocol`);
+    expect(tail.length).toBe(2);
+    for (const n of tail) expect(Number(n.n)).toBeGreaterThan(10);
     await expectSameAnswers('tail');
 
     await indexed.rebuild();
@@ -123,13 +145,15 @@ describe('endpoint 15 through its read index', () => {
     expect(again.rows).toBe(again.closedUpToMark);
     await expectSameAnswers('built again');
 
-    // with endpoint 13's snapshot loaded, the account check comes from it; an unknown address is
-    // a 404 either way
+    // with `GET /v1/alpha/accounts/search`'s snapshot loaded, the account check comes from it; an
+    // unknown address is a 404 either way
     const init = { headers: { 'x-api-key': t.key('internal') } };
     expect((await viaIndex.request('/v1/alpha/accounts/search?limit=1', init)).status).toBe(200);
     await expectSameAnswers('account check from the snapshot');
-    const unknown = '/v1/alpha/accounts/Unknown111111111111111111111111111111111111/history';
-    for (const app of [viaIndex, plain]) expect((await app.request(unknown, init)).status).toBe(404);
+    for (const protocol of PROTOCOLS) {
+      const unknown = `/v1/${protocol}/accounts/Unknown111111111111111111111111111111111111/history`;
+      for (const app of [viaIndex, plain]) expect((await app.request(unknown, init)).status).toBe(404);
+    }
   }, 60_000);
 
   it('holds a rebuild back while bulk appends come, then rebuilds', async () => {

@@ -4,7 +4,8 @@
  * every alpha lifecycle of a simulated journal and every kind of query: before the store holds
  * anything, right after its first segment, with lifecycles opened, filled and closed after its mark
  * (the tail), after a second segment, and after the app is opened again on its files. A store whose
- * files do not match the state starts again.
+ * files do not match the state starts again. Beta's store and set answer beta's 18 and 19 the same
+ * way, and neither protocol's paths answer with the other's lifecycles.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -22,13 +23,14 @@ import { Simulator } from '../../../server/sources/simulate/simulator.ts';
 import { answersOf } from '../../helpers/answers.ts';
 import { openTestApp, type TestApp } from '../../helpers/app.ts';
 import { countSqlRuns } from '../../helpers/sql-runs.ts';
+import type { Protocol } from '../../../server/journal/rows.ts';
 
 const START = Date.UTC(2026, 3, 20);
 const FIRST = Date.UTC(2026, 3, 26);
 const NOW = Date.UTC(2026, 4, 2);
 const DAY = 86_400_000;
 
-/** The open-position set switched off: endpoint 18's record and live fields come from SQL. */
+/** The open-position set switched off: `GET /v1/alpha/positions/{address}/{id}`'s record and live fields come from SQL. */
 class NoOpenSet extends OpenPositionsIndex {
   override async lifecycle(): Promise<OpenLifecycle | null | undefined> {
     return undefined;
@@ -40,7 +42,7 @@ let sim: Simulator;
 let history: HistoryIndex;
 let store: LifecycleStore;
 let viaStore: H3;
-let plain: H3;
+const plain = new Map<Protocol, H3>();
 let day = FIRST;
 /** SQL files the service ran, by name (counted while only the store's app asks) */
 let ran: Map<string, number>;
@@ -51,9 +53,12 @@ beforeAll(async () => {
   history = new HistoryIndex(t.service, { rebuildAfter: Infinity });
   store = LifecycleStore.of(t.service);
   viaStore = createApp(t.service, t.keys, t.limits, { cache: new ResponseCache(t.service, { enabled: false }), history });
-  plain = new H3({ silent: true, onError: handleError });
-  const routes = positionRoutes(t.service, { history, lifecycles: null, openPositions: new NoOpenSet(t.service) });
-  for (const route of routes) mountRoute(plain, route, t.keys);
+  for (const protocol of ['alpha', 'beta'] as const) {
+    const app = new H3({ silent: true, onError: handleError });
+    const routes = positionRoutes(t.service, { history, lifecycles: null, openPositions: new NoOpenSet(t.service, protocol) }, protocol);
+    for (const route of routes) mountRoute(app, route, t.keys);
+    plain.set(protocol, app);
+  }
   ran = countSqlRuns(t.service.db);
 }, 60_000);
 afterAll(() => t.close());
@@ -61,10 +66,13 @@ afterAll(() => t.close());
 const QUERIES = ['', '?order=desc', '?sort_by=size', '?sort_by=size&order=desc&limit=2', '?include_collateral_events=true',
   '?type=increase&offset=1&limit=1', '?type=liquidation', '?sort_by=time&order=desc&offset=2&limit=3', '?offset=40'];
 
-/** Every alpha lifecycle (open, closed, liquidated) and a beta one: [address, id, status or 'beta']. */
-async function lifecycles(): Promise<[string, number, string][]> {
-  const rows = await t.service.db.querySql(`(SELECT address, position_id, status FROM lifecycles WHERE protocol = 'alpha')
-    UNION ALL (SELECT address, position_id, 'beta' FROM lifecycles WHERE protocol = 'beta' LIMIT 1) ORDER BY position_id`);
+/**
+ * Every lifecycle of `protocol` (open, closed, liquidated) and one of the other protocol: [address,
+ * id, status, or 'beta' for the other protocol's (it is a 404 on these paths)].
+ */
+async function lifecycles(protocol: Protocol = 'alpha'): Promise<[string, number, string][]> {
+  const rows = await t.service.db.querySql(`(SELECT address, position_id, status FROM lifecycles WHERE protocol = $p)
+    UNION ALL (SELECT address, position_id, 'beta' FROM lifecycles WHERE protocol <> $p LIMIT 1) ORDER BY position_id`, { p: protocol });
   return rows.map((r) => [r.address as string, Number(r.position_id), r.status as string]);
 }
 
@@ -80,24 +88,28 @@ const SQL_READS = ['api/alpha-position', 'api/alpha-position-span', 'api/alpha-p
  * and which SQL the store's app ran. The store's app asks first, one path at a time as a client
  * would; the plain app then asks the same paths a few at a time (its SQL is not counted).
  */
-async function expectSameAnswers(stage: string, count = 80): Promise<{ answers: number; sqlReads: number; tails: number }> {
+async function expectSameAnswers(stage: string, count = 80, protocol: Protocol = 'alpha'): Promise<{ answers: number; sqlReads: number; tails: number }> {
   const init = { headers: { 'x-api-key': t.key('internal') } };
-  const all = await lifecycles();
+  const all = await lifecycles(protocol);
   const other = all.find(([a]) => a !== all[0]![0])![0];
   const step = Math.max(1, Math.floor(all.length / count));
   const paths: string[] = [];
   for (const [i, [address, id, status]] of all.entries()) {
     if (i % step !== 0 && i !== all.length - 1 && !(status === 'open' && i % 3 === 0) && status !== 'beta') continue;
-    const base = `/v1/alpha/positions/${address}/${id}`;
-    paths.push(base, `/v1/alpha/positions/${other}/${id}`, `${base}/lifecycle`, `/v1/alpha/positions/${other}/${id}/lifecycle`,
+    const base = `/v1/${protocol}/positions/${address}/${id}`;
+    paths.push(base, `/v1/${protocol}/positions/${other}/${id}`, `${base}/lifecycle`, `/v1/${protocol}/positions/${other}/${id}/lifecycle`,
       ...QUERIES.map((q) => `${base}/lifecycle${q}`));
   }
   ran.clear();
   const fromStore = await answersOf(viaStore, paths, init, 1);
   const sqlReads = SQL_READS.reduce((sum, name) => sum + (ran.get(name) ?? 0), 0);
   const tails = ran.get('read/lifecycles/alpha-position-tail') ?? 0;
-  const fromSql = await answersOf(plain, paths, init);
-  for (const [i, path] of paths.entries()) expect(fromStore[i], `${stage} ${path}`).toBe(fromSql[i]);
+  const fromSql = await answersOf(plain.get(protocol)!, paths, init);
+  for (const [i, path] of paths.entries()) {
+    expect(fromStore[i], `${stage} ${path}`).toBe(fromSql[i]);
+    const body = JSON.parse(fromStore[i]!.slice(fromStore[i]!.indexOf(' ') + 1)) as { data?: { protocol?: string } };
+    if (body.data && !Array.isArray(body.data)) expect(body.data.protocol, `${stage} ${path}`).toBe(protocol);
+  }
   return { answers: paths.length, sqlReads, tails };
 }
 
@@ -202,4 +214,25 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     expect(held.view().mark).toBe(await history.mark());
     await held.close();
   }, 60_000);
+
+  it('answers beta as the SQL does from beta\'s own store and open-position set', async () => {
+    const beta = LifecycleStore.of(t.service, 'beta');
+    await beta.follow(history); // the app's beta store followed the index's rebuilds above
+    const mark = beta.view().mark;
+    expect(mark).toBe(await history.mark());
+    const [counts] = await t.service.db.querySql(`SELECT count(*) FILTER (WHERE status = 'open' AND first_seq <= $m)::DOUBLE AS open
+      FROM lifecycles WHERE protocol = 'beta'`, { m: mark });
+    expect(beta.view().prefixes.size).toBe(Number(counts!.open));
+    expect(Number(counts!.open)).toBeGreaterThan(20);
+    // a day of beta fills after the mark: open lifecycles read their tail, later closes DuckDB
+    day += DAY;
+    for (const batch of sim.advance(day)) await t.service.append(batch);
+    const built = await expectSameAnswers('beta', 80, 'beta');
+    expect(built.answers).toBeGreaterThan(1000);
+    expect(built.tails).toBeGreaterThan(0);
+    await beta.extend(t.service.lastSeq());
+    const extended = await expectSameAnswers('beta extended', 40, 'beta');
+    // only the alpha lifecycle's paths read DuckDB
+    expect(extended.sqlReads).toBe(PATHS_PER_LIFECYCLE);
+  }, 180_000);
 });

@@ -3,10 +3,10 @@ import type { Row } from '../../../server/db/database.ts';
 import { PositionSet, type OpenPositionSearch } from '../../../server/read/open-positions/open-position-set.ts';
 
 /**
- * Endpoint 16's in-memory search on a hand-built set, for what the simulated journal lacks (its
- * comparison with the SQL is test/read/open-positions/open-positions-index.test.ts): NULL sort values (last in either
- * order), ties broken by address then position_id descending, positions without a liquidation
- * price left out of a liq_proximity sort, and a NULL size below every minimum.
+ * `GET /v1/alpha/open-positions/search`'s in-memory search on a hand-built set, for what the simulated
+ * journal lacks (its comparison with the SQL is test/read/open-positions/open-positions-index.test.ts): NULL sort values
+ * (last in either order), ties broken by address then position_id descending, positions without a
+ * liquidation price left out of a liq_proximity sort, and a NULL size below every minimum.
  */
 const row = (address: string, id: number, size: number | null, liq: number | null, updated: string | null, source: string): Row => ({
   position_id: id, address, market: 'SOL-PERP', market_variant: 'v1', side: id % 2 ? 'long' : 'short',

@@ -5,13 +5,15 @@ import { OpenPositionsIndex } from '../../../server/read/open-positions/open-pos
 import type { OpenPositionSearch, OpenPositionSort } from '../../../server/read/open-positions/open-position-set.ts';
 import { OPEN_POSITION_SORTS } from '../../../server/http/routes/open-positions.ts';
 import { openTestApp, type TestApp } from '../../helpers/app.ts';
+import type { Protocol } from '../../../server/journal/rows.ts';
 
 /**
  * Endpoint 16 from the open positions in memory (issue 7) gives exactly the SQL's page, total and
  * meta for every sort, both orders, filters alone and together, pages inside and past the end;
  * endpoint 17 exactly the SQL's summary for every market; and after appends (fills, position and
  * market snapshots) the next search and summary see the new state. Loads happen at open and right
- * after an append whose set a request read, not after one nobody read.
+ * after an append whose set a request read, not after one nobody read. Beta's set (its own rows,
+ * one per market without variants) answers beta's searches, summaries and live fields the same way.
  */
 const START = Date.UTC(2026, 3, 20);
 const NOW = Date.UTC(2026, 4, 3, 12, 30);
@@ -25,8 +27,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The SQL's answer, shaped as the route shapes it. */
-async function viaSql(q: OpenPositionSearch) {
-  const rows = await t.service.db.query('api/alpha-open-positions-search', { protocol: 'alpha',  ...q });
+async function viaSql(q: OpenPositionSearch, protocol: Protocol = 'alpha') {
+  const rows = await t.service.db.query('api/alpha-open-positions-search', { protocol, ...q });
   const first = rows[0]!;
   return {
     data: rows.filter((r) => r.position_id !== null).map(({ total: _t, oldest_updated: _o, last_full_refresh: _l, ...row }) => row),
@@ -35,10 +37,10 @@ async function viaSql(q: OpenPositionSearch) {
   };
 }
 
-/** Searches covering every sort and order with the filters alone and combined. */
-async function searches(): Promise<OpenPositionSearch[]> {
-  const open = await t.service.db.querySql(`SELECT address, market, market_variant FROM lifecycles
-    WHERE protocol = 'alpha' AND status = 'open' ORDER BY position_id LIMIT 3`);
+/** Searches covering every sort and order with the filters alone and combined (beta's variant filter: an alpha variant, no match). */
+async function searches(protocol: Protocol = 'alpha'): Promise<OpenPositionSearch[]> {
+  const open = await t.service.db.querySql(`SELECT address, market, coalesce(market_variant, (SELECT max(market_variant) FROM lifecycles)) AS market_variant
+    FROM lifecycles WHERE protocol = $p AND status = 'open' ORDER BY position_id LIMIT 3`, { p: protocol });
   const none = { market_variant: null, market: null, address: null, side: null, min_size_usd: null };
   const filters = [
     none,
@@ -63,15 +65,16 @@ async function searches(): Promise<OpenPositionSearch[]> {
 const ALL: OpenPositionSearch = { market_variant: null, market: null, address: null, side: null, min_size_usd: null, sort_by: 'size', order: 'desc', offset: 0, limit: 10 };
 
 /**
- * Endpoint 17 from memory and from its SQL, for every market with open positions, none, and one
- * without any; a search first loads the current generation's set (a summary does not load it).
+ * `GET /v1/alpha/open-positions/stats` from memory and from its SQL, for every market with open
+ * positions, none, and one without any; a search first loads the current generation's set (a summary
+ * does not load it).
  */
 async function compareSummaries(index: OpenPositionsIndex): Promise<number> {
   await index.search(ALL);
-  const markets = await t.service.db.querySql(`SELECT DISTINCT market FROM open_lifecycles WHERE protocol = 'alpha' ORDER BY market`);
+  const markets = await t.service.db.querySql(`SELECT DISTINCT market FROM open_lifecycles WHERE protocol = $p ORDER BY market`, { p: index.protocol });
   let positions = 0;
   for (const market of [null, ...markets.map((r) => r.market as string), 'NOPE-PERP']) {
-    const sql = await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha',  market });
+    const sql = await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: index.protocol, market });
     const memory = index.summary(market);
     expect(memory, String(market)).toEqual(sql);
     positions += memory!.total_positions;
@@ -81,9 +84,11 @@ async function compareSummaries(index: OpenPositionsIndex): Promise<number> {
 
 async function compareAll(index: OpenPositionsIndex): Promise<number> {
   let rows = 0;
-  for (const q of await searches()) {
-    const sql = await viaSql(q);
-    expect(await index.search(q), JSON.stringify(q)).toEqual(sql);
+  for (const q of await searches(index.protocol)) {
+    const sql = await viaSql(q, index.protocol);
+    const memory = await index.search(q);
+    expect(memory, JSON.stringify(q)).toEqual(sql);
+    for (const row of memory!.data) expect(row.protocol).toBe(index.protocol);
     rows += sql.data.length;
   }
   return rows;
@@ -95,6 +100,22 @@ describe('endpoint 16 from the open positions in memory', () => {
     const [{ n }] = await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM lifecycles WHERE protocol = 'alpha' AND status = 'open'`) as [{ n: number }];
     expect(n).toBeGreaterThan(50);
     expect(await compareAll(index)).toBeGreaterThan(5_000);
+  }, 60_000);
+
+  it('equals the SQL for beta from beta\'s own set: searches, summaries, live fields', async () => {
+    const index = new OpenPositionsIndex(t.service, 'beta');
+    const [{ n }] = await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM open_lifecycles WHERE protocol = 'beta'`) as [{ n: number }];
+    expect(n).toBeGreaterThan(50);
+    expect(await compareAll(index)).toBeGreaterThan(5_000);
+    // every beta position twice (protocol-wide, then in its market), and no alpha one
+    expect(await compareSummaries(index)).toBe(2 * n);
+    const ids = await t.service.db.querySql(`SELECT position_id, protocol FROM lifecycles
+      ORDER BY status = 'open' DESC, position_id LIMIT 120`);
+    for (const r of ids) {
+      const id = r.position_id as number;
+      const sql = await t.service.db.queryOne('api/alpha-position-live', { protocol: 'beta', id });
+      expect(await index.live(id), `position ${id} (${r.protocol})`).toEqual(sql ?? null);
+    }
   }, 60_000);
 
   it("gives endpoint 17's summary exactly as its SQL: exact sums, the same mean leverage bits, the newest update", async () => {

@@ -4,11 +4,12 @@ import { rng } from '../../../server/bench/workloads.ts';
 import { openTestApp, type TestApp } from '../../helpers/app.ts';
 
 /**
- * The `activity_24h(now)` macro (sql/schema/read-macros.sql; endpoints 2, 4, 21) sums the window's
- * whole 5-minute buckets from rollup_5m and only its edges and liquidations from the fills. It
- * must equal its definition, the sums over every fill of [now − 24 h, now), exactly: compared here
- * for windows ending anywhere (on a bucket boundary, 1 ms off one, inside a bucket, before the
- * first fill, past the last), every group's decimals as text.
+ * The `activity_24h(now)` macro (sql/schema/read-macros.sql; `GET /v1/protocols/stats`,
+ * `GET /v1/alpha/markets/stats` and `GET /v1/beta/markets/stats`) sums the window's whole 5-minute
+ * buckets from rollup_5m and only its edges and liquidations from the fills. It must equal its
+ * definition, the sums over every fill of [now − 24 h, now), exactly: compared here for windows ending
+ * anywhere (on a bucket boundary, 1 ms off one, inside a bucket, before the first fill, past the last),
+ * every group's decimals as text.
  */
 const START = Date.UTC(2026, 3, 20);
 const NOW = Date.UTC(2026, 3, 26, 9, 17, 23);

@@ -4,7 +4,7 @@ import { openTestApp, type TestApp } from '../../helpers/app.ts';
 
 /**
  * The history endpoints read whole days and hours from the coarser derived tables (rollup_1d,
- * rollup_1h, oi_snapshot_1h, oi_snapshot_1d) and only the rest from the 5-minute ones (issue 7).
+ * rollup_1h, oi_snapshot_1h, oi_snapshot_1d) and only the rest from the 5-minute ones.
  * Their answers at 1h / 4h / 1d must be exactly those of the 5-minute series of the same window,
  * re-bucketed: Σ of the 5-minute rows per bucket for volume and liquidations, the 5-minute row
  * holding the bucket's end for open interest. Windows start and end off every boundary, cross days,

@@ -19,14 +19,30 @@ describe('simulator scale 1 is pinned', () => {
   it('seed 42, 8 days with market snapshots from day 6: the rows of the population model before tourists', () => {
     const batches = new Simulator({ seed: 42, scale: 1, snapshotsFrom: START + 6 * DAY }).advance(START + 8 * DAY);
     const fills = fillsOf(batches);
+    // the position's own average entry after each fill, with the simulator's float operations
+    const own = new Map<string, number>();
+    const ownEntries = fills.map((f) => {
+      const sizeBefore = Math.round(f.position_size_usd * 1e6) - Math.round(f.size_delta_usd * 1e6);
+      const s = sizeBefore / 1e6;
+      let e = own.get(f.position_key) ?? 0;
+      if (f.size_delta_usd > 0) e = sizeBefore === 0 ? f.price : (s * e + f.size_delta_usd * f.price) / (s + f.size_delta_usd);
+      own.set(f.position_key, e);
+      return e;
+    });
     const markets = batches.flatMap((b) => b.marketSnapshots);
     const positions = batches.flatMap((b) => b.positionSnapshots);
     expect([fills.length, markets.length, positions.length]).toEqual([10_121, 31_680, 10_489]);
-    // computed with the simulator as of commit e11107e (before tourists)
-    expect(digest(fills)).toBe('5b9457603424bb38a27857bb4a0adc542f3251e06c1179c77b1bd634b93fddec');
-    // market snapshots had no index_price_time / index_price_source then: with those left out, every row is the same
+    // computed with the simulator as of commit e11107e (before tourists), whose fills served the
+    // position's own average entry (weighted by the size held) as entry_price and whose market
+    // snapshots had no index_price_time / index_price_source (nor fills a position_entry_price):
+    // with that field recomputed from the fills and those columns left out, every row is still the same
+    expect(digest(fills.map(({ position_entry_price: _o, ...f }, i) => ({ ...f, entry_price: ownEntries[i]! })))).toBe('5b9457603424bb38a27857bb4a0adc542f3251e06c1179c77b1bd634b93fddec');
     expect(digest(markets.map(({ index_price_time: _t, index_price_source: _s, ...m }) => m))).toBe('edf98a62daf319f3b9695a818a4068b521865b49e3844e1d69de0d1ce5975eb7');
     expect(markets.every((m) => m.index_price_source === 'simulated' && m.index_price_time === m.time)).toBe(true);
+    // served entry_price: the size-weighted average of the lifecycle's increases (contract §6)
+    expect(fills.some((f, i) => f.entry_price !== ownEntries[i])).toBe(true);
+    // position_entry_price: the own entry, bit for bit
+    expect(fills.every((f, i) => f.position_entry_price === ownEntries[i])).toBe(true);
     expect(digest(positions)).toBe('deb03e53c117a68a21e3bde66a5745fd092ade988cd29692ed9759d8a8a468b0');
   });
 

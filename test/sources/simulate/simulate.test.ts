@@ -15,6 +15,7 @@ import { positionKey } from '../../../server/sources/simulate/ids.ts';
 import { ALPHA, BETA, SLOT_GENESIS_MS, SLOT_MS } from '../../../server/sources/simulate/markets.ts';
 import type { SimulatorOptions } from '../../../server/sources/simulate/options.ts';
 import { Simulator } from '../../../server/sources/simulate/simulator.ts';
+import type { SimulatorState } from '../../../server/sources/simulate/state.ts';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -67,6 +68,12 @@ let run: Run;
 const byKey = new Map<string, IncomingFill[]>();
 /** market snapshots by minute then variant */
 const snapAt = new Map<number, Map<string, MarketSnapshot>>();
+/**
+ * Per fill, the position's own average entry after it, as the protocols keep it (weighted by the
+ * size held; a decrease leaves it), recomputed from the fills: what PnL and the liquidation
+ * condition use, where the served `entry_price` averages over the lifecycle's increases.
+ */
+const ownEntry = new Map<IncomingFill, number>();
 
 /** Is the fill's position collateralised in the index token (alpha WSOL)? Known from its PDA. */
 function tokenCollateral(f: IncomingFill): boolean {
@@ -80,6 +87,14 @@ beforeAll(() => {
     const list = byKey.get(f.position_key) ?? [];
     list.push(f);
     byKey.set(f.position_key, list);
+  }
+  for (const fills of byKey.values()) {
+    let own = 0;
+    for (const f of fills) {
+      const prev = f.position_size_usd - f.size_delta_usd;
+      if (f.size_delta_usd > 0) own = f.type === 'open' ? f.price : (prev * own + f.size_delta_usd * f.price) / (prev + f.size_delta_usd);
+      ownEntry.set(f, own);
+    }
   }
   for (const s of run.markets) {
     let m = snapAt.get(s.time);
@@ -135,6 +150,19 @@ describe('simulator: determinism', () => {
     expect(a.fills.length).toBeGreaterThan(100);
     expect(digest(a.fills)).not.toBe(digest(same));
     expect(() => Simulator.restore({ version: 999 })).toThrow(/invalid state/);
+  });
+
+  it('reads a version-2 state: an open position\'s increases start from its size and own entry', () => {
+    const sim = new Simulator(OPTS);
+    sim.advance(OPTS.start + DAY);
+    const v3 = sim.saveState() as SimulatorState;
+    expect(v3.version).toBe(3);
+    expect(v3.positions.length).toBeGreaterThan(10);
+    const v2 = { ...v3, version: 2, positions: v3.positions.map(({ increased: _i, increaseEntry: _e, ...p }) => p) };
+    const read = Simulator.restore(v2).saveState() as SimulatorState;
+    expect(read.version).toBe(3);
+    expect(read.positions.every((p) => p.increased === p.size && p.increaseEntry === p.entry)).toBe(true);
+    expect(() => Simulator.restore({ ...v3, positions: [{ ...v3.positions[0]!, increased: undefined }] })).toThrow(/invalid state \(position\)/);
   });
 
   it('scale multiplies activity', () => {
@@ -203,10 +231,13 @@ describe('simulator: fills', () => {
     const pr = new Problems();
     let reopened = 0;
     let collateralEdits = 0;
+    let entriesApart = 0; // increases after a decrease, where the served and the own entry differ
     for (const [key, fills] of byKey) {
       let size = 0;
       let coll = 0;
-      let entry = 0;
+      let entry = 0; // the served entry_price: size-weighted average of the lifecycle's increases
+      let own = 0; // the position's own average entry (weighted by the size held), realised PnL's
+      let increased = 0; // Σ increases of the lifecycle, USD
       let lifecycleSum = 0;
       let lifecycles = 0;
       for (const f of fills) {
@@ -227,19 +258,26 @@ describe('simulator: fills', () => {
           pr.check(f.collateral_delta_usd !== 0 && f.type === (f.collateral_delta_usd > 0 ? 'increase' : 'decrease'), () => `collateral edit ${at()}`);
         }
         if (f.size_delta_usd < 0) {
-          // entry unchanged by decreases; realised PnL = d × (price / entry − 1), reversed for shorts
+          // entry unchanged by decreases; realised PnL = d × (price / own entry − 1), reversed for
+          // shorts, by the position's own average entry (protocols.md), not the served field
           pr.check(f.entry_price === entry, () => `entry moved on a decrease ${at()}`);
           const d = -f.size_delta_usd;
-          const pnl = f.side === 'long' ? d * (f.price / entry - 1) : d * (1 - f.price / entry);
+          const pnl = f.side === 'long' ? d * (f.price / own - 1) : d * (1 - f.price / own);
           pr.near(f.pnl_delta_usd, pnl, 1e-6 + Math.abs(pnl) * 1e-9, () => `pnl ${at()}`);
         } else {
           pr.check(f.pnl_delta_usd === 0, () => `pnl without a decrease ${at()}`);
           if (f.size_delta_usd > 0) {
+            // served: averaged over the lifecycle's increases (contract §6); own: over the size held
             const prev = size / 1e6;
-            const want = prev === 0 ? f.price : (prev * entry + f.size_delta_usd * f.price) / (prev + f.size_delta_usd);
+            const want = prev === 0 ? f.price : (increased * entry + f.size_delta_usd * f.price) / (increased + f.size_delta_usd);
             pr.near(f.entry_price, want, want * 1e-12, () => `entry ${at()}`);
+            own = prev === 0 ? f.price : (prev * own + f.size_delta_usd * f.price) / (prev + f.size_delta_usd);
+            increased = (prev === 0 ? 0 : increased) + f.size_delta_usd;
+            if (Math.abs(f.entry_price - own) > own * 1e-9) entriesApart++;
           }
         }
+        // the own entry is in the fill too (what the position refresh prices liquidation from)
+        pr.near(f.position_entry_price ?? NaN, own, own * 1e-12, () => `position_entry_price ${at()}`);
         const total = f.fee_usd + (f.borrowing_fee_usd ?? 0) + (f.funding_fee_usd ?? 0) + (f.liquidation_fee_usd ?? 0);
         pr.check(micros(f.fee_total_usd) === micros(total), () => `fee total ${at()}`);
         pr.check(![f.borrowing_fee_usd, f.funding_fee_usd, f.liquidation_fee_usd, f.funding_earned_usd].includes(0), () => `zero instead of null ${at()}`);
@@ -263,6 +301,7 @@ describe('simulator: fills', () => {
     pr.done();
     expect(reopened).toBeGreaterThan(100);
     expect(collateralEdits).toBeGreaterThan(100);
+    expect(entriesApart).toBeGreaterThan(10);
   });
 
   it('charges the protocols’ trading fees and price impact', () => {
@@ -465,7 +504,8 @@ describe('simulator: liquidations', () => {
         const long = p.f.side === 'long';
         const size = p.f.position_size_usd;
         const price = s.index_price;
-        const pnl = long ? size * (price / p.f.entry_price - 1) : size * (1 - price / p.f.entry_price);
+        const entry = ownEntry.get(p.f)!; // the position's own average entry, as the protocols price it
+        const pnl = long ? size * (price / entry - 1) : size * (1 - price / entry);
         const coll = p.tokens > 0 ? p.tokens * price : p.f.position_collateral_usd;
         const borrow = size * ((long ? s.cum_borrowing_long : s.cum_borrowing_short) - p.cumB);
         let margin: number;

@@ -137,9 +137,11 @@ describe('alpha TradeEvent and PositionIncreased', () => {
       collateral_delta_usd: 99.3, position_collateral_usd: 99.3, price: 125, entry_price: 125, pnl_delta_usd: 0,
       fee_usd: 0.7, borrowing_fee_usd: null, funding_fee_usd: null, liquidation_fee_usd: null,
       funding_earned_usd: null, fee_total_usd: 0.7, index_price: 125, collateral_token: 'USDC',
+      position_entry_price: 125, // the program's own entry: $1,000 / 8 SOL
     });
     // exactly 125, not float noise from the unit conversion
     expect(String(fills[0]!.price)).toBe('125');
+    expect(String(fills[0]!.position_entry_price)).toBe('125');
   });
 
   it('PositionIncreased with acceptable_price None (426 bytes) decodes the same values', () => {
@@ -263,6 +265,8 @@ describe('alpha entry price (the contract: size-weighted average of the increase
     const { fills } = decode(txOf(ALPHA, [tradeEvent({ flags: 0b101, before: s(500n, 4_000_000_000n), after: s(1500n, 11_000_000_000n), execution: 10_000_000_000_000n })]), opts);
     // (1000 × 125 + 1000 × 100) / 2000
     expect(fills[0]).toMatchObject({ type: 'increase', price: 100, entry_price: 112.5 });
+    // the program's own entry, by the size held: $1,500 / 11 SOL
+    expect(fills[0]!.position_entry_price).toBe(1500 / 11);
   });
 });
 

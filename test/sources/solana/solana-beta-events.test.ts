@@ -124,6 +124,7 @@ describe('beta IncreasePositionEvent', () => {
       size_delta_usd: 1000, position_size_usd: 1000, collateral_delta_usd: 100, position_collateral_usd: 100,
       price: 125, entry_price: 125, pnl_delta_usd: 0, fee_usd: 0.7, borrowing_fee_usd: null, funding_fee_usd: null,
       liquidation_fee_usd: null, funding_earned_usd: null, fee_total_usd: 0.7, index_price: 125, collateral_token: 'SOL',
+      position_entry_price: null, // increase events carry no entry of the program's
     });
   });
 
@@ -155,7 +156,7 @@ describe('beta decreases', () => {
     one(increasePosition({ sizeUsd: M(1000), sizeDelta: M(1000), collDelta: M(100), price: M(125), slippage: null, referral: false }), chain);
     const { fills } = one(decreasePosition(dec), chain);
     expect(fills[0]).toMatchObject({ type: 'decrease', size_delta_usd: -400, position_size_usd: 600, collateral_delta_usd: -40, position_collateral_usd: 60,
-      price: 110, entry_price: 125, pnl_delta_usd: -48, fee_usd: 0.24, borrowing_fee_usd: 0.05, fee_total_usd: 0.29 });
+      price: 110, entry_price: 125, pnl_delta_usd: -48, fee_usd: 0.24, borrowing_fee_usd: 0.05, fee_total_usd: 0.29, position_entry_price: 125 });
   });
 
   it('InstantDecreasePositionEvent in the 2025 IDL (no trailing field) and the 2026 IDL (positionRequest None / Some)', () => {
@@ -177,7 +178,7 @@ describe('beta decreases', () => {
     const chain = new PositionChain();
     one(increasePosition({ sizeUsd: M(400), sizeDelta: M(400), collDelta: M(100), price: M(125), slippage: null, referral: false }), chain);
     const { fills } = one(instantDecrease({ ...dec, sizeUsd: 0n, collAfter: 0n, profit: true, idl: 'J1' }), chain);
-    expect(fills[0]).toMatchObject({ type: 'close', size_delta_usd: -400, position_size_usd: 0, position_collateral_usd: 0, collateral_delta_usd: -100, pnl_delta_usd: 48 });
+    expect(fills[0]).toMatchObject({ type: 'close', size_delta_usd: -400, position_size_usd: 0, position_collateral_usd: 0, collateral_delta_usd: -100, pnl_delta_usd: 48, position_entry_price: 125 });
   });
 });
 
@@ -188,6 +189,8 @@ describe('beta LiquidateFullPositionEvent', () => {
     const { fills } = one(liquidateFull({ sizeUsd: M(1000), price: M(113), profit: false, pnl: M(96), liquidationFee: M(2), collBefore: M(100), positionFee: M(0.6) }), chain);
     expect(fills[0]).toMatchObject({ type: 'liquidation', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0,
       price: 113, entry_price: 125, pnl_delta_usd: -96, fee_usd: 0.6, liquidation_fee_usd: 2, fee_total_usd: 2.6 });
+    // the event's positionPrice @338, the program's own entry
+    expect(fills[0]!.position_entry_price).toBe(125);
   });
 });
 

@@ -90,6 +90,9 @@ describe('the real TradeEvent and Market account', () => {
       expect(f.position_size_usd).toBeCloseTo(e.position_size_usd, 5);
       expect(f.price).toBe(e.price); // 1482239461510 × 1e9 / 1e20, exactly
       expect(f.entry_price).toBe(e.price);
+      // the program's own entry: size_in_usd / size_in_tokens of the state after the open
+      // (29671432173268000000000 / 1e20 USD / (20017974790 / 1e9) GMX = 14.8223946151088144…)
+      expect(f.position_entry_price).toBe(14.822394615108815);
       expect(Math.abs(f.fee_usd - 0.115125)).toBeLessThan(0.01);
       expect(f.fee_usd).toBe(0.115125);
       expect(f.position_collateral_usd).toBe(93.429622); // 93.452237 USDC at the short token's min price 0.999758

@@ -156,6 +156,14 @@ describe('solana source end to end (mock RPC)', () => {
       // entry = the contract's definition: the size-weighted average of the lifecycle's increases
       const entry = contractEntry.get(f.tx)!;
       if (Math.abs((r.entry_price as number) - entry) > entry * 1e-9) problems.push(`${f.tx} entry_price: ${String(r.entry_price)} vs ${entry}`);
+      // the program's own entry: alpha from size / tokens (tokens rounded to the index token's
+      // units: a small BTC position holds ~1e5 of them), beta's positionPrice (6 decimals) where
+      // its event has one (not on increases)
+      const own = r.position_entry_price as number | null;
+      const want = f.protocol === 'beta' && (f.type === 'open' || f.type === 'increase') ? null : f.position_entry_price!;
+      if (want === null ? own !== null : own === null || Math.abs(own - want) > (f.protocol === 'alpha' ? want * 1e-5 : 6e-7)) {
+        problems.push(`${f.tx} ${f.type} position_entry_price: ${String(own)} vs ${String(want)}`);
+      }
     }
     expect(problems.slice(0, 10), `${problems.length} problems`).toEqual([]);
 

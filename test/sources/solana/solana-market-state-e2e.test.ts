@@ -109,7 +109,7 @@ function fill(protocol: 'alpha' | 'beta', over: Partial<IncomingFill>): Incoming
     market: 'SOL-PERP', market_variant: null, side: 'long', type: 'open', size_delta_usd: 0, position_size_usd: 0,
     collateral_delta_usd: 0, position_collateral_usd: 0, price: 0, entry_price: 0, pnl_delta_usd: 0, fee_usd: 0,
     borrowing_fee_usd: null, funding_fee_usd: null, liquidation_fee_usd: null, funding_earned_usd: null, fee_total_usd: 0, index_price: 0,
-    collateral_token: null, ...over,
+    collateral_token: null, position_entry_price: null, ...over,
   };
 }
 

@@ -20,11 +20,11 @@ import { applyMarketStateUpdated, decodeMarketStateUpdated, MARKET_STATE_UPDATED
 import { ALPHA_PROGRAM } from '../layout.ts';
 import type { TokenDecimals } from '../tokens.ts';
 import type { AlphaPrices } from '../alpha-events.ts';
+import { MINUTE_MS } from '../../../lib/time.ts';
 
 
 /** The pools a snapshot reads: both sides' open interest (USD and tokens) and the borrowing factors. */
 const NEEDED = [POOL.openInterestForLong, POOL.openInterestForShort, POOL.openInterestInTokensForLong, POOL.borrowingFactor];
-const MINUTE = 60_000;
 
 interface Tracked {
   market: AlphaMarketAccount;
@@ -59,7 +59,7 @@ export class AlphaMarketHistory {
   record(tx: RpcTransaction, timeMs: number, prices: (marketToken: string) => AlphaPrices | undefined): MarketSnapshot[] {
     if (tx.meta?.err) return [];
     const rows: MarketSnapshot[] = [];
-    const minute = Math.floor(timeMs / MINUTE) * MINUTE;
+    const minute = Math.floor(timeMs / MINUTE_MS) * MINUTE_MS;
     for (const { program, data } of eventInstructions(tx)) {
       if (program !== ALPHA_PROGRAM || bytesToHex(data.subarray(0, 8)) !== MARKET_STATE_UPDATED_DISCRIMINATOR) continue;
       let ev: MarketStateUpdated;
@@ -92,7 +92,7 @@ export class AlphaMarketHistory {
   private row(t: Tracked, p: AlphaPrices | undefined): MarketSnapshot | undefined {
     const decimals = this.decimals.get(t.market.indexTokenMint);
     if (!p || decimals === undefined || !NEEDED.every((k) => t.seen.has(k))) return undefined;
-    const stamp = t.minute + MINUTE;
+    const stamp = t.minute + MINUTE_MS;
     const index = { usd: alphaPrice((p.index.min + p.index.max) / 2n, decimals), source: 'fill' as const, publishTime: stamp / 1000 };
     const r = alphaMarketRow(t.market, p, index, stamp, stamp / 1000, t.funding);
     if (!r) return undefined;

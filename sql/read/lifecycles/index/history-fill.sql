@@ -1,8 +1,8 @@
--- Fills the history read index (sql/schema/read-index.sql) with every closed or liquidated alpha
--- lifecycle whose last fill is at or before $mark, in (address, position_id) order: the insertion
--- order is the storage order, which gives each row group a narrow address range.
+-- Fills the history read index (sql/schema/read-index.sql) with every closed or liquidated
+-- lifecycle of both protocols whose last fill is at or before $mark, in (address, position_id)
+-- order: the insertion order is the storage order, which gives each row group a narrow address range.
 -- Parameters: $mark BIGINT, the journal seq the derived state includes.
-INSERT INTO alpha_history_index
+INSERT INTO history_index
 SELECT * FROM lifecycles
-WHERE protocol = 'alpha' AND status IN ('closed', 'liquidated') AND last_seq <= $mark::BIGINT
+WHERE status IN ('closed', 'liquidated') AND last_seq <= $mark::BIGINT
 ORDER BY address, position_id;

@@ -1,3 +1,3 @@
 -- Drops the mark of the history read index (sql/schema/read-index.sql), before the new one is
 -- set in the same transaction (server/read/lifecycles/history-index.ts). No parameters.
-DELETE FROM alpha_history_index_mark;
+DELETE FROM history_index_mark;

@@ -1,10 +1,10 @@
 -- The by-address files of one lifecycle-store segment (server/read/lifecycles/lifecycle-accounts.ts writes
--- them; endpoint 15 reads them): every alpha lifecycle closed or liquidated by a fill with
+-- them; `GET /v1/{protocol}/accounts/{address}/history` reads them): every lifecycle of $protocol closed or liquidated by a fill with
 -- $after < seq <= $mark (the segment's lifecycles), in (address, position_id) order, with endpoint
 -- 15's filter and sort keys and its record document.
--- Parameters: $after BIGINT, $mark BIGINT (as sql/read/lifecycles/store/lifecycle-docs.sql).
+-- Parameters: $protocol VARCHAR, $after BIGINT, $mark BIGINT (as sql/read/lifecycles/store/lifecycle-docs.sql).
 -- Columns: address, position_id, market_variant, market, opened_us, closed_us, max_size_usd (NULL
--- possible), net_pnl_usd, max_leverage (the alpha_record_docs macro's, as DOUBLE), doc.
+-- possible), net_pnl_usd, max_leverage (the record_docs macro's, as DOUBLE), doc.
 SELECT address,
        position_id::DOUBLE AS position_id,
        market_variant,
@@ -15,6 +15,6 @@ SELECT address,
        net_pnl_usd,
        max_leverage,
        doc
-FROM alpha_record_docs()
+FROM record_docs($protocol::VARCHAR)
 WHERE status <> 'open' AND last_seq > $after::BIGINT AND last_seq <= $mark::BIGINT
 ORDER BY address, position_id;
