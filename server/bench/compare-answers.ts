@@ -21,8 +21,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { KeyStore } from '../keys/store.ts';
-import { log } from '../log.ts';
-import { progress } from '../progress.ts';
+import { log } from '../lib/log.ts';
+import { progress } from '../lib/progress.ts';
 import { compareAnswers, differenceCount, formatTallies, PER_REQUEST_HEADERS, type Side } from './answer-compare.ts';
 import { answerPool, jsonGetter } from './answer-pool.ts';
 import { answerRequests, restRoutesOf, type AnswerRequest } from './answer-requests.ts';
@@ -76,7 +76,7 @@ function worktreeOf(ref: string): { dir: string; remove: () => void } {
 async function serve(code: string, dataDir: string, env: NodeJS.ProcessEnv, name: string): Promise<ServerChild> {
   const port = await freePort();
   const child = await spawnServer({
-    name, script: join(code, 'server/cli.ts'), port, readyPath: '/v1/openapi.json', env,
+    name, script: join(code, 'server/main/cli.ts'), port, readyPath: '/v1/openapi.json', env,
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'none'],
     // a copy of the journal whose derived state this code rebuilds takes minutes
     timeoutMs: 900_000,

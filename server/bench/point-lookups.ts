@@ -2,7 +2,7 @@
  * `npm run bench:point-lookups -- --data DIR`: where should the closed lifecycles live? Serves
  * `GET /v1/alpha/accounts/{address}/history`, `GET /v1/alpha/positions/{address}/{id}` and
  * `GET /v1/alpha/positions/{address}/{id}/lifecycle` three ways, in one process over one open state:
- * - `segments`: the lifecycle store's segment files (server/http/lifecycle-store.ts), as served;
+ * - `segments`: the lifecycle store's segment files (server/read/lifecycles/lifecycle-store.ts), as served;
  * - `duckdb`: no store, the routes' SQL fallbacks alone;
  * - `sqlite`: the same closed lifecycles in SQLite (server/bench/sqlite-lifecycles.ts).
  * Everything else is shared (the open-position set, the accounts, the history read index), and each
@@ -18,15 +18,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { H3 } from 'h3';
-import { mountRoute } from '../http/app.ts';
-import { AccountsIndex } from '../http/accounts-index.ts';
+import { mountRoute } from '../http/mount-route.ts';
+import { AccountsIndex } from '../read/accounts/accounts-index.ts';
 import { handleError } from '../http/errors.ts';
-import { HistoryIndex } from '../http/history-index.ts';
-import { LifecycleStore } from '../http/lifecycle-store.ts';
-import { OpenPositionsIndex } from '../http/open-positions-index.ts';
+import { HistoryIndex } from '../read/lifecycles/history-index.ts';
+import { LifecycleStore } from '../read/lifecycles/lifecycle-store.ts';
+import { OpenPositionsIndex } from '../read/open-positions/open-positions-index.ts';
 import { positionRoutes } from '../http/routes/positions.ts';
 import { KeyStore } from '../keys/store.ts';
-import { log } from '../log.ts';
+import { log } from '../lib/log.ts';
 import { openService } from '../service.ts';
 import { percentile } from './server-process.ts';
 import { SqliteLifecycles, buildSqliteLifecycles } from './sqlite-lifecycles.ts';
@@ -57,7 +57,7 @@ try {
   void history.open();
   await store.follow(history);
   say(`lifecycle store ready in ${((performance.now() - t0) / 1000).toFixed(0)} s, mark ${store.view().mark}`);
-  // the serving memory limit, as a server runs (server/commands/start.ts)
+  // the serving memory limit, as a server runs (server/main/commands/start.ts)
   await service.db.setMemoryLimit(process.env.PERPS_DUCKDB_SERVE_MEMORY ?? '640MB');
   const accounts = new AccountsIndex(service);
   const openPositions = new OpenPositionsIndex(service);

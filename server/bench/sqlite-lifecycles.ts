@@ -10,11 +10,11 @@ import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Service } from '../service.ts';
-import { KEY_WIDTH, accountFiles } from '../http/lifecycle-accounts.ts';
-import { segmentFiles, type SegmentMeta } from '../http/lifecycle-segment.ts';
-import { LifecycleStore } from '../http/lifecycle-store.ts';
-import { recordRow, type FillDoc } from '../http/lifecycle-timeline.ts';
-import type { StoreView } from '../http/lifecycle-view.ts';
+import { KEY_WIDTH, accountFiles } from '../read/lifecycles/lifecycle-accounts.ts';
+import { segmentFiles, type SegmentMeta } from '../read/lifecycles/lifecycle-segment.ts';
+import { LifecycleStore } from '../read/lifecycles/lifecycle-store.ts';
+import { recordRow, type FillDoc } from '../read/lifecycles/lifecycle-timeline.ts';
+import type { StoreView } from '../read/lifecycles/lifecycle-view.ts';
 
 /** Reads `length` bytes at `position` of an open file. */
 function readAt(fd: number, position: number, length: number): Buffer {

@@ -2,11 +2,11 @@
  * The row each query of sql/api/ returns, by the same name as server/db/queries.ts: its columns in
  * order, each with the DuckDB type of the result column. The database's `query`, `queryOne` and
  * `queryChunks` return {@link RowOf} for a name given as a literal, so a misspelt column or a
- * column the SQL does not return fails `npm run typecheck`. test/sql-rows.test.ts prepares every
+ * column the SQL does not return fails `npm run typecheck`. test/db/sql-rows.test.ts prepares every
  * query on an empty derived state and checks names, order and types against DuckDB's.
  *
  * The templated files (sql/api/prices-edge, prices-first-snapshot, prices-history: their text is
- * completed at run time by server/http/price-candles.ts) are not listed: they are never run by name.
+ * completed at run time by server/read/prices/price-candles.ts) are not listed: they are never run by name.
  */
 import type { Plain } from './values.ts';
 
@@ -21,8 +21,8 @@ export const QUERY_ROWS = {
     avg_position_size_usd: 'DOUBLE', max_position_size_usd: 'DOUBLE', avg_position_duration_hours: 'DOUBLE',
     open_notional_usd: 'DOUBLE', markets_traded: 'VARCHAR[]', market_variants_traded: 'VARCHAR[]',
   },
-  'api/alpha-account-exists': { account_exists: 'BOOLEAN' },
-  'api/alpha-account-history': {
+  'read/lifecycles/alpha-account-exists': { account_exists: 'BOOLEAN' },
+  'read/lifecycles/alpha-account-history': {
     total: 'BIGINT', protocol: 'VARCHAR', position_id: 'BIGINT', market_variant: 'VARCHAR',
     market: 'VARCHAR', address: 'VARCHAR', side: 'VARCHAR', max_size_usd: 'DOUBLE',
     max_collateral_usd: 'DOUBLE', entry_price: 'DOUBLE', opened_at: 'TIMESTAMP', status: 'VARCHAR',
@@ -31,7 +31,7 @@ export const QUERY_ROWS = {
     borrowing_fees_usd: 'DOUBLE', funding_earned_usd: 'DOUBLE', net_pnl_usd: 'DOUBLE',
     fill_count: 'INTEGER', open_tx: 'VARCHAR', close_tx: 'VARCHAR',
   },
-  'api/alpha-accounts-all': {
+  'read/accounts/alpha-accounts-all': {
     address: 'VARCHAR', trades: 'INTEGER', wins: 'INTEGER', losses: 'INTEGER', win_rate: 'DOUBLE',
     volume_usd: 'DOUBLE', net_pnl_usd: 'DOUBLE', positions: 'INTEGER', open_positions: 'INTEGER',
     first_trade_at: 'TIMESTAMP', last_trade_at: 'TIMESTAMP', realized_pnl_usd: 'DOUBLE', fees_usd: 'DOUBLE',
@@ -42,7 +42,7 @@ export const QUERY_ROWS = {
     _volume_whole: 'BIGINT', _volume_micros: 'INTEGER', _net_pnl_whole: 'BIGINT',
     _net_pnl_micros: 'INTEGER',
   },
-  'api/alpha-accounts-of': {
+  'read/accounts/alpha-accounts-of': {
     address: 'VARCHAR', trades: 'INTEGER', wins: 'INTEGER', losses: 'INTEGER', win_rate: 'DOUBLE',
     volume_usd: 'DOUBLE', net_pnl_usd: 'DOUBLE', positions: 'INTEGER', open_positions: 'INTEGER',
     first_trade_at: 'TIMESTAMP', last_trade_at: 'TIMESTAMP', realized_pnl_usd: 'DOUBLE', fees_usd: 'DOUBLE',
@@ -53,12 +53,12 @@ export const QUERY_ROWS = {
     _volume_whole: 'BIGINT', _volume_micros: 'INTEGER', _net_pnl_whole: 'BIGINT',
     _net_pnl_micros: 'INTEGER',
   },
-  'api/alpha-accounts-totals': {
+  'read/accounts/alpha-accounts-totals': {
     accounts: 'BIGINT', with_open_positions: 'BIGINT', positions: 'BIGINT', open_positions: 'BIGINT',
     volume_usd: 'VARCHAR', profits_usd: 'VARCHAR', losses_usd: 'VARCHAR', traded: 'BIGINT',
     win_rate_units: 'VARCHAR',
   },
-  'api/alpha-closed-after': {
+  'read/lifecycles/alpha-closed-after': {
     watermark: 'DOUBLE', address: 'VARCHAR', position_id: 'DOUBLE', market_variant: 'VARCHAR',
     market: 'VARCHAR', opened_us: 'DOUBLE', closed_us: 'DOUBLE', max_size_usd: 'DOUBLE',
     net_pnl_usd: 'DOUBLE', max_leverage: 'DOUBLE', last_seq: 'DOUBLE', doc: 'VARCHAR',
@@ -66,7 +66,7 @@ export const QUERY_ROWS = {
   'api/alpha-funding-rates': {
     market_variant: 'VARCHAR', time: 'TIMESTAMP', funding_rate_long: 'DOUBLE', funding_rate_short: 'DOUBLE',
   },
-  'api/alpha-liquidations-after': {
+  'read/liquidations/alpha-liquidations-after': {
     time: 'TIMESTAMP', position_id: 'BIGINT', protocol: 'VARCHAR', market: 'VARCHAR',
     market_variant: 'VARCHAR', address: 'VARCHAR', side: 'VARCHAR', size_usd: 'DOUBLE',
     collateral_usd: 'DOUBLE', price: 'DOUBLE', entry_price: 'DOUBLE', pnl_usd: 'DOUBLE',
@@ -89,7 +89,7 @@ export const QUERY_ROWS = {
     market_variant: 'VARCHAR', market: 'VARCHAR', time: 'TIMESTAMP', long_usd: 'DOUBLE',
     short_usd: 'DOUBLE', total_usd: 'DOUBLE',
   },
-  'api/alpha-open-positions-all': {
+  'read/open-positions/alpha-open-positions-all': {
     protocol: 'VARCHAR', position_id: 'BIGINT', market_variant: 'VARCHAR', market: 'VARCHAR',
     address: 'VARCHAR', side: 'VARCHAR', current_size_usd: 'DOUBLE', max_size_usd: 'DOUBLE',
     current_collateral_usd: 'DOUBLE', max_collateral_usd: 'DOUBLE', unsettled_borrowing_usd: 'DOUBLE',
@@ -112,7 +112,7 @@ export const QUERY_ROWS = {
     short_positions: 'BIGINT', long_notional_usd: 'DOUBLE', short_notional_usd: 'DOUBLE',
     long_upnl_usd: 'DOUBLE', short_upnl_usd: 'DOUBLE', avg_leverage: 'DOUBLE',
   },
-  'api/alpha-open-record': {
+  'read/lifecycles/alpha-open-record': {
     protocol: 'VARCHAR', position_id: 'BIGINT', market_variant: 'VARCHAR', market: 'VARCHAR',
     address: 'VARCHAR', side: 'VARCHAR', max_size_usd: 'DOUBLE', max_collateral_usd: 'DOUBLE',
     entry_price: 'DOUBLE', opened_at: 'TIMESTAMP', status: 'VARCHAR', closed_at: 'TIMESTAMP',
@@ -144,7 +144,7 @@ export const QUERY_ROWS = {
   'api/alpha-position-span': {
     protocol: 'VARCHAR', address: 'VARCHAR', first_seq: 'BIGINT', last_seq: 'BIGINT',
   },
-  'api/alpha-position-tail': { doc: 'VARCHAR' },
+  'read/lifecycles/alpha-position-tail': { doc: 'VARCHAR' },
   'api/alpha-scope-known': { known: 'BOOLEAN' },
   'api/alpha-scopes-known': { market: 'VARCHAR', market_variant: 'VARCHAR' },
   'api/beta-markets': { market: 'VARCHAR', market_variant: 'VARCHAR' },
@@ -153,7 +153,7 @@ export const QUERY_ROWS = {
     open_interest_short_usd: 'DOUBLE', funding_rate_long: 'DOUBLE', funding_rate_short: 'DOUBLE',
     volume_24h_usd: 'DOUBLE', fees_24h_usd: 'DOUBLE', liquidations_24h_usd: 'DOUBLE',
   },
-  'api/edge-fills': {
+  'read/buckets/edge-fills': {
     seq: 'DOUBLE', market: 'VARCHAR', market_variant: 'VARCHAR', time_ms: 'DOUBLE', liquidation: 'BOOLEAN',
     is_long: 'BOOLEAN', is_short: 'BOOLEAN', size_delta: 'DOUBLE', fee: 'DOUBLE', liquidation_fee: 'DOUBLE',
   },
@@ -174,23 +174,23 @@ export const QUERY_ROWS = {
     funding_fee_usd: 'DOUBLE', liquidation_fee_usd: 'DOUBLE', fee_total_usd: 'DOUBLE', tx: 'VARCHAR',
     time_us: 'BIGINT',
   },
-  'api/funding-rates-history': {
+  'read/funding/funding-rates-history': {
     time: 'TIMESTAMP', funding_rate_long: 'DOUBLE', funding_rate_short: 'DOUBLE',
   },
   'api/health-derived': { derived_seq: 'BIGINT', last_fill_time: 'TIMESTAMP', duckdb_bytes: 'DOUBLE' },
-  'api/liquidations-history': {
+  'read/buckets/liquidations-history': {
     time: 'TIMESTAMP', count: 'INTEGER', long_usd: 'DOUBLE', short_usd: 'DOUBLE', total_usd: 'DOUBLE',
     fees_usd: 'DOUBLE',
   },
-  'api/open-interest-history': {
+  'read/buckets/open-interest-history': {
     kind: 'VARCHAR', k: 'VARCHAR', t: 'BIGINT', l: 'VARCHAR', s: 'VARCHAR', f: 'BOOLEAN',
   },
-  'api/prices-first-day': { day_ms: 'BIGINT' },
+  'read/prices/prices-first-day': { day_ms: 'BIGINT' },
   'api/protocols-stats': {
     protocol: 'VARCHAR', open_interest_usd: 'DOUBLE', volume_24h_usd: 'DOUBLE', fees_24h_usd: 'DOUBLE',
     liquidations_24h_usd: 'DOUBLE', markets: 'INTEGER',
   },
-  'api/volume-history': { time: 'TIMESTAMP', volume_usd: 'DOUBLE', fees_usd: 'DOUBLE' },
+  'read/buckets/volume-history': { time: 'TIMESTAMP', volume_usd: 'DOUBLE', fees_usd: 'DOUBLE' },
   'api/window-fill-edges': { enter: 'DOUBLE', leave: 'DOUBLE' },
   'api/window-snapshot-enter': { enter: 'DOUBLE' },
 } as const satisfies Record<string, Record<string, string>>;

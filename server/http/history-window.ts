@@ -19,9 +19,10 @@ import { ApiError } from './errors.ts';
 import type { PlanName } from '../keys/plans.ts';
 import { isoFromMs } from '../db/values.ts';
 import {
-  bucketCount, DAY, DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, INTERVAL_MS, MAX_BUCKETS,
+  bucketCount, DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, INTERVAL_MS, MAX_BUCKETS,
   type HistoryInterval, type HistoryKind, type HistoryWindow,
 } from '../read/window.ts';
+import { DAY_MS } from '../lib/time.ts';
 
 export type { HistoryInterval, HistoryKind, HistoryWindow };
 

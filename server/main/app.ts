@@ -19,7 +19,7 @@ import { HistoryMirror } from '../read/buckets/history-mirror.ts';
 import { LiquidationIndex } from '../read/liquidations/liquidation-index.ts';
 import { OpenPositionsIndex } from '../read/open-positions/open-positions-index.ts';
 import type { LifecycleStore } from '../read/lifecycles/lifecycle-store.ts';
-import type { HistoryIndex } from '../read/lifecycles/history-index.ts';
+import { HistoryIndex } from '../read/lifecycles/history-index.ts';
 import { readModels } from '../read/registry.ts';
 import { DATA_SOURCE_HEADER, stageHeader } from '../http/answer-headers.ts';
 import { handleError } from '../http/errors.ts';

@@ -13,7 +13,6 @@
 import { PLAN_NAMES } from '../../keys/plans.ts';
 import type { HistoryMirror } from './history-mirror.ts';
 import { DEFAULT_SPAN_MS, depthDays, type HistoryKind } from '../window.ts';
-import { M5 } from './variant-buckets.ts';
 import { DAY_MS, FIVE_MINUTES_MS } from '../../lib/time.ts';
 
 /** How often the buckets ahead are checked. */

@@ -19,7 +19,7 @@ import type { HistoryWindow } from '../window.ts';
 import type { OiBucket } from './oi-series.ts';
 import { mirrorProbe, type EdgeProbe } from './mirror-probe.ts';
 import { ExactSum, Inexact, LOAD_LIMIT, variantKey, type SumColumn, type VariantBuckets } from './variant-buckets.ts';
-import { FIVE_MINUTES_MS } from '../lib/time.ts';
+import { FIVE_MINUTES_MS } from '../../lib/time.ts';
 
 const floor5 = (x: number): number => Math.floor(x / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
 const ceil5 = (x: number): number => Math.ceil(x / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;

@@ -10,7 +10,7 @@
  * answer itself read there (its partial edge), else it cannot tell.
  */
 import { type VariantBuckets } from './variant-buckets.ts';
-import { FIVE_MINUTES_MS } from '../lib/time.ts';
+import { FIVE_MINUTES_MS } from '../../lib/time.ts';
 
 /** See the file comment. */
 export interface EdgeProbe {

@@ -1,14 +1,14 @@
 import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockOnly, compareAnswers, differenceCount, formatTallies, type Side } from '../server/bench/answer-compare.ts';
-import { answerPool, jsonGetter } from '../server/bench/answer-pool.ts';
-import { answerRequests, restRoutesOf, type AnswerRequest } from '../server/bench/answer-requests.ts';
-import { startServer, type RunningServer } from '../server/http/serve.ts';
-import { KeyStore } from '../server/keys/store.ts';
-import { openLimits, type Limits } from '../server/limits/gate.ts';
-import { openService, type Service } from '../server/service.ts';
-import { Simulator } from '../server/sources/simulate/simulator.ts';
-import { tempDataDir } from './helpers/fixtures.ts';
+import { clockOnly, compareAnswers, differenceCount, formatTallies, type Side } from '../../server/bench/answer-compare.ts';
+import { answerPool, jsonGetter } from '../../server/bench/answer-pool.ts';
+import { answerRequests, restRoutesOf, type AnswerRequest } from '../../server/bench/answer-requests.ts';
+import { startServer, type RunningServer } from '../../server/main/serve.ts';
+import { KeyStore } from '../../server/keys/store.ts';
+import { openLimits, type Limits } from '../../server/limits/gate.ts';
+import { openService, type Service } from '../../server/service.ts';
+import { Simulator } from '../../server/sources/simulate/simulator.ts';
+import { tempDataDir } from '../helpers/fixtures.ts';
 
 /**
  * The answer comparison (npm run compare:answers) on a real server over a day and a half simulated: the

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { offenders, performanceReferences, sqlComments, tsComments } from './helpers/comment-scan.ts';
+import { offenders, performanceReferences, sqlComments, tsComments } from '../helpers/comment-scan.ts';
 
 describe('words in comments', () => {
   it('finds comments in TypeScript and SQL, not strings', () => {
@@ -21,7 +21,7 @@ describe('words in comments', () => {
   });
 
   it('name only headings that docs/performance.md has, where they point to its figures', () => {
-    const page = readFileSync(join(import.meta.dirname, '..', 'docs', 'performance.md'), 'utf8');
+    const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'performance.md'), 'utf8');
     const headings = new Set([...page.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1]!.trim()));
     const refs = performanceReferences();
     expect(refs.length).toBeGreaterThan(20);
