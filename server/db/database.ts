@@ -38,8 +38,14 @@ export class Database {
   private readonly closeHooks: (() => void)[] = [];
   /** resolved while heavy read-side builds may run (see {@link Database.holdReadBuilds}) */
   private readBuilds: Promise<void> = Promise.resolve();
+  /** the serving limit set by {@link setMemoryLimit} (null: none yet, the bulk limit holds) */
+  private servingLimit: string | null = null;
+  /** heavy read-side builds running now under the bulk limit (see {@link underBulkMemory}) */
+  private bulkBuilds = 0;
 
-  private constructor(readonly instance: DuckDBInstance, readonly path: string, private threadCount: number) {}
+  private constructor(readonly instance: DuckDBInstance, readonly path: string, private threadCount: number,
+    /** the memory limit the instance opened with (bulk work) */
+    readonly bulkLimit: string) {}
 
   /** DuckDB's worker threads now. */
   get threads(): number {
@@ -66,12 +72,13 @@ export class Database {
    */
   static async open(path: string, opts: { readers?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {
     const threads = Math.max(1, Math.floor(Number(opts.threads ?? process.env.PERPS_DUCKDB_THREADS ?? 2)) || 2);
+    const bulkLimit = opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB';
     const instance = await DuckDBInstance.create(':memory:', {
       // PERPS_DUCKDB_THREADS: DuckDB's worker threads (default 2)
       threads: String(threads),
       // PERPS_DUCKDB_MEMORY: DuckDB's memory_limit for bulk work (catch-up, rebuild, backfill;
       // default 2GB); a serving process lowers it once that is done (PERPS_DUCKDB_SERVE_MEMORY)
-      memory_limit: opts.memoryLimit ?? process.env.PERPS_DUCKDB_MEMORY ?? '2GB',
+      memory_limit: bulkLimit,
       // a bulk process keeps what its allocator freed for the next chunk (server/db/bulk-allocator.ts)
       ...allocatorOptions(),
       // where a query that outgrows memory spills (a sort of the lifecycle store, a large rebuild
@@ -79,7 +86,7 @@ export class Database {
       // in memory, whose default is `.tmp` under the working directory: the repository under `npm start`.
       ...(path === ':memory:' ? {} : { temp_directory: `${path}.tmp` }),
     });
-    const db = new Database(instance, path, threads);
+    const db = new Database(instance, path, threads, bulkLimit);
     const recovery = path === ':memory:' ? '' : ' (RECOVERY_MODE NO_WAL_WRITES)';
     // attached once for the instance (on what becomes the writer); every connection then makes it
     // its default (db.connect)
@@ -188,13 +195,58 @@ export class Database {
   }
 
   /**
-   * Sets DuckDB's memory limit (e.g. `1GB`) for the whole instance, at once: lowering it evicts
-   * cached blocks down to it. The serving process builds with a larger limit than it serves with
-   * (see `start`).
+   * Sets DuckDB's serving memory limit (e.g. `1GB`) for the whole instance: at once, unless a heavy
+   * read-side build runs under the bulk limit (then when the last one ends, see
+   * {@link underBulkMemory}). Lowering it evicts cached blocks down to it. The serving process
+   * builds with a larger limit than it serves with (see `start`).
    */
   async setMemoryLimit(limit: string): Promise<void> {
     if (!isMemoryLimit(limit)) throw new Error(`memory limit "${limit}": expected e.g. 1GB or 512MiB`);
-    await this.write((w) => w.exec(`SET memory_limit = '${limit}'`));
+    if (this.bulkBuilds === 0) await this.write((w) => w.exec(`SET memory_limit = '${limit}'`));
+    this.servingLimit = limit;
+  }
+
+  /**
+   * Runs `build` (a heavy read-side build: a lifecycle-store segment, the history read index)
+   * under the bulk memory limit the instance opened with, then goes back to the serving limit once
+   * no such build runs. Under the serving limit the first store build of a large journal ran
+   * DuckDB out of memory, and every query beside it too (docs/performance.md, "Memory settings").
+   */
+  async underBulkMemory<T>(build: () => Promise<T>): Promise<T> {
+    this.bulkBuilds += 1;
+    try {
+      if (this.bulkBuilds === 1 && this.servingLimit !== null) {
+        await this.write((w) => w.exec(`SET memory_limit = '${this.bulkLimit}'`));
+      }
+      return await build();
+    } finally {
+      this.bulkBuilds -= 1;
+      if (this.bulkBuilds === 0 && this.servingLimit !== null && !this.closing) await this.restoreServingLimit(this.servingLimit);
+    }
+  }
+
+  /**
+   * Lowers the limit back to `limit` after a build. DuckDB refuses while it cannot free that much
+   * yet (changes of the build not yet checkpointed): then tried again in the background every 15 s,
+   * as `start` does with its first serving limit, until it holds, a build begins or the database closes.
+   */
+  private async restoreServingLimit(limit: string): Promise<void> {
+    const attempt = () => this.write((w) => w.exec(`SET memory_limit = '${limit}'`));
+    try {
+      await attempt();
+      return;
+    } catch (err) {
+      log.info(`DuckDB memory limit: back to ${limit} after a read-side build once DuckDB can free enough (${(err as Error).message.split('\n')[0]})`);
+    }
+    let tries = 0;
+    const timer = setInterval(() => {
+      if (this.bulkBuilds > 0 || this.closing || this.servingLimit !== limit || ++tries > 60) {
+        clearInterval(timer);
+        return;
+      }
+      attempt().then(() => clearInterval(timer), () => undefined);
+    }, 15_000);
+    timer.unref();
   }
 
   /**

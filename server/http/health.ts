@@ -83,13 +83,32 @@ async function probe(service: Service): Promise<Probe> {
     timer = setTimeout(() => reject(new ProbeTimeout()), PROBE_TIMEOUT_MS);
   });
   try {
-    const row = await Promise.race([service.db.queryOne('api/health-derived'), timeout]);
+    const row = await Promise.race([probeQuery(service, performance.now() + PROBE_TIMEOUT_MS), timeout]);
     return {
       derived: { seq: (row?.derived_seq as number | null | undefined) ?? null, last_fill_time: (row?.last_fill_time as string | null | undefined) ?? null },
       duckdbBytes: (row?.duckdb_bytes as number | null | undefined) ?? null,
     };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** DuckDB's refusal of an allocation: every block held by other queries at that moment. */
+const OUT_OF_MEMORY = /Out of Memory Error/;
+
+/**
+ * The probe's query, tried again every 100 ms until `deadline` while DuckDB refuses it memory: a
+ * heavy query beside it (a read-side build) holding the whole limit for a moment is not a broken
+ * database, and the probe's one block is free again once that query's sort moves on.
+ */
+async function probeQuery(service: Service, deadline: number): Promise<Awaited<ReturnType<Service['db']['queryOne']>>> {
+  for (;;) {
+    try {
+      return await service.db.queryOne('api/health-derived');
+    } catch (err) {
+      if (!OUT_OF_MEMORY.test((err as Error).message) || performance.now() + 100 >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 

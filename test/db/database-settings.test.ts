@@ -23,6 +23,39 @@ describe('DuckDB settings at run time', () => {
     }
   });
 
+  it('runs a read-side build under the bulk limit, serving limit set meanwhile applied after it', async () => {
+    const db = await Database.open(':memory:', { memoryLimit: '256MB', threads: 1 });
+    try {
+      const limit = async () => String((await db.querySql(`SELECT current_setting('memory_limit') AS v`))[0]!.v);
+      // an ungrouped list() cannot spill: ~60 MB of strings held at once
+      const big = () => db.querySql(`SELECT length(list(md5(range::VARCHAR) || md5((range + 1)::VARCHAR))) AS n FROM range(600000)`);
+      await db.setMemoryLimit('16MB');
+      await expect(big()).rejects.toThrow(/Out of Memory/);
+      let during = '';
+      const rows = await db.underBulkMemory(async () => {
+        during = await limit();
+        return big();
+      });
+      expect(rows[0]!.n).toBe(600000);
+      expect(during).toBe('244.1 MiB'); // 256 MB
+      expect(await limit()).toBe('15.2 MiB'); // 16 MB, back after the build
+      // a serving limit set while a build runs applies once the last build ends
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const first = db.underBulkMemory(() => held);
+      const second = db.underBulkMemory(async () => undefined);
+      await second;
+      expect(await limit()).toBe('244.1 MiB');
+      await db.setMemoryLimit('32MB');
+      expect(await limit()).toBe('244.1 MiB');
+      release();
+      await first;
+      expect(await limit()).toBe('30.5 MiB'); // 32 MB
+    } finally {
+      await db.close();
+    }
+  });
+
   it('runs its close hooks once when it closes, before closing, and a hook added later at once', async () => {
     const db = await Database.open(':memory:');
     const calls: string[] = [];

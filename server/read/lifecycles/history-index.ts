@@ -107,11 +107,12 @@ export class HistoryIndex {
   /**
    * Rebuilds now (tests, and the background rebuild), or once the database allows heavy read-side
    * builds (Database.holdReadBuilds: not beside a source's backfill, where this rebuild of every
-   * closed lifecycle, at the build memory limit, took the process to ~2.6 GB after a `rebuild`);
-   * resolves once the new mark is in use.
+   * closed lifecycle, at the build memory limit, took the process to ~2.6 GB after a `rebuild`),
+   * under the bulk memory limit (Database.underBulkMemory); resolves once the new mark is in use.
    */
   rebuild(): Promise<void> {
-    this.building ??= this.service.db.readBuildsAllowed().then(() => this.service.db.write(async (w) => {
+    const db = this.service.db;
+    this.building ??= db.readBuildsAllowed().then(() => db.underBulkMemory(() => db.write(async (w) => {
       await w.exec('BEGIN TRANSACTION');
       try {
         const { seq } = await readWatermark(w);
@@ -125,7 +126,7 @@ export class HistoryIndex {
         await w.exec('ROLLBACK').catch(() => undefined);
         throw err;
       }
-    })).then((seq) => {
+    }))).then((seq) => {
       // closes appended while the rebuild waited for the writer are in the index now; later ones
       // are counted by the listener again (an over-count only brings the next rebuild forward)
       this.tail = 0;

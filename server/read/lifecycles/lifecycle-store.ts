@@ -119,10 +119,12 @@ export class LifecycleStore {
   /**
    * Adds the lifecycles closed in (mark now, `mark`] and reads the open prefixes at `mark`; one
    * extension at a time, in call order, each once the database allows heavy read-side builds
-   * (Database.holdReadBuilds: not beside a source's backfill). Resolves once the new view is in use.
+   * (Database.holdReadBuilds: not beside a source's backfill), under the bulk memory limit
+   * (Database.underBulkMemory). Resolves once the new view is in use.
    */
   extend(mark: number): Promise<void> {
-    const next = this.track(this.extending.then(() => this.service.db.readBuildsAllowed()).then(() => this.extendTo(mark)));
+    const db = this.service.db;
+    const next = this.track(this.extending.then(() => db.readBuildsAllowed()).then(() => db.underBulkMemory(() => this.extendTo(mark))));
     this.extending = next.catch(() => undefined);
     return next;
   }
