@@ -137,6 +137,24 @@ describe('GET /health', () => {
     expect(body.memory.rss_mib).toBeGreaterThan(0);
   });
 
+  it('answers 200 when DuckDB refused the probe memory for a moment (a heavy build beside it), 503 when it goes on refusing', async () => {
+    t = await openTestApp({ now: NOW, batches: [batch('2026-06-01')] });
+    vi.spyOn(log, 'error').mockImplementation(() => undefined);
+    const db = t.service.db;
+    const real = db.queryOne.bind(db);
+    const full = new Error('Out of Memory Error: could not allocate block of size 256.0 KiB (610.2 MiB/610.3 MiB used)');
+    const probe = vi.spyOn(db, 'queryOne').mockRejectedValueOnce(full).mockRejectedValueOnce(full)
+      .mockImplementation((name, params) => real(name, params));
+    const res = await t.get('/health', null);
+    expect(probe).toHaveBeenCalledTimes(3);
+    expect(res.status).toBe(200);
+    expect((await res.json()).derived.seq).toBe(2);
+    probe.mockReset().mockRejectedValue(full);
+    const failing = await t.get('/health', null);
+    expect(failing.status).toBe(503);
+    expect((await failing.json()).problems).toEqual(['database: the probe query failed (see the log)']);
+  });
+
   it(`answers 503 when the database does not answer within ${PROBE_TIMEOUT_MS} ms`, async () => {
     t = await openTestApp({ now: NOW });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
