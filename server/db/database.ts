@@ -40,8 +40,12 @@ export class Database {
   private readBuilds: Promise<void> = Promise.resolve();
   /** the serving limit set by {@link setMemoryLimit} (null: none yet, the bulk limit holds) */
   private servingLimit: string | null = null;
-  /** heavy read-side builds running now under the bulk limit (see {@link underBulkMemory}) */
+  /** heavy read-side builds running or waiting their turn (see {@link underBulkMemory}) */
   private bulkBuilds = 0;
+  /** the end of the last build queued: builds run one at a time */
+  private bulkTurn: Promise<unknown> = Promise.resolve();
+  /** whether the bulk limit was set for the builds now queued */
+  private bulkLimitSet = false;
 
   private constructor(readonly instance: DuckDBInstance, readonly path: string, private threadCount: number,
     /** the memory limit the instance opened with (bulk work) */
@@ -208,20 +212,30 @@ export class Database {
 
   /**
    * Runs `build` (a heavy read-side build: a lifecycle-store segment, the history read index)
-   * under the bulk memory limit the instance opened with, then goes back to the serving limit once
-   * no such build runs. Under the serving limit the first store build of a large journal ran
-   * DuckDB out of memory, and every query beside it too (docs/performance.md, "Memory settings").
+   * under the bulk memory limit the instance opened with, one build at a time, then goes back to
+   * the serving limit once no build waits. Under the serving limit the first store build of a large
+   * journal ran DuckDB out of memory, and every query beside it too; two stores built side by side
+   * ran it out of the bulk limit as well (docs/performance.md, "Memory settings").
    */
   async underBulkMemory<T>(build: () => Promise<T>): Promise<T> {
     this.bulkBuilds += 1;
-    try {
-      if (this.bulkBuilds === 1 && this.servingLimit !== null) {
+    const turn = this.bulkTurn.then(async () => {
+      if (this.servingLimit !== null && !this.bulkLimitSet) {
         await this.write((w) => w.exec(`SET memory_limit = '${this.bulkLimit}'`));
+        this.bulkLimitSet = true;
       }
-      return await build();
+      return build();
+    });
+    this.bulkTurn = turn.catch(() => undefined);
+    try {
+      return await turn;
     } finally {
       this.bulkBuilds -= 1;
-      if (this.bulkBuilds === 0 && this.servingLimit !== null && !this.closing) await this.restoreServingLimit(this.servingLimit);
+      // the serving limit again, whether set before the builds (raised for them) or while they ran
+      if (this.bulkBuilds === 0) {
+        this.bulkLimitSet = false;
+        if (this.servingLimit !== null && !this.closing) await this.restoreServingLimit(this.servingLimit);
+      }
     }
   }
 

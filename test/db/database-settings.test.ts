@@ -23,7 +23,7 @@ describe('DuckDB settings at run time', () => {
     }
   });
 
-  it('runs a read-side build under the bulk limit, serving limit set meanwhile applied after it', async () => {
+  it('runs read-side builds under the bulk limit one at a time, a serving limit set meanwhile applied after them', async () => {
     const db = await Database.open(':memory:', { memoryLimit: '256MB', threads: 1 });
     try {
       const limit = async () => String((await db.querySql(`SELECT current_setting('memory_limit') AS v`))[0]!.v);
@@ -39,17 +39,24 @@ describe('DuckDB settings at run time', () => {
       expect(rows[0]!.n).toBe(600000);
       expect(during).toBe('244.1 MiB'); // 256 MB
       expect(await limit()).toBe('15.2 MiB'); // 16 MB, back after the build
-      // a serving limit set while a build runs applies once the last build ends
+      // builds run one at a time; a serving limit set while one runs applies once the last ends
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      const first = db.underBulkMemory(() => held);
-      const second = db.underBulkMemory(async () => undefined);
-      await second;
+      const order: string[] = [];
+      const first = db.underBulkMemory(async () => {
+        order.push('first');
+        await held;
+        order.push('first done');
+      });
+      const second = db.underBulkMemory(async () => void order.push('second'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(order).toEqual(['first']);
       expect(await limit()).toBe('244.1 MiB');
       await db.setMemoryLimit('32MB');
       expect(await limit()).toBe('244.1 MiB');
       release();
-      await first;
+      await Promise.all([first, second]);
+      expect(order).toEqual(['first', 'first done', 'second']);
       expect(await limit()).toBe('30.5 MiB'); // 32 MB
     } finally {
       await db.close();

@@ -25,6 +25,9 @@ import type { FillDoc } from './lifecycle-timeline.ts';
 import { lowerBound } from '../../lib/lower-bound.ts';
 import { AccountFiles, accountFiles, writeAccountFiles, type AccountRun } from './lifecycle-accounts.ts';
 
+/** Lifecycles per query of a segment's documents (see {@link writeSegment}). */
+const CHUNK_LIFECYCLES = 50_000;
+
 /** What the store's manifest records about a segment. */
 export interface SegmentMeta {
   /** data file name (the index file is the same with `.idx`) */
@@ -53,7 +56,8 @@ export function segmentFiles(file: string): [string, string, ...string[]] {
 /**
  * Writes the segment of `protocol`'s lifecycles closed in (after, mark] into `dir` (reads DuckDB on a pooled
  * reader, streaming through a 1 MB buffer, plus an id and an offset per lifecycle) and
- * returns its metadata.
+ * returns its metadata. The documents are read {@link CHUNK_LIFECYCLES} lifecycles at a time, in
+ * position_id ranges (docs/performance.md, "Memory settings").
  */
 export async function writeSegment(db: Database, dir: string, protocol: Protocol, after: number, mark: number): Promise<SegmentMeta> {
   const file = `seg-${after}-${mark}.jsonl`;
@@ -72,7 +76,12 @@ export async function writeSegment(db: Database, dir: string, protocol: Protocol
     out.write(']]\n');
   };
   try {
-    await db.queryChunkColumns('read/lifecycles/store/lifecycle-docs', { protocol, after, mark }, (chunk) => {
+    // one chunk of lifecycles at a time: a whole segment's fills sorted at once ran DuckDB out of memory
+    const starts = (await db.query('read/lifecycles/store/lifecycle-chunks', { protocol, after, mark, per: CHUNK_LIFECYCLES }))
+      .map((r) => r.from_id as number);
+    for (const [i, fromId] of starts.entries()) {
+      const toId = starts[i + 1] ?? Number.MAX_SAFE_INTEGER;
+      await db.queryChunkColumns('read/lifecycles/store/lifecycle-docs', { protocol, after, mark, from_id: fromId, to_id: toId }, (chunk) => {
       const [idCol, partCol, docCol] = chunk.getColumns() as [bigint[], number[], string[]];
       for (let i = 0; i < chunk.rowCount; i++) {
         if (partCol[i] === 0) {
@@ -84,7 +93,8 @@ export async function writeSegment(db: Database, dir: string, protocol: Protocol
           fills.push(docCol[i]!);
         }
       }
-    });
+      });
+    }
     endLifecycle();
     out.flush();
     await fsyncFd(fd); // tens of MB: off the event loop, which serves requests meanwhile

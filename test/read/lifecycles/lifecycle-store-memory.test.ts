@@ -32,7 +32,7 @@ describe('the lifecycle store under a small serving memory limit', () => {
     await t.service.db.setMemoryLimit(SERVING);
     const serving = await limit();
     // the store's own query at the serving limit: what a build under it would run into
-    await expect(t.service.db.query('read/lifecycles/store/lifecycle-docs', { protocol: 'alpha', after: 0, mark: t.service.lastSeq() }))
+    await expect(t.service.db.query('read/lifecycles/store/lifecycle-docs', { protocol: 'alpha', after: 0, mark: t.service.lastSeq(), from_id: 0, to_id: Number.MAX_SAFE_INTEGER }))
       .rejects.toThrow(/Out of Memory/);
     const history = new HistoryIndex(t.service, { rebuildAfter: Infinity });
     await history.rebuild(); // the history read index's rebuild: a heavy read-side build as well
