@@ -1,7 +1,8 @@
 import { SourceStatus } from './sources/source-status.ts';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Database, type Writer } from './db/database.ts';
+import { Database } from './db/database.ts';
+import type { Writer } from './db/writer.ts';
 import { sqlFile } from './db/sql-files.ts';
 import { catchUp } from './derive/catch-up.ts';
 import { readWatermark } from './derive/apply.ts';

@@ -1,4 +1,5 @@
-import type { Database, Row, Writer } from '../db/database.ts';
+import type { Database, Row } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { applyStaged, type StagedCounts } from '../derive/apply.ts';
 import { catchUp } from '../derive/catch-up.ts';
