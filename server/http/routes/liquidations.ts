@@ -25,7 +25,7 @@ import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, ti
 import { getPlan } from '../../keys/plans.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
-import { declareValidUntil } from '../../cache/response-cache.ts';
+import { declareValidUntil } from '../../cache/answer-declarations.ts';
 import { LiquidationIndex, servedOf, type ServedLiquidation } from '../../read/liquidations/liquidation-index.ts';
 import { JsonBody } from '../../cache/json-body.ts';
 import { decodeCursor, encodeCursor, type LiquidationFilters } from '../liquidation-cursor.ts';
