@@ -11,7 +11,7 @@ import { at, fill, marketSnapshot, positionSnapshot } from '../helpers/fixtures.
 import { openTestApp, type TestApp } from '../helpers/app.ts';
 import { restRoutes } from '../../server/main/app.ts';
 import { OPENAPI_PATH, openApiPath } from '../../server/http/openapi.ts';
-import { ERROR_CODES } from '../../server/http/response-schemas.ts';
+import { ERROR_CODES } from '../../server/http/response-schemas/error-body.ts';
 import type { RestRoute } from '../../server/http/routes/define.ts';
 import type { IncomingBatch } from '../../server/journal/rows.ts';
 

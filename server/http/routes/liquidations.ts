@@ -19,7 +19,8 @@
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
 import { cursorWindow } from '../../cache/policy.ts';
-import { Liquidation, cursorListOf } from '../response-schemas.ts';
+import { Liquidation } from '../response-schemas/liquidations.ts';
+import { cursorListOf } from '../response-schemas/envelopes.ts';
 import { ApiError } from '../errors.ts';
 import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, timestampParam } from '../params.ts';
 import { getPlan } from '../../keys/plans.ts';
