@@ -1,4 +1,4 @@
-import type { Writer } from '../server/db/database.ts';
+import type { Writer } from '../server/db/writer.ts';
 import { sqlFile } from '../server/db/sql-files.ts';
 
 /** Creates the jobs' bookkeeping table if needed (inside the writer). */

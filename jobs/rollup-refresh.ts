@@ -1,4 +1,4 @@
-import type { Writer } from '../server/db/database.ts';
+import type { Writer } from '../server/db/writer.ts';
 import { sqlFile } from '../server/db/sql-files.ts';
 import { inTransaction, readWatermark, type Watermark } from '../server/derive/apply.ts';
 import { dropTempStaging, resetStaging } from '../server/journal/stage.ts';

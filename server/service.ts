@@ -1,14 +1,14 @@
 import { SourceStatus } from './sources/source-status.ts';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Database, type Writer } from './db/database.ts';
+import { Database } from './db/database.ts';
+import type { Writer } from './db/writer.ts';
 import { sqlFile } from './db/sql-files.ts';
 import { catchUp } from './derive/catch-up.ts';
 import { readWatermark } from './derive/apply.ts';
 import { deriveVersion } from './derive/version.ts';
-import {
-  AppendPath, type AppendListener, type AppendOptions, type AppendResult, type DerivedChange, type DerivedChangeListener,
-} from './ingest/append.ts';
+import { AppendPath, type AppendOptions, type AppendResult } from './ingest/append.ts';
+import type { AppendListener, DerivedChange, DerivedChangeListener } from './ingest/append-events.ts';
 import { FillDedup } from './ingest/dedup.ts';
 import { LifecycleIndex } from './ingest/lifecycle-index.ts';
 import { readCheckpoint } from './journal/checkpoint.ts';

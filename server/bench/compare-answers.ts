@@ -75,8 +75,10 @@ function worktreeOf(ref: string): { dir: string; remove: () => void } {
 /** Starts the API server of checkout `code` on `dataDir` (as the bench does) and waits until its read side is warm. */
 async function serve(code: string, dataDir: string, env: NodeJS.ProcessEnv, name: string): Promise<ServerChild> {
   const port = await freePort();
+  // the CLI's place in a checkout from before the read side moved into layers, or after
+  const cli = ['server/main/cli.ts', 'server/cli.ts'].find((p) => existsSync(join(code, p))) ?? 'server/main/cli.ts';
   const child = await spawnServer({
-    name, script: join(code, 'server/main/cli.ts'), port, readyPath: '/v1/openapi.json', env,
+    name, script: join(code, cli), port, readyPath: '/v1/openapi.json', env,
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'none'],
     // a copy of the journal whose derived state this code rebuilds takes minutes
     timeoutMs: 900_000,

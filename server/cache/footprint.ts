@@ -19,7 +19,7 @@
  * buckets (the rollup refresh) still drop everything.
  */
 import type { H3Event } from 'h3';
-import type { DerivedChange } from '../ingest/append.ts';
+import type { DerivedChange } from '../ingest/append-events.ts';
 import type { Fill, Protocol } from '../journal/rows.ts';
 import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../read/window.ts';
 import type { CachePolicy } from './policy.ts';

@@ -18,13 +18,14 @@
  *   or before now and, under a plan depth, a `from` at or after the floor, until the floor would pass
  *   `from`; account history (`GET /v1/alpha/accounts/{address}/history`) only without a depth
  *   (server/cache/clock.ts). A route whose answer moves with the clock in a way it can bound
- *   declares how long its answer holds ({@link declareValidUntil}: the 24 h stats until a fill leaves
- *   or enters their window; liquidation search with a defaulted `to` until a liquidation enters it or
- *   the plan's floor passes a row); that bound replaces the rules above. A history window that moves
- *   with the clock (a defaulted `to`, a `from` on the moving plan floor) is a {@link
- *   declareMovingAnswer}: its data is kept and its envelope rendered at each hit's clock, within its
- *   bound (server/cache/history-validity.ts). Any other answer that read the clock is not cached: routes
- *   get a clock-tracking view of the service ({@link ResponseCache.service}).
+ *   declares how long its answer holds (declareValidUntil in server/cache/answer-declarations.ts:
+ *   the 24 h stats until a fill leaves or enters their window; liquidation search with a defaulted
+ *   `to` until a liquidation enters it or the plan's floor passes a row); that bound replaces the
+ *   rules above. A history window that moves with the clock (a defaulted `to`, a `from` on the
+ *   moving plan floor) is a moving answer (declareMovingAnswer): its data is kept and its envelope
+ *   rendered at each hit's clock, within its bound (server/http/history-validity.ts). Any other
+ *   answer that read the clock is not cached: routes get a clock-tracking view of the service
+ *   ({@link ResponseCache.service}).
  *   Every entry also keeps the clock it was computed at: a clock set back never sees it.
  *   Routes read the clock before their first `await` (all do), which is where it is attributed to
  *   the request (no AsyncLocalStorage: on Node 20 its promise hooks slow every request); a read
@@ -38,8 +39,11 @@ import type { H3Event } from 'h3';
 import { depthDays } from '../read/window.ts';
 import { clockValidity, windowOf } from './clock.ts';
 import type { CachePolicy } from './policy.ts';
-import { AppendImpact, declaredFootprint, windowFootprint, type Footprint } from './footprint.ts';
+import { AppendImpact, declaredFootprint, windowFootprint } from './footprint.ts';
 import { bodySize, keptBody, serializeResult, type Body } from './json-body.ts';
+import { declaredValidUntil, markComputing, movingAnswerOf } from './answer-declarations.ts';
+import { bodyAt, holds, sizeOf, unbounded, type Entry } from './cache-entry.ts';
+import { canonicalOf } from './canonical-query.ts';
 import { SecondChanceMap } from '../lib/second-chance-map.ts';
 import type { PlanName } from '../keys/plans.ts';
 import { log } from '../lib/log.ts';
@@ -47,73 +51,8 @@ import type { Service } from '../service.ts';
 
 type Query = Record<string, unknown>;
 
-/** Where a handler's declared validity is kept on its event (see {@link declareValidUntil}). */
-const VALID_UNTIL = 'perpsCacheValidUntil';
-
-/**
- * Declares that the answer being computed for `event` stays exactly what it is, as the service
- * clock moves on, until `until` (epoch ms, inclusive; null = until the next append). For routes
- * that read the clock and can bound its effect from the data (e.g. the next time a fill enters
- * or leaves a trailing window); the smallest of several declarations holds. The route owns the
- * bound's correctness: test/cache/cache.test.ts checks every declaring route against uncached answers
- * as the clock passes each bound.
- */
-export function declareValidUntil(event: H3Event, until: number | null): void {
-  const bound = until ?? Infinity;
-  const previous = event.context[VALID_UNTIL] as number | undefined;
-  event.context[VALID_UNTIL] = previous === undefined ? bound : Math.min(previous, bound);
-}
-
-/**
- * An answer whose body moves with the clock while its data holds (a history window ending now):
- * `render(t)` is the body at clock t, for t up to what `validUntil()` resolves to (epoch ms,
- * inclusive; asked only when the answer is to be stored, since it may query).
- */
-export interface MovingAnswer {
-  validUntil(): Promise<number>;
-  render(t: number): string;
-}
-
-/** Where a handler's moving answer is kept on its event (see {@link declareMovingAnswer}). */
-const MOVING = 'perpsCacheMovingAnswer';
-/** Set on an event whose answer the cache is computing (and will store if it can). */
-const COMPUTING = 'perpsCacheComputing';
-
-/** Whether the cache is computing the answer of `event`: it will then ask a moving answer for its bound. */
-export function computingForCache(event: H3Event): boolean {
-  return event.context[COMPUTING] === true;
-}
-
-/**
- * Declares that the answer being computed for `event` is `answer.render(t)` at every clock t from
- * now up to `answer.validUntil`; the cache then stores the renderer and serves each hit rendered
- * at its own clock (test/cache/cache-moving-windows.test.ts compares them with uncached answers across
- * every bound).
- */
-export function declareMovingAnswer(event: H3Event, answer: MovingAnswer): void {
-  event.context[MOVING] = answer;
-}
-
 /** A stored answer as {@link ResponseCache.peek} hands it to {@link ResponseCache.serve}. */
 export type CachedAnswer = Entry;
-
-/**
- * An answer and the clock span [validFrom, validUntil] (epoch ms, inclusive) over which it holds:
- * a fixed `body`, or for a moving answer its renderer (which keeps the data's JSON; no body is
- * kept beside it).
- */
-interface Entry {
-  /** a long one as bytes (keptBody) */
-  body?: Body;
-  render?: (t: number) => string;
-  /** what the body is counted for in the byte budget (bodySize) */
-  size: number;
-  /** -Infinity unless the answer read the clock: then the clock it was computed at (a clock set back must not see it) */
-  validFrom: number;
-  validUntil: number;
-  /** the part of the journal the answer is a function of: appends outside it keep the entry */
-  footprint?: Footprint;
-}
 
 /** Whether a computation read the service clock, and the latest value it read (epoch ms). */
 interface ClockRead {
@@ -121,13 +60,6 @@ interface ClockRead {
   at: number;
 }
 
-const holds = (e: Entry, now: number): boolean => e.validFrom <= now && now <= e.validUntil;
-/** A bound that could not be computed: the answer is served but not kept. */
-const unbounded = (err: unknown): number => {
-  log.warn('response cache: an answer\'s validity bound failed; not cached', err);
-  return -Infinity;
-};
-const bodyAt = (e: Entry, now: number): Body => (e.render ? e.render(now) : e.body!);
 
 export interface CacheOptions {
   /** total body bytes kept (default 64 MiB); a body over 1/8 of it is not cached */
@@ -282,7 +214,7 @@ export class ResponseCache {
   /** Runs the route; returns the answer's body and the entry that would keep it. */
   private async compute(event: H3Event, policy: CachePolicy | undefined, query: Query, plan: PlanName | null, compute: () => unknown): Promise<{ entry: Entry; body: Body }> {
     const clock: ClockRead = { read: false, at: -Infinity };
-    event.context[COMPUTING] = true;
+    markComputing(event);
     const result = await this.track(clock, compute);
     const footprint = declaredFootprint(event) ?? windowFootprint(policy, query, windowOf(policy, query).to);
     const fixed = (computed: Body, validFrom: number, validUntil: number) => {
@@ -292,13 +224,13 @@ export class ResponseCache {
     if (!clock.read) return fixed(serializeResult(result), -Infinity, Infinity);
     // the answer is the one at the clock the route read (`at`): valid from there on, never before
     const now = clock.at;
-    const moving = event.context[MOVING] as MovingAnswer | undefined;
+    const moving = movingAnswerOf(event);
     if (moving) {
       const body = moving.render(now);
       const validUntil = await moving.validUntil().catch(unbounded);
       return { entry: { render: moving.render, size: bodySize(body), validFrom: now, validUntil, footprint }, body };
     }
-    const declared = event.context[VALID_UNTIL] as number | undefined;
+    const declared = declaredValidUntil(event);
     return fixed(serializeResult(result), now, declared ?? (plan === null ? -Infinity : clockValidity(policy, query, plan, now) ?? -Infinity));
   }
 
@@ -323,23 +255,4 @@ export class ResponseCache {
   close(): void {
     this.unsubscribe();
   }
-}
-
-/** Bytes an entry is counted for (UTF-16 key, the body's size, plus a fixed overhead). */
-const sizeOf = (key: string, e: Entry): number => e.size + key.length * 2 + 64;
-
-/** Canonical forms by validated query object: the route's parser shares one frozen object per query
- * string (memoizedQueryParser, server/http/params.ts), so a repeated request finds its form here. */
-const canonicals = new WeakMap<Query, string>();
-
-/** JSON of a flat query object with sorted keys (undefined values dropped), remembered per object
- * (sorting and serializing cost ~2.5 µs of a ~90 µs cached answer). */
-function canonicalOf(query: Query): string {
-  let text = canonicals.get(query);
-  if (text === undefined) {
-    const keys = Object.keys(query).filter((k) => query[k] !== undefined).sort();
-    text = JSON.stringify(keys.map((k) => [k, query[k]]));
-    canonicals.set(query, text);
-  }
-  return text;
 }

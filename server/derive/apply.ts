@@ -1,4 +1,4 @@
-import type { Writer } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import type { PhaseTimer } from '../lib/phase-timer.ts';
 
 /** The fill steps that add a batch's lifecycle changes to its accounts (a rebuild computes the

@@ -1,4 +1,4 @@
-import type { Writer } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { log } from '../lib/log.ts';
 import { PhaseTimer } from '../lib/phase-timer.ts';

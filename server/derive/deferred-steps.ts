@@ -6,7 +6,7 @@
  * every chunk's rollup steps merged into, and re-read, a growing table (docs/performance.md, "Rebuild").
  */
 
-import type { Writer } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { resetStaging } from '../journal/stage.ts';
 import type { PhaseTimer } from '../lib/phase-timer.ts';

@@ -1,4 +1,4 @@
-import type { Writer } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import type { Watermark } from './apply.ts';
 import { writeJobNumber } from '../../jobs/job-state.ts';
 

@@ -6,7 +6,7 @@
  */
 import { PLANS, PLAN_NAMES } from '../keys/plans.ts';
 import { compileTools } from '../mcp/tools.ts';
-import { openApiPath } from '../http/openapi.ts';
+import { openApiPath } from '../http/openapi-operations.ts';
 import { DEPTH_WORDS, planDepthOf } from '../http/plan-depth.ts';
 import type { RestRoute } from '../http/routes/define.ts';
 import { anchorOf, cell, fieldTable, refName, typeOf, type Json } from './markdown-schema.ts';

@@ -5,7 +5,7 @@
  * that window (sql/api/activity-24h-valid-until.sql).
  */
 import type { H3Event } from 'h3';
-import { declareValidUntil } from '../cache/response-cache.ts';
+import { declareValidUntil } from '../cache/answer-declarations.ts';
 import type { Service } from '../service.ts';
 
 /**

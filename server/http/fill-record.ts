@@ -3,7 +3,7 @@
  * sql/stream/fills.sql), field for field, with a description for each (the OpenAPI document shows them).
  */
 import * as v from 'valibot';
-import { address, integer, market, marketVariant, protocolId, side, timestamp, usd } from './response-schemas.ts';
+import { address, integer, market, marketVariant, protocolId, side, timestamp, usd } from './response-schemas/scalars.ts';
 
 const d = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 

@@ -16,7 +16,7 @@
  * bound is only looked up within the span the bucket bounds leave, so the probes read little.
  */
 import type { H3Event } from 'h3';
-import { computingForCache, declareMovingAnswer } from '../cache/response-cache.ts';
+import { computingForCache, declareMovingAnswer } from '../cache/answer-declarations.ts';
 import type { EdgeProbe } from '../read/buckets/mirror-probe.ts';
 import { depthDays, type HistoryKind, type HistoryWindow } from '../read/window.ts';
 import { isoFromMs } from '../db/values.ts';

@@ -16,7 +16,7 @@ import { MCP_PATH } from './mcp-path.ts';
 import { STREAM_PATH, TICKETS_PATH } from '../stream/route.ts';
 import { STREAM_PROTOCOL, TICKET_TTL_MS } from '../stream/tickets.ts';
 import { streamQuery } from '../stream/scope.ts';
-import { errorBodyOf } from './response-schemas.ts';
+import { errorBodyOf } from './response-schemas/error-body.ts';
 import { PositionEvent } from './routes/positions.ts';
 
 type Json = Record<string, unknown>;

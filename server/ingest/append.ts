@@ -1,15 +1,17 @@
-import type { Database, Row, Writer } from '../db/database.ts';
+import type { Database, Row } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import { sqlFile } from '../db/sql-files.ts';
 import { applyStaged, type StagedCounts } from '../derive/apply.ts';
 import { catchUp } from '../derive/catch-up.ts';
 import type { Checkpoint } from '../journal/checkpoint.ts';
 import { CommitIncompleteError, commitBatch } from '../journal/commit.ts';
-import type { Fill, IncomingBatch, PositionSnapshot } from '../journal/rows.ts';
-import type { ColumnBlock } from './columns.ts';
+import type { Fill, IncomingBatch } from '../journal/rows.ts';
 import { resetStaging, stageBlock, stageRows } from '../journal/stage.ts';
 import { log } from '../lib/log.ts';
 import { PhaseTimer } from '../lib/phase-timer.ts';
 import { PhaseCpu } from './phase-cpu.ts';
+import { changeOf, type AppendListener, type DerivedChange, type DerivedChangeListener } from './append-events.ts';
+import { stageKept } from './stage-kept.ts';
 import { assignSnapshots } from './assign-snapshots.ts';
 import { dropSnapshotsOfDuplicateFills, FillDedup } from './dedup.ts';
 import { mayHaveSameInstantTies } from './snapshot-ties.ts';
@@ -27,79 +29,6 @@ export interface AppendResult {
 export interface AppendOptions {
   /** names the checkpoint slot of the batch's `checkpoint` (default `default`) */
   source?: string;
-}
-
-/**
- * Hears of each committed append: its new fills; when someone watches them
- * ({@link AppendPath.watchAlphaAccounts}) and there are few enough, the alpha accounts it changed
- * in the API's Account shape (undefined otherwise: read them from the derived state); and the
- * span of time its fills and market snapshots cover (null when it had neither: snapshots of
- * positions alone, or nothing new).
- */
-export type AppendListener = (fills: readonly Fill[], alphaAccounts: readonly Row[] | undefined, change: DerivedChange | null) => void;
-
-/**
- * A committed write that may have changed derived buckets: the span of time it touched (epoch ms,
- * inclusive; an append's fills and market snapshots, or a job's recomputed days), and whether market
- * snapshots were among what changed. The rollups follow fills and snapshots; the buckets derived
- * from market snapshots alone (snapshot OI, funding) change only when `marketSnapshots` is true, so
- * their readers can ignore the fills-only appends that come every second or two in live mode.
- */
-export interface DerivedChange {
-  fromMs: number;
-  toMs: number;
-  marketSnapshots: boolean;
-  /** an append's own change (its listeners hear of the same append next), not a job's */
-  append?: boolean;
-  /** an append's change: the fills it committed (every fill of the change; none for a batch of
-   * market snapshots alone), for in-memory copies that can add them instead of reading again */
-  fills?: readonly Fill[];
-}
-
-export type DerivedChangeListener = (change: DerivedChange) => void;
-
-/** The change of a batch's fills and market snapshots (null when it has neither). */
-function changeOf(fills: readonly Fill[], batch: IncomingBatch): DerivedChange | null {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const f of fills) {
-    if (f.time < lo) lo = f.time;
-    if (f.time > hi) hi = f.time;
-  }
-  for (const s of batch.marketSnapshots) {
-    if (s.time < lo) lo = s.time;
-    if (s.time > hi) hi = s.time;
-  }
-  const times = batch.marketSnapshotColumns?.columns.time;
-  if (times instanceof Float64Array) {
-    for (const t of times) {
-      if (t < lo) lo = t;
-      if (t > hi) hi = t;
-    }
-  }
-  const marketSnapshots = batch.marketSnapshots.length > 0 || (batch.marketSnapshotColumns?.length ?? 0) > 0;
-  return lo <= hi ? { fromMs: lo, toMs: hi, marketSnapshots, append: true, fills } : null;
-}
-
-/**
- * Stages the rows the append path kept: from the source's column mirror of its rows (plus the
- * assigned `seq` / `position_id`) when every incoming row was kept in order, else row by row.
- */
-async function stageKept(w: Writer, table: 'batch_fills' | 'batch_psnap', kept: readonly (Fill | PositionSnapshot)[],
-  incoming: readonly object[], mirror: ColumnBlock | undefined, commit: number): Promise<void> {
-  const n = kept.length;
-  let same = mirror !== undefined && mirror.length === n && n === incoming.length;
-  for (let i = 0; same && i < n; i++) same = kept[i] === incoming[i];
-  if (!same) return stageRows(w.connection, table, kept, commit);
-  const ids = new Float64Array(n);
-  for (let i = 0; i < n; i++) ids[i] = kept[i]!.position_id;
-  const columns: ColumnBlock['columns'] = { ...mirror!.columns, position_id: ids };
-  if (table === 'batch_fills') {
-    const seqs = new Float64Array(n);
-    for (let i = 0; i < n; i++) seqs[i] = (kept[i] as Fill).seq;
-    columns.seq = seqs;
-  }
-  await stageBlock(w.connection, table, { length: n, columns }, commit);
 }
 
 /**

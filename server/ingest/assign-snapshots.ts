@@ -1,4 +1,4 @@
-import type { Writer } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import type { Fill, IncomingPositionSnapshot, PositionSnapshot } from '../journal/rows.ts';
 import { log } from '../lib/log.ts';
 import type { LifecycleDraft } from './lifecycle-index.ts';

@@ -1,4 +1,4 @@
-import type { Writer } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import type { IncomingFill, IncomingPositionSnapshot, Protocol } from '../journal/rows.ts';
 import { stageRows } from '../journal/stage.ts';
 

@@ -1,4 +1,4 @@
-import type { Writer } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import { log } from '../lib/log.ts';
 import type { IncomingFill } from '../journal/rows.ts';
 

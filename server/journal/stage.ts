@@ -2,7 +2,7 @@ import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type Du
 // the C API under @duckdb/node-api (its pinned dependency): one memcpy per column and chunk
 import duckdb from '@duckdb/node-bindings';
 import { isCoded, toColumns, type Column, type ColumnBlock } from '../ingest/columns.ts';
-import type { Writer } from '../db/database.ts';
+import type { Writer } from '../db/writer.ts';
 import type { StagingPlace } from '../db/run-sql.ts';
 import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS } from './rows.ts';
 

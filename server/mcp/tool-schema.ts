@@ -1,11 +1,11 @@
 /**
  * Input schemas of the MCP tools, generated from the REST routes they wrap: the route's strict
- * valibot query schema converted with the OpenAPI document's converter (server/http/openapi.ts),
+ * valibot query schema converted with the OpenAPI document's converter (server/http/openapi-convert.ts),
  * plus the path parameters of the route and, for tools wrapping alpha and beta twins, an optional
  * `protocol` (default alpha, so clients written before beta's twins existed keep working). Nothing is hand-kept: a new query parameter on a route appears in its tool.
  */
-import { convert } from '../http/openapi.ts';
-import { openApiPath } from '../http/openapi.ts';
+import { convert } from '../http/openapi-convert.ts';
+import { openApiPath } from '../http/openapi-operations.ts';
 import type { RestRoute } from '../http/routes/define.ts';
 import type { RestTool } from './catalog.ts';
 

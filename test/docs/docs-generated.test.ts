@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generatedDocs } from '../../server/docs/write-api-md.ts';
 import { withRouteList } from '../../server/docs/openapi-offline.ts';
-import { openApiPath } from '../../server/http/openapi.ts';
+import { openApiPath } from '../../server/http/openapi-operations.ts';
 import { PLAN_NAMES } from '../../server/keys/plans.ts';
 
 describe('generated documentation', () => {

@@ -10,8 +10,9 @@ import ajvFormatsModule from 'ajv-formats';
 import { at, fill, marketSnapshot, positionSnapshot } from '../helpers/fixtures.ts';
 import { openTestApp, type TestApp } from '../helpers/app.ts';
 import { restRoutes } from '../../server/main/app.ts';
-import { OPENAPI_PATH, openApiPath } from '../../server/http/openapi.ts';
-import { ERROR_CODES } from '../../server/http/response-schemas.ts';
+import { OPENAPI_PATH } from '../../server/http/openapi.ts';
+import { openApiPath } from '../../server/http/openapi-operations.ts';
+import { ERROR_CODES } from '../../server/http/response-schemas/error-body.ts';
 import type { RestRoute } from '../../server/http/routes/define.ts';
 import type { IncomingBatch } from '../../server/journal/rows.ts';
 

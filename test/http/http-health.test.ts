@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { at, fill } from '../helpers/fixtures.ts';
 import { openTestApp, type TestApp } from '../helpers/app.ts';
-import { Writer } from '../../server/db/database.ts';
+import { Writer } from '../../server/db/writer.ts';
 import { API_VERSION } from '../../server/http/answer-headers.ts';
 import { appLoaded, createApp } from '../../server/main/app.ts';
 import { PROBE_TIMEOUT_MS } from '../../server/http/health.ts';

@@ -10,7 +10,7 @@ import ajvFormatsModule from 'ajv-formats';
 import { openTestApp, type TestApp } from '../helpers/app.ts';
 import { fill } from '../helpers/fixtures.ts';
 import { restRoutes } from '../../server/main/app.ts';
-import { openApiPath } from '../../server/http/openapi.ts';
+import { openApiPath } from '../../server/http/openapi-operations.ts';
 import { RESPONSE_EXAMPLES } from '../../server/http/openapi-examples.ts';
 import { fillRow } from '../../server/stream/fill-json.ts';
 

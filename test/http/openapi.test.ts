@@ -5,7 +5,7 @@ import ajvFormatsModule from 'ajv-formats';
 import { at, fill, marketSnapshot, positionSnapshot } from '../helpers/fixtures.ts';
 import { openTestApp, type TestApp } from '../helpers/app.ts';
 import { restRoutes } from '../../server/main/app.ts';
-import { openApiPath } from '../../server/http/openapi.ts';
+import { openApiPath } from '../../server/http/openapi-operations.ts';
 import type { RestRoute } from '../../server/http/routes/define.ts';
 import type { IncomingBatch } from '../../server/journal/rows.ts';
 import { resolveStreamScope, scopeEcho } from '../../server/stream/scope.ts';

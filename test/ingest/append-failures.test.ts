@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Writer } from '../../server/db/database.ts';
+import { Writer } from '../../server/db/writer.ts';
 import { partitionDir } from '../../server/journal/layout.ts';
 import { at, fill, marketSnapshot, positionSnapshot, tempService } from '../helpers/fixtures.ts';
 import { diffWithRebuild } from '../helpers/rebuild-diff.ts';

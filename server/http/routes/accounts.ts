@@ -11,7 +11,8 @@
 import * as v from 'valibot';
 import { getRouterParam } from 'h3';
 import { defineRoute, type RestRoute } from './define.ts';
-import { Account, AccountsSummary, dataOf, pagedListOf } from '../response-schemas.ts';
+import { Account, AccountsSummary } from '../response-schemas/accounts.ts';
+import { dataOf, pagedListOf } from '../response-schemas/envelopes.ts';
 import { notFound } from '../errors.ts';
 import { integerParam, limitParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';

@@ -1,7 +1,9 @@
 /** `GET /v1/alpha/markets` and `GET /v1/alpha/markets/stats`: alpha market listing and per-variant market stats. */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
-import { Market, MarketRef, described, listOf } from '../response-schemas.ts';
+import { Market, MarketRef } from '../response-schemas/markets.ts';
+import { described } from '../response-schemas/scalars.ts';
+import { listOf } from '../response-schemas/envelopes.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
 import { withActivityValidity } from '../activity-validity.ts';

@@ -1,6 +1,7 @@
 /** `GET /v1/beta/markets` and `GET /v1/beta/markets/stats`: beta market listing and per-market stats (market_variant always null). */
 import { defineRoute, type RestRoute } from './define.ts';
-import { BetaMarket, BetaMarketRef, listOf } from '../response-schemas.ts';
+import { BetaMarket, BetaMarketRef } from '../response-schemas/markets.ts';
+import { listOf } from '../response-schemas/envelopes.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
 import { withActivityValidity } from '../activity-validity.ts';

@@ -10,7 +10,9 @@
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
-import { FundingRate, OpenInterestSnapshot, listOf } from '../response-schemas.ts';
+import { FundingRate } from '../response-schemas/funding-rates.ts';
+import { OpenInterestSnapshot } from '../response-schemas/open-interest.ts';
+import { listOf } from '../response-schemas/envelopes.ts';
 import { assertScopeKnown } from '../scope.ts';
 import { marketVariantParam, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';

@@ -17,7 +17,7 @@ import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
 import { cursorWindow, type QueryWindow } from '../../cache/policy.ts';
 import { EVENT_TYPES } from './positions.ts';
-import { cursorListOf } from '../response-schemas.ts';
+import { cursorListOf } from '../response-schemas/envelopes.ts';
 import { FillRecord } from '../fill-record.ts';
 import { ApiError } from '../errors.ts';
 import { assertScopeKnown } from '../scope.ts';

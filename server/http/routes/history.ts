@@ -11,9 +11,11 @@
 import type { H3Event } from 'h3';
 import { assertScopeKnown } from '../scope.ts';
 import { defineRoute, type RestRoute } from './define.ts';
-import {
-  FundingRateBucket, LiquidationBucket, OpenInterestBucket, VolumeBucket, coarseHistoryOf, historyOf,
-} from '../response-schemas.ts';
+import { FundingRateBucket } from '../response-schemas/funding-rates.ts';
+import { LiquidationBucket } from '../response-schemas/liquidations.ts';
+import { OpenInterestBucket } from '../response-schemas/open-interest.ts';
+import { VolumeBucket } from '../response-schemas/volume.ts';
+import { coarseHistoryOf, historyOf } from '../response-schemas/envelopes.ts';
 import {
   coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
 } from '../params.ts';

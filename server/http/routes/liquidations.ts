@@ -19,13 +19,14 @@
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
 import { cursorWindow } from '../../cache/policy.ts';
-import { Liquidation, cursorListOf } from '../response-schemas.ts';
+import { Liquidation } from '../response-schemas/liquidations.ts';
+import { cursorListOf } from '../response-schemas/envelopes.ts';
 import { ApiError } from '../errors.ts';
 import { limitParam, marketParam, marketVariantParam, MAX_LIMIT, querySchema, timestampParam } from '../params.ts';
 import { getPlan } from '../../keys/plans.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
-import { declareValidUntil } from '../../cache/response-cache.ts';
+import { declareValidUntil } from '../../cache/answer-declarations.ts';
 import { LiquidationIndex, servedOf, type ServedLiquidation } from '../../read/liquidations/liquidation-index.ts';
 import { JsonBody } from '../../cache/json-body.ts';
 import { decodeCursor, encodeCursor, type LiquidationFilters } from '../liquidation-cursor.ts';

@@ -24,7 +24,9 @@ import {
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
 import type { OpenPositionsIndex } from '../../read/open-positions/open-positions-index.ts';
-import { Pagination, address, count, dataOf, described, market, marketVariant, protocolId, side, timestamp, usd } from '../response-schemas.ts';
+import { Pagination } from '../response-schemas/pagination.ts';
+import { address, count, described, market, marketVariant, protocolId, side, timestamp, usd } from '../response-schemas/scalars.ts';
+import { dataOf } from '../response-schemas/envelopes.ts';
 import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../../lib/address.ts';
 
 /** `sort_by` values of `GET /v1/alpha/open-positions/search` (size = current_size_usd, pnl = unrealized_pnl_usd). */

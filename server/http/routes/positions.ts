@@ -18,9 +18,8 @@ import { defineRoute, type RestRoute } from './define.ts';
 import { notFound } from '../errors.ts';
 import { limitParam, marketParam, marketVariantParam, noQuery, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import { getPlan } from '../../keys/plans.ts';
-import {
-  address, count, dataOf, described, integer, market, marketVariant, pagedListOf, protocolId, side, timestamp, usd,
-} from '../response-schemas.ts';
+import { address, count, described, integer, market, marketVariant, protocolId, side, timestamp, usd } from '../response-schemas/scalars.ts';
+import { dataOf, pagedListOf } from '../response-schemas/envelopes.ts';
 import type { Row } from '../../db/database.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';

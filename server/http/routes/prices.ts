@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { defineRoute, type RestRoute } from './define.ts';
-import { historyOf } from '../response-schemas.ts';
+import { historyOf } from '../response-schemas/envelopes.ts';
 import { assertScopeKnown } from '../scope.ts';
 import { fineIntervalParam, marketParam, querySchema, timestampParam } from '../params.ts';
 import { historyEnvelope, resolveWindow } from '../history-window.ts';

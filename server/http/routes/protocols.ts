@@ -1,6 +1,7 @@
 /** `GET /v1/protocols` and `GET /v1/protocols/stats`: the protocol list and cross-protocol aggregates. */
 import { defineRoute, type RestRoute } from './define.ts';
-import { ProtocolInfo, ProtocolOverview, listOf } from '../response-schemas.ts';
+import { ProtocolInfo, ProtocolOverview } from '../response-schemas/protocols.ts';
+import { listOf } from '../response-schemas/envelopes.ts';
 import { noQuery } from '../params.ts';
 import type { Service } from '../../service.ts';
 import { withActivityValidity } from '../activity-validity.ts';

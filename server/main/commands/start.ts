@@ -10,7 +10,7 @@ import { openLimits } from '../../limits/gate.ts';
 import { log } from '../../lib/log.ts';
 import { tryThenRetry } from '../../lib/retry.ts';
 import { reasonOf } from '../../ingest/append-retry.ts';
-import { isMemoryLimit } from '../../db/database.ts';
+import { isMemoryLimit } from '../../db/memory-limit.ts';
 import { openService, type Service } from '../../service.ts';
 import { runShutdown } from '../shutdown.ts';
 import { acquireDataLock, checkPortFree, checkSourceReachable, plainLockError } from '../startup-checks.ts';

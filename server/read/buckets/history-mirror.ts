@@ -12,7 +12,7 @@
  * {@link QUIET_MS} (an option), is done. Until the first load is done, the routes answer from SQL as well.
  */
 import type { DuckDBDataChunk } from '@duckdb/node-api';
-import type { DerivedChange } from '../../ingest/append.ts';
+import type { DerivedChange } from '../../ingest/append-events.ts';
 import { log } from '../../lib/log.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';

@@ -15,7 +15,7 @@
  * the first load is done the route answers from SQL.
  * A change announced while rows are being read is read again by the next answer.
  */
-import type { DerivedChange } from '../../ingest/append.ts';
+import type { DerivedChange } from '../../ingest/append-events.ts';
 import { log } from '../../lib/log.ts';
 import type { Row } from '../../db/database.ts';
 import { isoFromMs } from '../../db/values.ts';

@@ -35,7 +35,7 @@ beforeAll(async () => {
   t = await openTestApp({ now: NOW, batches: sim.advance(NOW) });
   // the tests' service clock moves with `now` (later appends)
   (t.service as { now: () => number }).now = () => now;
-}, 60_000);
+}, 180_000);
 afterAll(() => t.close());
 
 /** Windows of every interval: aligned and not, defaulted `to`, before the data, past it. */
