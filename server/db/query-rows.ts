@@ -10,6 +10,7 @@
  */
 import type { Plain } from './values.ts';
 
+// biome-ignore format: one query per line reads as the table it is
 export const QUERY_ROWS = {
   'api/activity-24h-valid-until': { valid_until: 'DOUBLE' },
   'api/alpha-account': {
