@@ -116,7 +116,7 @@ module.exports = {
     },
     {
       name: 'no-non-package-json',
-      comment: 'Every package imported is declared in package.json (not reached through another one\'s dependencies).',
+      comment: "Every package imported is declared in package.json (not reached through another one's dependencies).",
       severity: 'error',
       from: {},
       to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },

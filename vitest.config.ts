@@ -5,9 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
-const TEST_FILES = (readdirSync(join(ROOT, 'test'), { recursive: true }) as string[])
-  .filter((f) => f.endsWith('.test.ts'))
-  .map((f) => join('test', f));
+const TEST_FILES = (readdirSync(join(ROOT, 'test'), { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => join('test', f));
 
 /**
  * Two projects. Most files share one module cache per worker (`isolate: false`): importing the

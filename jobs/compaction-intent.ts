@@ -70,7 +70,9 @@ function ignoreMissing(err: NodeJS.ErrnoException): void {
 export async function recoverCompactions(dataDir: string): Promise<void> {
   const root = journalDir(dataDir);
   if (!existsSync(root)) return;
-  for (const f of readdirSync(root).filter((n) => INTENT.test(n)).sort()) {
+  for (const f of readdirSync(root)
+    .filter((n) => INTENT.test(n))
+    .sort()) {
     log.warn(`journal: completing interrupted compaction ${f}`);
     await applyCompactionIntent(join(root, f));
   }

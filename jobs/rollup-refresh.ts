@@ -136,9 +136,7 @@ function chunksOf(days: readonly string[]): string[][] {
 }
 
 /** The append path's rollup steps (sql/derive/), run on the re-staged fills of the touched buckets. */
-const ROLLUP_STEPS = [
-  'rollup-stage', 'rollup-insert', 'rollup-1h-delete', 'rollup-1h-insert', 'rollup-1d-delete', 'rollup-1d-insert',
-];
+const ROLLUP_STEPS = ['rollup-stage', 'rollup-insert', 'rollup-1h-delete', 'rollup-1h-insert', 'rollup-1d-delete', 'rollup-1d-insert'];
 
 const pick = (m: Watermark) => ({ seq: m.seq, commit: m.commit });
 
@@ -161,8 +159,7 @@ async function refreshChunk(w: Writer, dataDir: string, days: string[], afterSeq
       await dropTempStaging(w);
     }
     // listed under the lock, so the files are exactly the commits the derived state holds
-    const files = dataPartitions(dataDir, 'market_snapshots', new Set(days))
-      .flatMap((p) => p.files.map((f) => f.path));
+    const files = dataPartitions(dataDir, 'market_snapshots', new Set(days)).flatMap((p) => p.files.map((f) => f.path));
     if (files.length === 0) return;
     await w.exec(withFiles(sqlFile('jobs/msnap-load'), files));
     await w.rows(sqlFile('jobs/msnap-touched'), { after_commit: afterCommit });

@@ -43,9 +43,11 @@ function scheduleJob<R>(def: JobDefinition<R>): Job<R> {
       }
     })();
     running = run;
-    void run.catch(() => undefined).finally(() => {
-      if (running === run) running = undefined;
-    });
+    void run
+      .catch(() => undefined)
+      .finally(() => {
+        if (running === run) running = undefined;
+      });
     return run;
   };
 

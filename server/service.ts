@@ -98,10 +98,7 @@ export async function openService(opts: ServiceOptions): Promise<Service> {
   const { lifecycles, dedup } = await db.write(async (w) => {
     const mark = await readWatermark(w);
     if (mark.commit > checkpoint.commit) {
-      throw new Error(
-        `derived state (commit ${mark.commit}) is ahead of the journal (commit ${checkpoint.commit}): ` +
-          `it belongs to another journal; delete ${statePath(dataDir)} to rebuild it`,
-      );
+      throw new Error(`derived state (commit ${mark.commit}) is ahead of the journal (commit ${checkpoint.commit}): ` + `it belongs to another journal; delete ${statePath(dataDir)} to rebuild it`);
     }
     await catchUp(w, dataDir, checkpoint);
     await w.run('derive/meta-set', { key: 'derive_version', value: deriveVersion() });

@@ -19,8 +19,16 @@ import type { AnswerRequest } from './answer-requests.ts';
  * clock, a request id, the connection, the caller's remaining rate and credits).
  */
 export const PER_REQUEST_HEADERS: readonly string[] = [
-  'date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding',
-  'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'x-credits-remaining',
+  'date',
+  'x-request-id',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'retry-after',
+  'x-credits-remaining',
 ];
 
 /** At most this far apart, two readings of "now" by the two servers for one request pair. */
@@ -159,8 +167,12 @@ function tallyOf(tallies: Tallies, route: string): RouteTally {
  * Sends each request to `a` and `b` at once (so both read the clock within milliseconds), compares, and follows
  * cursors; `concurrency` requests in flight. Adds to `tallies` (a new map by default) and returns it.
  */
-export async function compareAnswers(a: Side, b: Side, requests: readonly AnswerRequest[],
-  opts: { concurrency?: number; tallies?: Tallies; onProgress?: (done: number, total: number) => void } = {}): Promise<Tallies> {
+export async function compareAnswers(
+  a: Side,
+  b: Side,
+  requests: readonly AnswerRequest[],
+  opts: { concurrency?: number; tallies?: Tallies; onProgress?: (done: number, total: number) => void } = {},
+): Promise<Tallies> {
   const tallies = opts.tallies ?? new Map();
   let next = 0;
   let done = 0;
@@ -203,7 +215,10 @@ export function formatTallies(title: string, tallies: Tallies, shown = 3): strin
     all.clock += t.clock;
     all.retried += t.retried;
     all.differences += t.differences.length;
-    const statuses = Object.entries(t.statuses).sort().map(([k, n]) => `${k} ${n}`).join(', ');
+    const statuses = Object.entries(t.statuses)
+      .sort()
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
     lines.push(`| \`${route}\` | ${t.requests} | ${t.equal} | ${t.clock} | ${t.retried} | ${t.differences.length} | ${statuses} |`);
   }
   lines.push(`| all ${tallies.size} routes | ${all.requests} | ${all.equal} | ${all.clock} | ${all.retried} | ${all.differences} | |`);

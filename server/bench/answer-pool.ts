@@ -50,8 +50,7 @@ export async function protocolPool(get: Get, protocol: string): Promise<Protocol
   for (const address of addresses.filter((_, i) => i % 4 === 0).slice(0, 40)) {
     for (const row of rowsOf(await get(`${p}/accounts/${address}/history?limit=8`))) closed.push([address, Number(row.position_id)]);
   }
-  const open: [string, number][] = rowsOf(await get(`${p}/open-positions/search?limit=300`))
-    .map((row) => [String(row.address), Number(row.position_id)]);
+  const open: [string, number][] = rowsOf(await get(`${p}/open-positions/search?limit=300`)).map((row) => [String(row.address), Number(row.position_id)]);
   const newest = rowsOf(await get(`${p}/fills?limit=1`))[0];
   const firsts = accounts.map((a) => Date.parse(String(a.first_trade_at))).filter(Number.isFinite);
   return {

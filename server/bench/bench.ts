@@ -45,7 +45,7 @@ const { values: args } = parseArgs({
     live: { type: 'boolean', default: false, description: 'serve with the simulator source appending live' },
     only: { type: 'string', description: 'comma-separated endpoint numbers to measure (default all)' },
     out: { type: 'string', default: 'bench-results.json' },
-    'no-docs': { type: 'boolean', default: false, description: 'do not rewrite docs/performance.md\'s table' },
+    'no-docs': { type: 'boolean', default: false, description: "do not rewrite docs/performance.md's table" },
   },
 });
 
@@ -55,7 +55,10 @@ const connections = Number(args.connections);
 /** Where the CLI's commands run from (the bench spawns `server/main/cli.ts` for the journal's upkeep). */
 const PROJECT_ROOT = new URL('../../', import.meta.url).pathname;
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /**
  * One endpoint's figures, with the serving process's CPU time (all its threads) per measured
@@ -80,7 +83,8 @@ function ensureJournal(): void {
   if (existsSync(statePath(dataDir)) && existsSync(`${dataDir}/journal`)) return;
   say(`no journal in ${dataDir}: simulating at scale ${args.scale} (this takes a while; it is reused next time)`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'simulate', '--scale', String(args.scale), '--data', dataDir], {
-    stdio: 'inherit', cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    cwd: PROJECT_ROOT,
   });
   if (r.status !== 0) throw new Error(`simulate failed with status ${r.status}`);
 }
@@ -100,7 +104,9 @@ function runJobsBeforeFrozenRun(): void {
   for (const job of ['compaction', 'rollup-refresh']) {
     const t0 = performance.now();
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'jobs', 'run', job, '--data', dataDir], {
-      cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, PERPS_LOG_LEVEL: '3' },
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, PERPS_LOG_LEVEL: '3' },
     });
     if (r.status !== 0) throw new Error(`${job} before the run failed with status ${r.status}: ${r.stderr}`);
     const result = new RegExp(`job ${job}: (\\{.*\\})`).exec(`${r.stdout}${r.stderr}`)?.[1] ?? '(no result printed)';
@@ -114,8 +120,10 @@ async function main(): Promise<void> {
   if (!args.live) runJobsBeforeFrozenRun();
   const data = await discover(dataDir);
   const n = (x: number): string => x.toLocaleString('en-US');
-  say(`journal ${dataDir}: ${n(data.fills)} fills, ${n(data.allAccounts)} accounts (alpha ${n(data.accounts)}), ` +
-    `${n(data.allOpenPositions)} open positions (alpha ${n(data.openPositions)}); load average ${load()}`);
+  say(
+    `journal ${dataDir}: ${n(data.fills)} fills, ${n(data.allAccounts)} accounts (alpha ${n(data.accounts)}), ` +
+      `${n(data.allOpenPositions)} open positions (alpha ${n(data.openPositions)}); load average ${load()}`,
+  );
   const store = KeyStore.open(dataDir);
   const { key, record } = store.create({ plan: 'internal', label: 'bench' });
 
@@ -130,7 +138,10 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const apiPort = await freePort();
     api = await spawnServer({
-      name: 'API server', script: 'server/main/cli.ts', port: apiPort, readyPath: '/v1/openapi.json',
+      name: 'API server',
+      script: 'server/main/cli.ts',
+      port: apiPort,
+      readyPath: '/v1/openapi.json',
       args: ['start', '--data', dataDir, '--port', String(apiPort), ...(args.live ? ['--source', 'simulate', '--scale', String(args.scale)] : ['--source', 'none'])],
       env: args['no-cache'] ? { PERPS_CACHE: '0' } : {},
     });
@@ -148,9 +159,16 @@ async function main(): Promise<void> {
     // of CPU on its threads, so quiet there means under ~60 % of a core
     say(`API server quiet after ${(await untilQuiet(api, args.live ? 150 : 15)).toFixed(1)} s more`);
     const server = api;
-    memorySampler = setInterval(() => void health(server).then(({ memory: m }) => {
-      if (!memoryAtPeak || m.rss_mib > memoryAtPeak.rss_mib) memoryAtPeak = m;
-    }, () => undefined), 1_000);
+    memorySampler = setInterval(
+      () =>
+        void health(server).then(
+          ({ memory: m }) => {
+            if (!memoryAtPeak || m.rss_mib > memoryAtPeak.rss_mib) memoryAtPeak = m;
+          },
+          () => undefined,
+        ),
+      1_000,
+    );
     const seqAtStart = args.live ? (await health(api)).journal.last_seq : 0;
     const measuredFrom = Date.now();
 
@@ -165,19 +183,22 @@ async function main(): Promise<void> {
       let cpu0 = 0;
       let gc0: GcPauses | null = null;
       // at least ~100 measured requests: endpoints with few distinct paths repeat them
-      const f = await measureSequential(api.url, key, w.paths, warmups[i]!.paths, Math.max(2, Math.ceil(100 / w.paths.length)),
-        Number(args['endpoint-seconds']) * 1000, async () => {
-          gc0 = (await health(server)).gc;
-          cpu0 = server.cpuSeconds();
-        });
+      const f = await measureSequential(api.url, key, w.paths, warmups[i]!.paths, Math.max(2, Math.ceil(100 / w.paths.length)), Number(args['endpoint-seconds']) * 1000, async () => {
+        gc0 = (await health(server)).gc;
+        cpu0 = server.cpuSeconds();
+      });
       const cpuMs = Math.round(((server.cpuSeconds() - cpu0) * 1e5) / f.requests) / 100;
       const serverGc = gcBetween(gc0, (await health(server)).gc);
       endpoints[w.name] = { ...f, route: routeOf(w.paths[0] ?? w.name), server_cpu_ms_per_req: cpuMs, server_gc: serverGc };
-      const st = Object.entries(f.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
-      say(`${w.name.padEnd(36)} ${String(f.requests).padStart(5)} ${f.p50_ms.toFixed(2).padStart(8)} ${f.p99_ms.toFixed(2).padStart(8)} ` +
-        `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)} ` +
-        `${cpuMs.toFixed(2).padStart(18)} ${(serverGc?.ms.toFixed(1) ?? '?').padStart(13)} ${f.client_gc.ms.toFixed(1).padStart(13)}  ` +
-        `${st}${f.truncated ? ' (time budget)' : ''}`);
+      const st = Object.entries(f.statuses)
+        .map(([k, n]) => `${k}:${n}`)
+        .join(' ');
+      say(
+        `${w.name.padEnd(36)} ${String(f.requests).padStart(5)} ${f.p50_ms.toFixed(2).padStart(8)} ${f.p99_ms.toFixed(2).padStart(8)} ` +
+          `${f.first_p99_ms.toFixed(2).padStart(10)} ${f.max_ms.toFixed(1).padStart(8)} ${String(f.req_per_s).padStart(6)} ` +
+          `${cpuMs.toFixed(2).padStart(18)} ${(serverGc?.ms.toFixed(1) ?? '?').padStart(13)} ${f.client_gc.ms.toFixed(1).padStart(13)}  ` +
+          `${st}${f.truncated ? ' (time budget)' : ''}`,
+      );
     }
 
     // Mixed: every endpoint's requests interleaved (round-robin), so each connection walks all of them.
@@ -207,23 +228,33 @@ async function main(): Promise<void> {
     const after = await health(api);
     const { cache: cacheAfter, memory } = after;
     // what the response cache did during the mixed run (hits, answers computed, entries appends kept)
-    const mixedCache = cacheBefore && cacheAfter ? {
-      hits: cacheAfter.hits - cacheBefore.hits, computed: cacheAfter.misses - cacheBefore.misses,
-      kept_across_appends: cacheAfter.kept_across_appends - cacheBefore.kept_across_appends,
-    } : null;
+    const mixedCache =
+      cacheBefore && cacheAfter
+        ? {
+            hits: cacheAfter.hits - cacheBefore.hits,
+            computed: cacheAfter.misses - cacheBefore.misses,
+            kept_across_appends: cacheAfter.kept_across_appends - cacheBefore.kept_across_appends,
+          }
+        : null;
     const base = runs.hello.req_per_s;
     const ratio = (x: number): number => Math.round((x / base) * 1000) / 10;
     say(`workload        req/s   p50 ms   p99 ms  % of hello  server CPU µs/req  statuses`);
     for (const [name, r] of Object.entries(runs)) {
-      const st = Object.entries(r.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
-      say(`${name.padEnd(12)} ${String(r.req_per_s).padStart(8)} ${r.p50_ms.toFixed(1).padStart(8)} ${r.p99_ms.toFixed(1).padStart(8)} ` +
-        `${ratio(r.req_per_s).toFixed(1).padStart(10)} ${String(r.server_cpu_us_per_req ?? '-').padStart(18)}  ${st}${r.errors ? ` errors:${r.errors}` : ''}`);
+      const st = Object.entries(r.statuses)
+        .map(([k, n]) => `${k}:${n}`)
+        .join(' ');
+      say(
+        `${name.padEnd(12)} ${String(r.req_per_s).padStart(8)} ${r.p50_ms.toFixed(1).padStart(8)} ${r.p99_ms.toFixed(1).padStart(8)} ` +
+          `${ratio(r.req_per_s).toFixed(1).padStart(10)} ${String(r.server_cpu_us_per_req ?? '-').padStart(18)}  ${st}${r.errors ? ` errors:${r.errors}` : ''}`,
+      );
     }
     const live = args.live ? { fills_appended: after.journal.last_seq - seqAtStart, seconds: Math.round((Date.now() - measuredFrom) / 1000) } : null;
     if (live) say(`live: ${live.fills_appended.toLocaleString('en-US')} fills appended while measuring (${live.seconds} s)`);
     if (mixedCache) {
-      say(`response cache in the mixed run: ${mixedCache.hits.toLocaleString('en-US')} hits, ${mixedCache.computed.toLocaleString('en-US')} ` +
-        `answers computed, ${mixedCache.kept_across_appends.toLocaleString('en-US')} entries kept across appends`);
+      say(
+        `response cache in the mixed run: ${mixedCache.hits.toLocaleString('en-US')} hits, ${mixedCache.computed.toLocaleString('en-US')} ` +
+          `answers computed, ${mixedCache.kept_across_appends.toLocaleString('en-US')} entries kept across appends`,
+      );
     }
     say(`server memory after the mixed run: ${memoryLine(memory)}`);
     if (memoryAtPeak) say(`server memory at the highest RSS sampled while measuring (1/s): ${memoryLine(memoryAtPeak)}`);
@@ -237,20 +268,41 @@ async function main(): Promise<void> {
       rss_le_1_5_gib: rssPeak <= 1.5 * 1024 ** 3,
       cold_start_le_10s: coldStartS <= 10,
     };
-    say(`\nserver RSS ${mib(rssNow)} MiB now, ${mib(rssPeak)} MiB peak; cold start ${coldStartS.toFixed(1)} s; ` +
-      `worst endpoint p99 ${worst?.[1].p99_ms} ms (${worst?.[0]}); mixed ${ratio(runs.mixed.req_per_s)} % and repeated ` +
-      `${ratio(runs.repeated.req_per_s)} % of hello; load average ${load()}`);
-    say(`targets: ${Object.entries(targets).map(([k, ok]) => `${k} ${ok ? 'met' : 'MISSED'}`).join(', ')}`);
+    say(
+      `\nserver RSS ${mib(rssNow)} MiB now, ${mib(rssPeak)} MiB peak; cold start ${coldStartS.toFixed(1)} s; ` +
+        `worst endpoint p99 ${worst?.[1].p99_ms} ms (${worst?.[0]}); mixed ${ratio(runs.mixed.req_per_s)} % and repeated ` +
+        `${ratio(runs.repeated.req_per_s)} % of hello; load average ${load()}`,
+    );
+    say(
+      `targets: ${Object.entries(targets)
+        .map(([k, ok]) => `${k} ${ok ? 'met' : 'MISSED'}`)
+        .join(', ')}`,
+    );
     const report = {
-      at: new Date().toISOString(), data_dir: dataDir, cache: !args['no-cache'], live,
+      at: new Date().toISOString(),
+      data_dir: dataDir,
+      cache: !args['no-cache'],
+      live,
       journal: {
-        fills: data.fills, accounts: data.allAccounts, open_positions: data.allOpenPositions,
-        alpha_accounts: data.accounts, alpha_open_positions: data.openPositions,
+        fills: data.fills,
+        accounts: data.allAccounts,
+        open_positions: data.allOpenPositions,
+        alpha_accounts: data.accounts,
+        alpha_open_positions: data.openPositions,
       },
-      load_average: loadavg(), cold_start_s: Math.round(coldStartS * 10) / 10, read_side_warm_after_s: Math.round(warmS * 10) / 10,
+      load_average: loadavg(),
+      cold_start_s: Math.round(coldStartS * 10) / 10,
+      read_side_warm_after_s: Math.round(warmS * 10) / 10,
       rss_mib: { now: mib(rssNow), peak: mib(rssPeak) },
-      endpoints, throughput: runs, mixed_cache: mixedCache, memory_after_mixed_mib: memory, memory_at_sampled_peak_mib: memoryAtPeak, ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
-      repeated_path: repeatedPath, targets, elapsed_s: Math.round((Date.now() - started) / 1000),
+      endpoints,
+      throughput: runs,
+      mixed_cache: mixedCache,
+      memory_after_mixed_mib: memory,
+      memory_at_sampled_peak_mib: memoryAtPeak,
+      ratios_pct_of_hello: { mixed: ratio(runs.mixed.req_per_s), repeated: ratio(runs.repeated.req_per_s) },
+      repeated_path: repeatedPath,
+      targets,
+      elapsed_s: Math.round((Date.now() - started) / 1000),
     };
     writeFileSync(args.out as string, `${JSON.stringify(report, null, 2)}\n`);
     say(`written ${args.out} (${report.elapsed_s} s)`);

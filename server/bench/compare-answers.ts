@@ -32,10 +32,17 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const { values: args } = parseArgs({
   options: {
-    a: { type: 'string' }, b: { type: 'string' },
-    key: { type: 'string' }, 'key-a': { type: 'string' }, 'key-b': { type: 'string' },
-    data: { type: 'string' }, base: { type: 'string' }, 'base-dir': { type: 'string' }, copies: { type: 'string' },
-    requests: { type: 'string', default: '2400' }, seed: { type: 'string', default: '7' },
+    a: { type: 'string' },
+    b: { type: 'string' },
+    key: { type: 'string' },
+    'key-a': { type: 'string' },
+    'key-b': { type: 'string' },
+    data: { type: 'string' },
+    base: { type: 'string' },
+    'base-dir': { type: 'string' },
+    copies: { type: 'string' },
+    requests: { type: 'string', default: '2400' },
+    seed: { type: 'string', default: '7' },
   },
 });
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
@@ -46,8 +53,11 @@ async function requestsFor(a: Side, b: Side): Promise<AnswerRequest[]> {
   const routes = new Map(docs.flatMap((doc) => restRoutesOf(doc)).map((r) => [r.path, r]));
   const pool = await answerPool(jsonGetter(a.url, a.key), [...routes.keys()]);
   const requests = answerRequests([...routes.values()], pool, Number(args.requests), Number(args.seed));
-  say(`${requests.length} requests over ${routes.size} routes; pool: ${Object.entries(pool)
-    .map(([p, x]) => `${p} ${x.markets.length} markets, ${x.addresses.length} addresses, ${x.closed.length} closed and ${x.open.length} open positions`).join('; ')}`);
+  say(
+    `${requests.length} requests over ${routes.size} routes; pool: ${Object.entries(pool)
+      .map(([p, x]) => `${p} ${x.markets.length} markets, ${x.addresses.length} addresses, ${x.closed.length} closed and ${x.open.length} open positions`)
+      .join('; ')}`,
+  );
   return requests;
 }
 
@@ -78,7 +88,11 @@ async function serve(code: string, dataDir: string, env: NodeJS.ProcessEnv, name
   // the CLI's place in a checkout from before the read side moved into layers, or after
   const cli = ['server/main/cli.ts', 'server/cli.ts'].find((p) => existsSync(join(code, p))) ?? 'server/main/cli.ts';
   const child = await spawnServer({
-    name, script: join(code, cli), port, readyPath: '/v1/openapi.json', env,
+    name,
+    script: join(code, cli),
+    port,
+    readyPath: '/v1/openapi.json',
+    env,
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'none'],
     // a copy of the journal whose derived state this code rebuilds takes minutes
     timeoutMs: 900_000,
@@ -92,20 +106,25 @@ async function serve(code: string, dataDir: string, env: NodeJS.ProcessEnv, name
 /** The two-checkout run (see the file comment); returns the differences. */
 async function compareCheckouts(data: string, base: string): Promise<number> {
   const made = !args.copies;
-  const copies = args.copies?.split(',') ?? [0, 1].map((i) => {
-    const dir = mkdtempSync(join(tmpdir(), `compare-answers-data-${i}-`));
-    log.info(`copying ${data} to ${dir}`);
-    cpSync(data, dir, { recursive: true });
-    rmSync(join(dir, 'server.lock'), { force: true });
-    return dir;
-  });
+  const copies =
+    args.copies?.split(',') ??
+    [0, 1].map((i) => {
+      const dir = mkdtempSync(join(tmpdir(), `compare-answers-data-${i}-`));
+      log.info(`copying ${data} to ${dir}`);
+      cpSync(data, dir, { recursive: true });
+      rmSync(join(dir, 'server.lock'), { force: true });
+      return dir;
+    });
   const tree = args['base-dir'] ? null : worktreeOf(base);
   const baseDir = args['base-dir'] ?? tree!.dir;
   try {
     const keys = copies.map((dir) => KeyStore.open(dir!).create({ plan: 'internal', label: 'compare-answers' }).key);
     let differences = 0;
     let requests: AnswerRequest[] | null = null;
-    for (const [cache, env] of [['on', {}], ['off', { PERPS_CACHE: '0' }]] as const) {
+    for (const [cache, env] of [
+      ['on', {}],
+      ['off', { PERPS_CACHE: '0' }],
+    ] as const) {
       const started = await Promise.allSettled([serve(baseDir, copies[0]!, env, `A (${base})`), serve(ROOT, copies[1]!, env, 'B (this checkout)')]);
       const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       const failed = started.find((s) => s.status === 'rejected');
@@ -117,7 +136,12 @@ async function compareCheckouts(data: string, base: string): Promise<number> {
         const [a, b] = servers.map((s, i) => ({ url: s.url, key: keys[i]! }));
         requests ??= await requestsFor(a!, b!);
         const titles = cache === 'on' ? ['response cache on, first pass', 'response cache on, repeated (answers from the cache)'] : ['response cache off'];
-        differences += await comparePasses(a!, b!, requests, titles.map((t) => `A = ${base}, B = this checkout: ${t}`));
+        differences += await comparePasses(
+          a!,
+          b!,
+          requests,
+          titles.map((t) => `A = ${base}, B = this checkout: ${t}`),
+        );
       } finally {
         await Promise.all(servers.map((s) => s.stop()));
       }

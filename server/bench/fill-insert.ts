@@ -102,7 +102,7 @@ try {
         SELECT * FROM read_parquet('${glob}', hive_partitioning = true, union_by_name = true)
         UNION ALL BY NAME SELECT NULL::DOUBLE AS position_entry_price WHERE false)
       WHERE seq BETWEEN ${first} AND ${last}`);
-    const [{ n }] = await w.rows('SELECT count(*)::INTEGER AS n FROM src') as [{ n: number }];
+    const [{ n }] = (await w.rows('SELECT count(*)::INTEGER AS n FROM src')) as [{ n: number }];
     if (n < chunks * CHUNK) throw new Error(`${dataDir}: ${n} fills with seq in ${first}..${last}, expected ${chunks * CHUNK} (npm run bench builds the journal)`);
     await w.exec(`CREATE TEMP TABLE src_ids AS SELECT ${ID_COLUMNS} FROM src`);
     for (const s of SHAPES.slice(1, 4)) await w.exec(`CREATE TABLE ${s.table} AS ${s.select} LIMIT 0`);
@@ -115,13 +115,11 @@ try {
           await w.exec('BEGIN TRANSACTION');
           const t0 = performance.now();
           const cpu0 = process.cpuUsage();
-          await w.exec(shape.select
-            ? `INSERT INTO ${shape.table} ${shape.select} WHERE seq BETWEEN ${from} AND ${from + CHUNK - 1} ORDER BY seq`
-            : dictionaryInsert(from, from + CHUNK - 1));
+          await w.exec(shape.select ? `INSERT INTO ${shape.table} ${shape.select} WHERE seq BETWEEN ${from} AND ${from + CHUNK - 1} ORDER BY seq` : dictionaryInsert(from, from + CHUNK - 1));
           const cpu = process.cpuUsage(cpu0);
           figures.get(shape.name)!.wall.push((performance.now() - t0) / 1000);
           figures.get(shape.name)!.cpu.push((cpu.user + cpu.system) / 1e6);
-          const [{ inserted }] = await w.rows(`SELECT count(*)::INTEGER AS inserted FROM ${shape.table}`) as [{ inserted: number }];
+          const [{ inserted }] = (await w.rows(`SELECT count(*)::INTEGER AS inserted FROM ${shape.table}`)) as [{ inserted: number }];
           if (inserted !== CHUNK) throw new Error(`${shape.name}: ${inserted} rows inserted of ${CHUNK}`);
           await w.exec('ROLLBACK');
         }

@@ -36,15 +36,7 @@ const { values: args } = parseArgs({
 });
 
 /** Current-state endpoints (1 credit): the point is the limiter, not the queries. */
-const PATHS = [
-  '/v1/protocols',
-  '/v1/alpha/markets',
-  '/v1/alpha/markets/stats',
-  '/v1/alpha/open-interest',
-  '/v1/alpha/funding-rates',
-  '/v1/alpha/open-positions/stats',
-  '/v1/beta/markets/stats',
-];
+const PATHS = ['/v1/protocols', '/v1/alpha/markets', '/v1/alpha/markets/stats', '/v1/alpha/open-interest', '/v1/alpha/funding-rates', '/v1/alpha/open-positions/stats', '/v1/beta/markets/stats'];
 
 interface KeyFigures {
   plan: string;
@@ -70,8 +62,13 @@ async function hammer(url: string, key: string, plan: string, rps: number, secon
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat?.count ?? 0;
   if (result.errors > 0) statuses.errors = result.errors;
   return {
-    plan, target_rps: rps, requests: result.requests.total,
-    p50_ms: result.latency.p50, p99_ms: result.latency.p99, max_ms: result.latency.max, statuses,
+    plan,
+    target_rps: rps,
+    requests: result.requests.total,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
+    statuses,
   };
 }
 
@@ -88,13 +85,17 @@ async function smallDataDir(): Promise<{ dir: string; cleanup: () => void }> {
 }
 
 function row(phase: string, f: KeyFigures): string {
-  const st = Object.entries(f.statuses).map(([k, n]) => `${k}:${n}`).join(' ');
-  return `${phase.padEnd(10)} ${f.plan.padEnd(8)} ${String(f.target_rps * 60).padStart(7)}/min ${String(f.requests).padStart(6)} ` +
-    `${f.p50_ms.toFixed(1).padStart(7)} ${f.p99_ms.toFixed(1).padStart(7)} ${f.max_ms.toFixed(1).padStart(7)}  ${st}`;
+  const st = Object.entries(f.statuses)
+    .map(([k, n]) => `${k}:${n}`)
+    .join(' ');
+  return (
+    `${phase.padEnd(10)} ${f.plan.padEnd(8)} ${String(f.target_rps * 60).padStart(7)}/min ${String(f.requests).padStart(6)} ` +
+    `${f.p50_ms.toFixed(1).padStart(7)} ${f.p99_ms.toFixed(1).padStart(7)} ${f.max_ms.toFixed(1).padStart(7)}  ${st}`
+  );
 }
 
 async function main(): Promise<void> {
-  if (args.url && !args.data) throw new Error('--url needs --data (the server\'s data dir, to create the keys in)');
+  if (args.url && !args.data) throw new Error("--url needs --data (the server's data dir, to create the keys in)");
   const seconds = Number(args.seconds);
   const normalRps = Number(args.rate);
   const trialPerMinute = getPlan('trial').requestsPerMinute as number;
@@ -114,19 +115,23 @@ async function main(): Promise<void> {
     await hammer(url, premium.key, 'premium', 20, 3);
 
     const alone = await hammer(url, premium.key, 'premium', normalRps, seconds);
-    const [flood, normal] = await Promise.all([
-      hammer(url, trial.key, 'trial', hammerRps, seconds),
-      hammer(url, premium.key, 'premium', normalRps, seconds),
-    ]);
+    const [flood, normal] = await Promise.all([hammer(url, trial.key, 'trial', hammerRps, seconds), hammer(url, premium.key, 'premium', normalRps, seconds)]);
 
     process.stdout.write(`\nphase      key       rate        reqs  p50 ms  p99 ms  max ms  statuses\n`);
     process.stdout.write(`${row('alone', alone)}\n${row('together', flood)}\n${row('together', normal)}\n`);
     const ok = (flood.statuses['429'] ?? 0) > 0 && Object.keys(normal.statuses).every((s) => s === '200');
-    process.stdout.write(`\ntrial at 10x its limit got ${flood.statuses['429'] ?? 0} 429s and ${flood.statuses['200'] ?? 0} 200s; ` +
-      `premium p99 ${alone.p99_ms} ms alone, ${normal.p99_ms} ms beside the flood: ${ok ? 'OK' : 'UNEXPECTED'}\n`);
+    process.stdout.write(
+      `\ntrial at 10x its limit got ${flood.statuses['429'] ?? 0} 429s and ${flood.statuses['200'] ?? 0} 200s; ` +
+        `premium p99 ${alone.p99_ms} ms alone, ${normal.p99_ms} ms beside the flood: ${ok ? 'OK' : 'UNEXPECTED'}\n`,
+    );
     const report = {
-      at: new Date().toISOString(), url: args.url ?? 'local child server', seconds,
-      trial_limit_per_minute: trialPerMinute, alone, together: { trial: flood, premium: normal }, ok,
+      at: new Date().toISOString(),
+      url: args.url ?? 'local child server',
+      seconds,
+      trial_limit_per_minute: trialPerMinute,
+      alone,
+      together: { trial: flood, premium: normal },
+      ok,
     };
     writeFileSync(args.out as string, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`written ${args.out}\n`);

@@ -61,8 +61,15 @@ const collectYoungGarbage = (): void => v8Gc({ type: 'minor' });
  * bench run for ever); a run cut short says so (`truncated`). `onMeasuring` is called (and awaited)
  * between the warm-up and the measured part (the bench samples the server's CPU time and GC there).
  */
-export async function measureSequential(base: string, key: string, paths: string[], warmup: string[], rounds = 2, budgetMs = 20_000,
-  onMeasuring?: () => void | Promise<void>): Promise<LatencyFigures> {
+export async function measureSequential(
+  base: string,
+  key: string,
+  paths: string[],
+  warmup: string[],
+  rounds = 2,
+  budgetMs = 20_000,
+  onMeasuring?: () => void | Promise<void>,
+): Promise<LatencyFigures> {
   const warmEnd = performance.now() + budgetMs / 4;
   for (const p of warmup) {
     await timedGet(base + p, key);
@@ -137,8 +144,12 @@ export async function measureThroughput(base: string, key: string | null, paths:
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat?.count ?? 0;
   return {
-    connections, seconds,
+    connections,
+    seconds,
     req_per_s: Math.round(result.requests.total / seconds),
-    p50_ms: result.latency.p50, p99_ms: result.latency.p99, statuses, errors: result.errors + result.timeouts,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    statuses,
+    errors: result.errors + result.timeouts,
   };
 }

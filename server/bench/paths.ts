@@ -42,8 +42,12 @@ try {
     const cpu = ((api.cpuSeconds() - cpu0) * 1000) / n;
     const faults = (api.minorFaults() - faults0) / n;
     const f = (x: number, w = 8): string => x.toFixed(2).padStart(w);
-    const statuses = Object.entries(m.statuses).map(([s, k]) => `${s}:${k}`).join(' ');
-    console.log(`${String(m.mean_bytes).padStart(8)} ${f(m.p50_ms)} ${f(m.p99_ms)} ${f(m.max_ms)} ${f(cpu, 18)} ${faults.toFixed(0).padStart(11)} ${m.client_gc.ms.toFixed(1).padStart(13)}  ${statuses.padEnd(8)}  ${path}`);
+    const statuses = Object.entries(m.statuses)
+      .map(([s, k]) => `${s}:${k}`)
+      .join(' ');
+    console.log(
+      `${String(m.mean_bytes).padStart(8)} ${f(m.p50_ms)} ${f(m.p99_ms)} ${f(m.max_ms)} ${f(cpu, 18)} ${faults.toFixed(0).padStart(11)} ${m.client_gc.ms.toFixed(1).padStart(13)}  ${statuses.padEnd(8)}  ${path}`,
+    );
   }
 } finally {
   await api.stop();

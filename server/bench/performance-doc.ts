@@ -14,10 +14,19 @@ export interface BenchReport {
   journal: { fills: number; accounts: number; open_positions: number };
   cold_start_s: number;
   rss_mib: { now: number; peak: number };
-  endpoints: Record<string, {
-    route?: string; requests: number; p50_ms: number; p99_ms: number; first_p99_ms: number; max_ms: number; req_per_s: number;
-    server_cpu_ms_per_req: number;
-  }>;
+  endpoints: Record<
+    string,
+    {
+      route?: string;
+      requests: number;
+      p50_ms: number;
+      p99_ms: number;
+      first_p99_ms: number;
+      max_ms: number;
+      req_per_s: number;
+      server_cpu_ms_per_req: number;
+    }
+  >;
   throughput: Record<string, { req_per_s: number; p99_ms: number; server_cpu_us_per_req: number | null }>;
   ratios_pct_of_hello: { mixed: number; repeated: number };
   targets: Record<string, boolean>;
@@ -28,11 +37,13 @@ export const PERFORMANCE_DOC = fileURLToPath(new URL('../../docs/performance.md'
 /** A concrete request path as its route: the query dropped, a wallet as `{address}`, an id after it as `{id}`. */
 export function routeOf(path: string): string {
   const segments = path.split('?')[0]!.split('/');
-  return segments.map((s, i) => {
-    if (BASE58_ADDRESS.test(s)) return '{address}';
-    if (/^\d+$/.test(s) && BASE58_ADDRESS.test(segments[i - 1] ?? '')) return '{id}';
-    return s;
-  }).join('/');
+  return segments
+    .map((s, i) => {
+      if (BASE58_ADDRESS.test(s)) return '{address}';
+      if (/^\d+$/.test(s) && BASE58_ADDRESS.test(segments[i - 1] ?? '')) return '{id}';
+      return s;
+    })
+    .join('/');
 }
 
 const TARGETS: Record<string, string> = {
@@ -65,8 +76,10 @@ export function performanceBlock(r: BenchReport): string {
     '',
     '| endpoint | requests | p50 ms | p99 ms | p99 first-time ms | max ms | server CPU ms / request |',
     '|---|---|---|---|---|---|---|',
-    ...Object.entries(r.endpoints).map(([name, e]) =>
-      `| \`${e.route ?? name}\` | ${e.requests} | ${e.p50_ms.toFixed(2)} | ${e.p99_ms.toFixed(2)} | ${e.first_p99_ms.toFixed(2)} | ${e.max_ms.toFixed(1)} | ${e.server_cpu_ms_per_req.toFixed(2)} |`),
+    ...Object.entries(r.endpoints).map(
+      ([name, e]) =>
+        `| \`${e.route ?? name}\` | ${e.requests} | ${e.p50_ms.toFixed(2)} | ${e.p99_ms.toFixed(2)} | ${e.first_p99_ms.toFixed(2)} | ${e.max_ms.toFixed(1)} | ${e.server_cpu_ms_per_req.toFixed(2)} |`,
+    ),
     '',
     '| workload at 50 connections | req/s | p99 ms | server CPU µs / request |',
     '|---|---|---|---|',

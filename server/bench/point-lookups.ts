@@ -42,7 +42,10 @@ const { values: args } = parseArgs({
 });
 const dataDir = args.data ?? process.env.BENCH_DATA ?? '/tmp/perps-bench';
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const bytesIn = (dir: string): number => readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
 const mib = (bytes: number): string => (bytes / 1_048_576).toFixed(0);
 
@@ -68,8 +71,10 @@ try {
   const storeDir = join(dataDir, 'read-index', 'lifecycles');
   const t1 = performance.now();
   const built = buildSqliteLifecycles(storeDir, args.sqlite);
-  say(`SQLite written in ${((performance.now() - t1) / 1000).toFixed(0)} s: ${built.lifecycles} lifecycles, ${built.accountRows} account rows, ` +
-    `${mib(statSync(args.sqlite).size)} MiB (segment files ${mib(bytesIn(storeDir))} MiB)`);
+  say(
+    `SQLite written in ${((performance.now() - t1) / 1000).toFixed(0)} s: ${built.lifecycles} lifecycles, ${built.accountRows} account rows, ` +
+      `${mib(statSync(args.sqlite).size)} MiB (segment files ${mib(bytesIn(storeDir))} MiB)`,
+  );
   const sqlite = new SqliteLifecycles(service, args.sqlite, store);
   const tiers = { segments: store, duckdb: null, sqlite } as const;
   const apps = Object.entries(tiers).map(([name, lifecycles]) => {
@@ -123,8 +128,10 @@ try {
   for (const [id, s] of samples) {
     const [endpoint, tier] = id.split('\t');
     const ms = s.ms.sort((a, b) => a - b);
-    say(`| ${endpoint} | ${tier} | ${ms.length} | ${percentile(ms, 50).toFixed(2)} | ${percentile(ms, 99).toFixed(2)} | ` +
-      `${ms[ms.length - 1]!.toFixed(1)} | ${(s.cpuUs / 1000 / ms.length).toFixed(2)} |`);
+    say(
+      `| ${endpoint} | ${tier} | ${ms.length} | ${percentile(ms, 50).toFixed(2)} | ${percentile(ms, 99).toFixed(2)} | ` +
+        `${ms[ms.length - 1]!.toFixed(1)} | ${(s.cpuUs / 1000 / ms.length).toFixed(2)} |`,
+    );
   }
   await sqlite.close();
 } finally {

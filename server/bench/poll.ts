@@ -30,13 +30,22 @@ const { values: args } = parseArgs({
 });
 const dataDir = args.data ?? process.env.BENCH_DATA ?? '/tmp/perps-bench';
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** The current-state endpoints, whose cached answers every append drops (`GET /v1/protocols` and `GET /v1/beta/markets` as a baseline). */
 const DEFAULT_PATHS = [
-  '/v1/protocols', '/v1/protocols/stats', '/v1/alpha/markets/stats', '/v1/alpha/open-interest',
-  '/v1/alpha/volume/history?interval=1d', '/v1/alpha/accounts/stats', '/v1/alpha/accounts/search?sort_by=volume&limit=20',
-  '/v1/alpha/open-positions/stats', '/v1/beta/markets/stats',
+  '/v1/protocols',
+  '/v1/protocols/stats',
+  '/v1/alpha/markets/stats',
+  '/v1/alpha/open-interest',
+  '/v1/alpha/volume/history?interval=1d',
+  '/v1/alpha/accounts/stats',
+  '/v1/alpha/accounts/search?sort_by=volume&limit=20',
+  '/v1/alpha/open-positions/stats',
+  '/v1/beta/markets/stats',
 ];
 
 /** One request every `intervalMs` to `url` for `seconds`: the latencies (ms) and the statuses seen. */
@@ -60,7 +69,10 @@ async function main(): Promise<void> {
   const { key, record } = store.create({ plan: 'internal', label: 'bench:poll' });
   const port = await freePort();
   const api = await spawnServer({
-    name: 'API server', script: 'server/main/cli.ts', port, readyPath: '/v1/openapi.json',
+    name: 'API server',
+    script: 'server/main/cli.ts',
+    port,
+    readyPath: '/v1/openapi.json',
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'simulate', '--scale', args.scale],
   });
   try {
@@ -78,8 +90,10 @@ async function main(): Promise<void> {
       const { ms, statuses } = await poll(api.url + path, key, Number(args.seconds), Number(args.interval));
       const slow = ms.filter((x) => x > 10).length;
       const bad = [...statuses].filter((s) => s !== 200);
-      say(`${path.padEnd(54)} ${String(ms.length).padStart(5)} ${f(percentile(ms, 50))} ${f(percentile(ms, 90))} ${f(percentile(ms, 99))} ` +
-        `${f(ms[ms.length - 1] ?? NaN)} ${String(slow).padStart(7)}${bad.length ? `  statuses ${bad.join(',')}` : ''}`);
+      say(
+        `${path.padEnd(54)} ${String(ms.length).padStart(5)} ${f(percentile(ms, 50))} ${f(percentile(ms, 90))} ${f(percentile(ms, 99))} ` +
+          `${f(ms[ms.length - 1] ?? NaN)} ${String(slow).padStart(7)}${bad.length ? `  statuses ${bad.join(',')}` : ''}`,
+      );
     }
     const appended = (await health(api)).journal.last_seq - seqAtStart;
     say(`${appended.toLocaleString('en-US')} fills appended in ${Math.round((Date.now() - started) / 1000)} s; load average ${load()}`);

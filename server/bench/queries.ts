@@ -33,7 +33,10 @@ const { values: args } = parseArgs({
 });
 const dataDir = args.data ?? process.env.BENCH_DATA ?? '/tmp/perps-bench';
 const say = (s: string): void => void process.stdout.write(`${s}\n`);
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const f1 = (x: number): string => x.toFixed(1).padStart(7);
 
 const data = await discover(dataDir);
@@ -77,9 +80,13 @@ try {
     }
     const cpu = process.cpuUsage(cpu0);
     ms.sort((a, b) => a - b);
-    const st = Object.entries(statuses).map(([k, n]) => `${k}:${n}`).join(' ');
-    say(`${w.name.padEnd(36)} ${String(ms.length).padStart(4)} ${f1(percentile(ms, 50))} ${f1(percentile(ms, 90))} ` +
-      `${f1(percentile(ms, 99))} ${f1(ms[ms.length - 1] ?? NaN)} ${f1((cpu.user + cpu.system) / 1000 / ms.length).padStart(11)}  ${st}`);
+    const st = Object.entries(statuses)
+      .map(([k, n]) => `${k}:${n}`)
+      .join(' ');
+    say(
+      `${w.name.padEnd(36)} ${String(ms.length).padStart(4)} ${f1(percentile(ms, 50))} ${f1(percentile(ms, 90))} ` +
+        `${f1(percentile(ms, 99))} ${f1(ms[ms.length - 1] ?? NaN)} ${f1((cpu.user + cpu.system) / 1000 / ms.length).padStart(11)}  ${st}`,
+    );
     if (args.slowest) for (const [t, p] of slow.sort((a, b) => b[0] - a[0]).slice(0, Number(args.slowest))) say(`    ${t.toFixed(1).padStart(7)} ${p}`);
   }
   say(`load average ${load()}`);

@@ -64,8 +64,7 @@ console.log(`${sameNames ? 'same' : 'DIFFERENT'}  journal file names: ${fa.lengt
 
 await conn.run(`ATTACH ${literal(join(a, 'state.duckdb'))} AS sa (READ_ONLY)`);
 await conn.run(`ATTACH ${literal(join(b, 'state.duckdb'))} AS sb (READ_ONLY)`);
-const tables = async (cat: string) =>
-  (await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${cat}' ORDER BY 1`)).getRows().map((r) => String(r[0]));
+const tables = async (cat: string) => (await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${cat}' ORDER BY 1`)).getRows().map((r) => String(r[0]));
 const [ta, tb] = [await tables('sa'), await tables('sb')];
 if (ta.join() !== tb.join()) {
   differences++;

@@ -88,15 +88,7 @@ async function waitUntil(probe: () => Promise<boolean>, timeoutMs: number, what:
  * Spawns `node --import tsx <script> ...args` from the project root and waits until `GET readyPath`
  * answers (any HTTP status). stdout/stderr go to `logTo` (inherit by default).
  */
-export async function spawnServer(opts: {
-  script: string;
-  args: string[];
-  port: number;
-  readyPath: string;
-  env?: NodeJS.ProcessEnv;
-  timeoutMs?: number;
-  name: string;
-}): Promise<ServerChild> {
+export async function spawnServer(opts: { script: string; args: string[]; port: number; readyPath: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; name: string }): Promise<ServerChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', opts.script, ...opts.args], {
     cwd: ROOT,
     // glibc's malloc arenas as `npm start` sets them (package.json): 2 instead of 8 per core
@@ -105,11 +97,16 @@ export async function spawnServer(opts: {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${opts.port}`;
-  await waitUntil(async () => {
-    const res = await fetch(url + opts.readyPath);
-    await res.arrayBuffer();
-    return true;
-  }, opts.timeoutMs ?? 120_000, opts.name, child);
+  await waitUntil(
+    async () => {
+      const res = await fetch(url + opts.readyPath);
+      await res.arrayBuffer();
+      return true;
+    },
+    opts.timeoutMs ?? 120_000,
+    opts.name,
+    child,
+  );
   const pid = child.pid as number;
   return {
     url,

@@ -22,6 +22,8 @@ for (const day of sim.batches(Date.now(), true)) {
 }
 const cpu = process.cpuUsage(cpu0);
 const fmt = (n: number) => n.toLocaleString('en-US');
-console.log(`simulated to ${new Date(sim.time).toISOString()}: ${fmt(rows.fills)} fills, ${fmt(rows.marketSnapshots)} market and ` +
-  `${fmt(rows.positionSnapshots)} position snapshots in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
-  `(${((cpu.user + cpu.system) / 1e6).toFixed(1)} CPU-s in this process)`);
+console.log(
+  `simulated to ${new Date(sim.time).toISOString()}: ${fmt(rows.fills)} fills, ${fmt(rows.marketSnapshots)} market and ` +
+    `${fmt(rows.positionSnapshots)} position snapshots in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
+    `(${((cpu.user + cpu.system) / 1e6).toFixed(1)} CPU-s in this process)`,
+);

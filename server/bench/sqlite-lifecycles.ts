@@ -97,13 +97,16 @@ export function buildSqliteLifecycles(storeDir: string, file: string): { lifecyc
 export class SqliteLifecycles extends LifecycleStore {
   private readonly db: Database.Database;
   private readonly closedDoc: Database.Statement<[number], { doc: string }>;
-  private readonly keyRows: Database.Statement<[string], { position_id: number; opened: number; closed: number; size: number | null;
-    pnl: number; leverage: number; variant: number }>;
+  private readonly keyRows: Database.Statement<[string], { position_id: number; opened: number; closed: number; size: number | null; pnl: number; leverage: number; variant: number }>;
   private readonly recordDocs: Database.Statement<[string, string], { position_id: number; doc: string }>;
   private readonly variants: [string, string][];
 
   /** `built` is the store whose mark, record columns and open prefixes the view keeps. */
-  constructor(service: Service, file: string, private readonly built: LifecycleStore) {
+  constructor(
+    service: Service,
+    file: string,
+    private readonly built: LifecycleStore,
+  ) {
     super(service);
     this.db = new Database(file, { readonly: true });
     this.closedDoc = this.db.prepare('SELECT doc FROM closed WHERE id = ?');
@@ -111,8 +114,7 @@ export class SqliteLifecycles extends LifecycleStore {
       WHERE address = ? ORDER BY position_id`);
     this.recordDocs = this.db.prepare(`SELECT position_id, doc FROM account_rows
       WHERE address = ? AND position_id IN (SELECT value FROM json_each(?))`);
-    this.variants = (this.db.prepare('SELECT variant, market FROM variants ORDER BY code').all() as { variant: string; market: string }[])
-      .map((v) => [v.variant, v.market]);
+    this.variants = (this.db.prepare('SELECT variant, market FROM variants ORDER BY code').all() as { variant: string; market: string }[]).map((v) => [v.variant, v.market]);
   }
 
   override view(): StoreView {

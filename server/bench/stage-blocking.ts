@@ -28,12 +28,12 @@ if (!existsSync(join(dataDir, 'state.duckdb'))) {
 const service = await openService({ dataDir });
 const [latest] = await service.db.querySql('SELECT * FROM fills ORDER BY seq DESC LIMIT 1');
 /** A block of `n` fills like the journal's newest. */
-const blockOf = (n: number) => toColumns(
-  Array.from({ length: n }, (_, i) => ({ ...latest, time: Date.parse(String(latest!.time)), seq: 1e12 + i })),
-  STAGING.batch_fills.filter(([name]) => name !== 'ord_row'),
-);
+const blockOf = (n: number) =>
+  toColumns(
+    Array.from({ length: n }, (_, i) => ({ ...latest, time: Date.parse(String(latest!.time)), seq: 1e12 + i })),
+    STAGING.batch_fills.filter(([name]) => name !== 'ord_row'),
+  );
 const block = blockOf(Number(args.rows));
-
 
 console.log(`event loop delay while staging ${block.length} fills 20 times beside a scan of fills (${dataDir})`);
 console.log('how          max ms   p99 ms  mean ms');
@@ -72,7 +72,10 @@ try {
         }
         await resetStaging(w);
       });
-      return ms.sort((a, b) => a - b)[4]!.toFixed(2).padStart(12);
+      return ms
+        .sort((a, b) => a - b)[4]!
+        .toFixed(2)
+        .padStart(12);
     };
     console.log(`${String(n).padEnd(6)} ${await median('appender')}  ${await median('statement')}`);
   }

@@ -48,12 +48,33 @@ function benchFill(m: (typeof BENCH_MARKETS)[number], address: string): Incoming
   counter += 1;
   const time = Math.floor(Date.now());
   return {
-    protocol: m.protocol, time, slot: Math.floor(time / 400), tx: `bench${counter}`, event_index: 0,
-    position_key: `BP${counter}`, address, market: m.market, market_variant: m.variant, side: counter % 2 ? 'long' : 'short',
-    type: 'open', size_delta_usd: 1000 + (counter % 97), position_size_usd: 1000 + (counter % 97), collateral_delta_usd: 100,
-    position_collateral_usd: 100, price: 100 + (counter % 13) / 7, entry_price: 100 + (counter % 13) / 7, pnl_delta_usd: 0,
-    fee_usd: 0.5, borrowing_fee_usd: null, funding_fee_usd: null, liquidation_fee_usd: null, funding_earned_usd: null,
-    fee_total_usd: 0.5, index_price: 100, collateral_token: 'USDC', position_entry_price: 100 + (counter % 13) / 7,
+    protocol: m.protocol,
+    time,
+    slot: Math.floor(time / 400),
+    tx: `bench${counter}`,
+    event_index: 0,
+    position_key: `BP${counter}`,
+    address,
+    market: m.market,
+    market_variant: m.variant,
+    side: counter % 2 ? 'long' : 'short',
+    type: 'open',
+    size_delta_usd: 1000 + (counter % 97),
+    position_size_usd: 1000 + (counter % 97),
+    collateral_delta_usd: 100,
+    position_collateral_usd: 100,
+    price: 100 + (counter % 13) / 7,
+    entry_price: 100 + (counter % 13) / 7,
+    pnl_delta_usd: 0,
+    fee_usd: 0.5,
+    borrowing_fee_usd: null,
+    funding_fee_usd: null,
+    liquidation_fee_usd: null,
+    funding_earned_usd: null,
+    fee_total_usd: 0.5,
+    index_price: 100,
+    collateral_token: 'USDC',
+    position_entry_price: 100 + (counter % 13) / 7,
   };
 }
 
@@ -106,8 +127,7 @@ async function run(rate: number, seconds: number): Promise<void> {
   const elapsed = (now() - start) / 1000;
   await new Promise((r) => setTimeout(r, 1_000)); // let the last frames go out
   const cpu = process.cpuUsage(cpuBefore);
-  process.send!({ type: 'done', fills: rows, appends, elapsed, cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    rss: { before: rssBefore, max: Math.max(...rss), last: rss.at(-1) } });
+  process.send!({ type: 'done', fills: rows, appends, elapsed, cpuSeconds: (cpu.user + cpu.system) / 1e6, rss: { before: rssBefore, max: Math.max(...rss), last: rss.at(-1) } });
 }
 
 process.on('message', (msg: { type: string; rate?: number; seconds?: number }) => {

@@ -17,7 +17,13 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 
-interface Ready { type: 'ready'; base: string; key: string; addresses: string[]; rss: number }
+interface Ready {
+  type: 'ready';
+  base: string;
+  key: string;
+  addresses: string[];
+  rss: number;
+}
 interface Done {
   type: 'done';
   fills: [number, string, string, string, number, number][];
@@ -26,7 +32,11 @@ interface Done {
   cpuSeconds: number;
   rss: { before: number; max: number; last: number };
 }
-interface Scope { protocol: string; market?: string; address?: string }
+interface Scope {
+  protocol: string;
+  market?: string;
+  address?: string;
+}
 
 const now = (): number => performance.timeOrigin + performance.now();
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -49,14 +59,15 @@ const server = fork(fileURLToPath(new URL('./stream-server.ts', import.meta.url)
   execArgv: ['--import', 'tsx'],
   env: { ...process.env, PERPS_LOG_LEVEL: process.env.PERPS_LOG_LEVEL ?? '1' },
 });
-const next = <T>(type: string): Promise<T> => new Promise((resolve) => {
-  const on = (msg: { type: string }) => {
-    if (msg.type !== type) return;
-    server.off('message', on);
-    resolve(msg as T);
-  };
-  server.on('message', on);
-});
+const next = <T>(type: string): Promise<T> =>
+  new Promise((resolve) => {
+    const on = (msg: { type: string }) => {
+      if (msg.type !== type) return;
+      server.off('message', on);
+      resolve(msg as T);
+    };
+    server.on('message', on);
+  });
 
 try {
   const ready = await next<Ready>('ready');
@@ -66,22 +77,27 @@ try {
   const sockets: WebSocket[] = [];
   const t0 = now();
   for (let from = 0; from < all.length; from += 100) {
-    await Promise.all(all.slice(from, from + 100).map((scope, k) => new Promise<void>((resolve, reject) => {
-      const i = from + k;
-      const q = new URLSearchParams({ ...(scope.market ? { market: scope.market } : {}), ...(scope.address ? { address: scope.address } : {}) });
-      const ws = new WebSocket(`${ready.base.replace('http', 'ws')}/v1/stream/${scope.protocol}/fills?${q}`, { headers: { 'x-api-key': ready.key } });
-      ws.on('message', (data: Buffer) => {
-        const t = now();
-        const m = /"seq":(\d+)/.exec(data.toString('latin1', 0, 40)); // the seq is the first field
-        if (m) {
-          received[i]!.seqs.push(Number(m[1]));
-          received[i]!.at.push(t);
-        } else console.error(`client ${i}: ${data.toString()}`);
-      });
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-      sockets.push(ws);
-    })));
+    await Promise.all(
+      all.slice(from, from + 100).map(
+        (scope, k) =>
+          new Promise<void>((resolve, reject) => {
+            const i = from + k;
+            const q = new URLSearchParams({ ...(scope.market ? { market: scope.market } : {}), ...(scope.address ? { address: scope.address } : {}) });
+            const ws = new WebSocket(`${ready.base.replace('http', 'ws')}/v1/stream/${scope.protocol}/fills?${q}`, { headers: { 'x-api-key': ready.key } });
+            ws.on('message', (data: Buffer) => {
+              const t = now();
+              const m = /"seq":(\d+)/.exec(data.toString('latin1', 0, 40)); // the seq is the first field
+              if (m) {
+                received[i]!.seqs.push(Number(m[1]));
+                received[i]!.at.push(t);
+              } else console.error(`client ${i}: ${data.toString()}`);
+            });
+            ws.once('open', () => resolve());
+            ws.once('error', reject);
+            sockets.push(ws);
+          }),
+      ),
+    );
   }
   console.log(`${all.length} subscribers connected in ${((now() - t0) / 1000).toFixed(1)} s; server RSS ${mb(ready.rss)} before them`);
 
@@ -118,8 +134,10 @@ try {
   console.log(`append → receive: p50 ${ms(pct(a, 0.5))}, p99 ${ms(pct(a, 0.99))}, max ${ms(a[a.length - 1] ?? NaN)}`);
   console.log(`commit → receive: p50 ${ms(pct(c, 0.5))}, p99 ${ms(pct(c, 0.99))}, max ${ms(c[c.length - 1] ?? NaN)}`);
   const window = done.elapsed + 1;
-  console.log(`CPU over the run: server ${(done.cpuSeconds / window * 100).toFixed(0)} % of a core, ` +
-    `subscribers' process ${((cpu.user + cpu.system) / 1e6 / window * 100).toFixed(0)} % (machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`);
+  console.log(
+    `CPU over the run: server ${((done.cpuSeconds / window) * 100).toFixed(0)} % of a core, ` +
+      `subscribers' process ${(((cpu.user + cpu.system) / 1e6 / window) * 100).toFixed(0)} % (machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`,
+  );
   console.log(`server RSS: ${mb(done.rss.before)} with the subscribers connected, max ${mb(done.rss.max)} while streaming, ${mb(done.rss.last)} at the end`);
   for (const ws of sockets) ws.terminate();
 } finally {

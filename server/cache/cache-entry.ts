@@ -28,7 +28,7 @@ export interface Entry {
 export const holds = (e: Entry, now: number): boolean => e.validFrom <= now && now <= e.validUntil;
 /** A bound that could not be computed: the answer is served but not kept. */
 export const unbounded = (err: unknown): number => {
-  log.warn('response cache: an answer\'s validity bound failed; not cached', err);
+  log.warn("response cache: an answer's validity bound failed; not cached", err);
   return -Infinity;
 };
 /** The entry's body at clock `now` (a moving answer rendered then). */

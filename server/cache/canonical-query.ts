@@ -11,7 +11,9 @@ const canonicals = new WeakMap<Query, string>();
 export function canonicalOf(query: Query): string {
   let text = canonicals.get(query);
   if (text === undefined) {
-    const keys = Object.keys(query).filter((k) => query[k] !== undefined).sort();
+    const keys = Object.keys(query)
+      .filter((k) => query[k] !== undefined)
+      .sort();
     text = JSON.stringify(keys.map((k) => [k, query[k]]));
     canonicals.set(query, text);
   }

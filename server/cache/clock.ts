@@ -9,7 +9,6 @@ import { DAY_MS } from '../lib/time.ts';
 
 type Query = Record<string, unknown>;
 
-
 /** The effective [from, to] a window route's answer covers, before clamping (null = defaulted). */
 export function windowOf(policy: CachePolicy | undefined, q: Query): QueryWindow {
   if (policy?.window) return policy.window(q);

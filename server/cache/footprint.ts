@@ -25,9 +25,7 @@ import { DEFAULT_INTERVAL, INTERVAL_MS, type HistoryInterval } from '../read/win
 import type { CachePolicy } from './policy.ts';
 
 /** The part of the journal an answer is a function of (see the file comment). */
-export type Footprint =
-  | { kind: 'address'; protocol: Protocol; address: string }
-  | { kind: 'before'; before: number };
+export type Footprint = { kind: 'address'; protocol: Protocol; address: string } | { kind: 'before'; before: number };
 
 /** Where a route's declared footprint is kept on its event (see {@link declareAddressFootprint}). */
 const FOOTPRINT = 'perpsCacheFootprint';
@@ -66,7 +64,10 @@ export class AppendImpact {
   /** `protocol address` of every fill, built on the first address question */
   private addresses: Set<string> | null = null;
 
-  constructor(private readonly fills: readonly Fill[], private readonly change: DerivedChange | null) {}
+  constructor(
+    private readonly fills: readonly Fill[],
+    private readonly change: DerivedChange | null,
+  ) {}
 
   /** Whether an answer with footprint `fp` may differ after the append. */
   touches(fp: Footprint): boolean {

@@ -60,7 +60,6 @@ interface ClockRead {
   at: number;
 }
 
-
 export interface CacheOptions {
   /** total body bytes kept (default 64 MiB); a body over 1/8 of it is not cached */
   maxBytes?: number;
@@ -83,7 +82,10 @@ export class ResponseCache {
   /** hits and misses since start, and entries appends kept (tests, bench) */
   readonly stats = { hits: 0, misses: 0, kept: 0 };
 
-  constructor(private readonly base: Service, opts: CacheOptions = {}) {
+  constructor(
+    private readonly base: Service,
+    opts: CacheOptions = {},
+  ) {
     this.maxBytes = opts.maxBytes ?? 64 * 1_048_576;
     this.entries = new SecondChanceMap(this.maxBytes, sizeOf);
     this.enabled = opts.enabled ?? process.env.PERPS_CACHE !== '0';
@@ -231,7 +233,7 @@ export class ResponseCache {
       return { entry: { render: moving.render, size: bodySize(body), validFrom: now, validUntil, footprint }, body };
     }
     const declared = declaredValidUntil(event);
-    return fixed(serializeResult(result), now, declared ?? (plan === null ? -Infinity : clockValidity(policy, query, plan, now) ?? -Infinity));
+    return fixed(serializeResult(result), now, declared ?? (plan === null ? -Infinity : (clockValidity(policy, query, plan, now) ?? -Infinity)));
   }
 
   /** Runs `compute`, attributing clock reads of its synchronous part (up to its first await) to `clock`. */

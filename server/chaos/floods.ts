@@ -9,15 +9,56 @@ import WebSocket from 'ws';
 import { percentile } from '../bench/server-process.ts';
 
 const PATHS = [
-  '/v1/protocols', '/v1/protocols/stats', '/v1/alpha/markets', '/v1/alpha/markets/stats', '/v1/beta/markets', '/v1/beta/markets/stats',
-  '/v1/alpha/open-interest', '/v1/alpha/open-interest/history', '/v1/alpha/volume/history', '/v1/alpha/funding-rates',
-  '/v1/alpha/funding-rates/history', '/v1/alpha/liquidations/history', '/v1/alpha/liquidations/search', '/v1/alpha/accounts/search',
-  '/v1/alpha/accounts/stats', '/v1/alpha/open-positions/search', '/v1/alpha/open-positions/stats', '/v1/alpha/accounts/X',
-  '/v1/alpha/accounts/X/history', '/v1/alpha/positions/X/1', '/v1/alpha/positions/X/1/lifecycle', '/v1/stream/alpha/fills', '/v1/openapi.json', '/health',
+  '/v1/protocols',
+  '/v1/protocols/stats',
+  '/v1/alpha/markets',
+  '/v1/alpha/markets/stats',
+  '/v1/beta/markets',
+  '/v1/beta/markets/stats',
+  '/v1/alpha/open-interest',
+  '/v1/alpha/open-interest/history',
+  '/v1/alpha/volume/history',
+  '/v1/alpha/funding-rates',
+  '/v1/alpha/funding-rates/history',
+  '/v1/alpha/liquidations/history',
+  '/v1/alpha/liquidations/search',
+  '/v1/alpha/accounts/search',
+  '/v1/alpha/accounts/stats',
+  '/v1/alpha/open-positions/search',
+  '/v1/alpha/open-positions/stats',
+  '/v1/alpha/accounts/X',
+  '/v1/alpha/accounts/X/history',
+  '/v1/alpha/positions/X/1',
+  '/v1/alpha/positions/X/1/lifecycle',
+  '/v1/stream/alpha/fills',
+  '/v1/openapi.json',
+  '/health',
 ];
 const PARAMS = ['from', 'to', 'interval', 'limit', 'offset', 'market', 'market_variant', 'sort', 'order', 'side', 'cursor', 'address', 'since_seq', 'q', 'bogus'];
-const VALUES = ['', '-1', '0', '1e309', 'NaN', '1700000000', '2026-13-45', '2026-01-01T00:00:00+25:00', 'x'.repeat(3000), '%', '%E0%A4%A',
-  "'; DROP TABLE fills; --", '../../etc/passwd', '\u0000', '[]', '{"a":1}', 'SOL-PERP', 'long', 'desc', 'abc', '5m', '9999999999999999999999'];
+const VALUES = [
+  '',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  '1700000000',
+  '2026-13-45',
+  '2026-01-01T00:00:00+25:00',
+  'x'.repeat(3000),
+  '%',
+  '%E0%A4%A',
+  "'; DROP TABLE fills; --",
+  '../../etc/passwd',
+  '\u0000',
+  '[]',
+  '{"a":1}',
+  'SOL-PERP',
+  'long',
+  'desc',
+  'abc',
+  '5m',
+  '9999999999999999999999',
+];
 
 /** A deterministic pseudo-random generator (mulberry32), so a run can be repeated. */
 export function rng(seed: number): () => number {
@@ -61,12 +102,18 @@ function sendRaw(port: number, text: string): Promise<{ status: number; errorBod
       const all = Buffer.concat(chunks).toString();
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(all)?.[1] ?? 0);
       const body = all.slice(all.indexOf('\r\n\r\n') + 4);
-      resolve({ status, errorBody: /^\{"error":\{"code":"[a-z_]+","message":"[^"]+"/.test(body) || /^HEAD /.test(text) || status === 405 && /^OPTIONS|^HEAD/.test(text) });
+      resolve({ status, errorBody: /^\{"error":\{"code":"[a-z_]+","message":"[^"]+"/.test(body) || /^HEAD /.test(text) || (status === 405 && /^OPTIONS|^HEAD/.test(text)) });
     });
   });
 }
 
-export interface BadRequestFigures { sent: number; byStatus: Record<string, number>; fivexx: number; noAnswer: number; fourxxWithoutBody: number }
+export interface BadRequestFigures {
+  sent: number;
+  byStatus: Record<string, number>;
+  fivexx: number;
+  noAnswer: number;
+  fourxxWithoutBody: number;
+}
 
 /** Sends `n` generated bad requests, `concurrency` at a time. */
 export async function badRequests(port: number, key: string, n: number, seed: number, concurrency = 32): Promise<BadRequestFigures> {
@@ -88,7 +135,13 @@ export async function badRequests(port: number, key: string, n: number, seed: nu
   return figures;
 }
 
-export interface SlowFigures { clients: number; rssBeforeMib: number; rssPeakMib: number; rssAfterMib: number; dropped: number }
+export interface SlowFigures {
+  clients: number;
+  rssBeforeMib: number;
+  rssPeakMib: number;
+  rssAfterMib: number;
+  dropped: number;
+}
 
 /**
  * Opens `n` stream clients that resume from the oldest fill the server keeps (a 24 h backlog) and
@@ -114,24 +167,37 @@ export async function slowConsumers(base: string, key: string, n: number, ms: nu
   return { clients: n, rssBeforeMib: before, rssPeakMib: peak, rssAfterMib: rssMib(), dropped, sockets };
 }
 
-export interface FloodFigures { idleOpened: number; concurrent: number; concurrentStatuses: Record<string, number>; healthMs: { p50: number; p99: number; max: number } }
+export interface FloodFigures {
+  idleOpened: number;
+  concurrent: number;
+  concurrentStatuses: Record<string, number>;
+  healthMs: { p50: number; p99: number; max: number };
+}
 
 /** Opens `idle` connections that send nothing, fires `concurrent` requests at once, then times 20 `/health` requests. */
 export async function connectionFlood(port: number, key: string, idle: number, concurrent: number): Promise<FloodFigures & { idleSockets: Socket[] }> {
   const idleSockets: Socket[] = [];
-  await Promise.all(Array.from({ length: idle }, () => new Promise<void>((resolve) => {
-    const s = connect(port, '127.0.0.1', () => resolve());
-    s.on('error', () => resolve());
-    idleSockets.push(s);
-  })));
+  await Promise.all(
+    Array.from(
+      { length: idle },
+      () =>
+        new Promise<void>((resolve) => {
+          const s = connect(port, '127.0.0.1', () => resolve());
+          s.on('error', () => resolve());
+          idleSockets.push(s);
+        }),
+    ),
+  );
   const statuses: Record<string, number> = {};
   const base = `http://127.0.0.1:${port}`;
-  await Promise.all(Array.from({ length: concurrent }, async (_, i) => {
-    const res = await fetch(`${base}${PATHS[i % 17]}`, { headers: { 'x-api-key': key } }).catch(() => null);
-    const s = String(res?.status ?? 0);
-    statuses[s] = (statuses[s] ?? 0) + 1;
-    await res?.arrayBuffer();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrent }, async (_, i) => {
+      const res = await fetch(`${base}${PATHS[i % 17]}`, { headers: { 'x-api-key': key } }).catch(() => null);
+      const s = String(res?.status ?? 0);
+      statuses[s] = (statuses[s] ?? 0) + 1;
+      await res?.arrayBuffer();
+    }),
+  );
   const times: number[] = [];
   for (let i = 0; i < 20; i++) {
     const t0 = performance.now();
@@ -140,5 +206,11 @@ export async function connectionFlood(port: number, key: string, idle: number, c
   }
   times.sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 10) / 10;
-  return { idleOpened: idleSockets.filter((s) => !s.destroyed).length, concurrent, concurrentStatuses: statuses, healthMs: { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), max: round(times.at(-1)!) }, idleSockets };
+  return {
+    idleOpened: idleSockets.filter((s) => !s.destroyed).length,
+    concurrent,
+    concurrentStatuses: statuses,
+    healthMs: { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), max: round(times.at(-1)!) },
+    idleSockets,
+  };
 }

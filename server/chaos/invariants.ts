@@ -24,8 +24,7 @@ export interface JournalFigures {
 
 /** True when every invariant holds. */
 export function journalHolds(f: JournalFigures): boolean {
-  return f.seqGapFree && f.duplicateFillKeys === 0 && f.duplicatePositionSnapshots === 0 && f.unreadableFiles.length === 0
-    && f.leftovers.length === 0 && Object.keys(f.rebuildDiff).length === 0;
+  return f.seqGapFree && f.duplicateFillKeys === 0 && f.duplicatePositionSnapshots === 0 && f.unreadableFiles.length === 0 && f.leftovers.length === 0 && Object.keys(f.rebuildDiff).length === 0;
 }
 
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;

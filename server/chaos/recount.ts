@@ -47,9 +47,7 @@ function bucketDifferences(served: Bucket[], recounted: Bucket[]): string[] {
 }
 
 function statsDifferences(served: Stats, recounted: Stats): string[] {
-  return (Object.keys(recounted) as (keyof Stats)[])
-    .filter((k) => served[k] !== recounted[k])
-    .map((k) => `${k}: ${served[k]} vs ${recounted[k]}`);
+  return (Object.keys(recounted) as (keyof Stats)[]).filter((k) => served[k] !== recounted[k]).map((k) => `${k}: ${served[k]} vs ${recounted[k]}`);
 }
 
 /** Recounts volume buckets of `[from, to)` from the journal's fills. */
@@ -98,8 +96,7 @@ async function recountOpen(db: Database, dataDir: string, market: string | null)
   return Object.fromEntries(Object.entries(r!).map(([k, v]) => [k, Number(v)])) as Stats;
 }
 
-const toBuckets = (rows: { time: string; volume_usd: number; fees_usd: number }[]): Bucket[] =>
-  rows.map((b) => ({ time: Date.parse(b.time), volume_usd: b.volume_usd, fees_usd: b.fees_usd }));
+const toBuckets = (rows: { time: string; volume_usd: number; fees_usd: number }[]): Bucket[] => rows.map((b) => ({ time: Date.parse(b.time), volume_usd: b.volume_usd, fees_usd: b.fees_usd }));
 
 /** Serves the stopped data directory without a source and compares a few answers with recounts from its journal. */
 export async function apiAgainstRecount(dataDir: string, key: string): Promise<RecountCheck[]> {
@@ -110,12 +107,19 @@ export async function apiAgainstRecount(dataDir: string, key: string): Promise<R
     const iso = (ms: number) => new Date(ms).toISOString();
     const checks: RecountCheck[] = [];
     const first = Date.UTC(2025, 0, 1);
-    const daily = await api<{ time: string; volume_usd: number; fees_usd: number }[]>(
-      `${server.url}/v1/alpha/volume/history?interval=1d&from=${iso(first)}&to=${iso(to)}`, key);
-    checks.push({ what: `GET /v1/alpha/volume/history?interval=1d (${daily.length} buckets)`, differences: bucketDifferences(toBuckets(daily), await recountVolume(db, dataDir, DAY_MS, first, to, null)) });
+    const daily = await api<{ time: string; volume_usd: number; fees_usd: number }[]>(`${server.url}/v1/alpha/volume/history?interval=1d&from=${iso(first)}&to=${iso(to)}`, key);
+    checks.push({
+      what: `GET /v1/alpha/volume/history?interval=1d (${daily.length} buckets)`,
+      differences: bucketDifferences(toBuckets(daily), await recountVolume(db, dataDir, DAY_MS, first, to, null)),
+    });
     const hourly = await api<{ time: string; volume_usd: number; fees_usd: number }[]>(
-      `${server.url}/v1/alpha/volume/history?interval=1h&market=${MARKET}&from=${iso(to - 3 * DAY_MS - 123_000)}&to=${iso(to)}`, key);
-    checks.push({ what: `GET /v1/alpha/volume/history?interval=1h&market=${MARKET}, last 3 days (${hourly.length} buckets)`, differences: bucketDifferences(toBuckets(hourly), await recountVolume(db, dataDir, 3_600_000, to - 3 * DAY_MS - 123_000, to, MARKET)) });
+      `${server.url}/v1/alpha/volume/history?interval=1h&market=${MARKET}&from=${iso(to - 3 * DAY_MS - 123_000)}&to=${iso(to)}`,
+      key,
+    );
+    checks.push({
+      what: `GET /v1/alpha/volume/history?interval=1h&market=${MARKET}, last 3 days (${hourly.length} buckets)`,
+      differences: bucketDifferences(toBuckets(hourly), await recountVolume(db, dataDir, 3_600_000, to - 3 * DAY_MS - 123_000, to, MARKET)),
+    });
     for (const market of [null, MARKET]) {
       const served = await api<Stats>(`${server.url}/v1/alpha/open-positions/stats${market ? `?market=${market}` : ''}`, key);
       const recounted = await recountOpen(db, dataDir, market);

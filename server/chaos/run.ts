@@ -30,10 +30,14 @@ import { compareWithUninterrupted, sameFills } from './uninterrupted.ts';
 
 const { values: flags } = parseArgs({
   options: {
-    scale: { type: 'string', default: '0.05' }, seed: { type: 'string', default: '7' },
-    'kills-backfill': { type: 'string', default: '6' }, 'kills-live': { type: 'string', default: '3' },
-    bad: { type: 'string', default: '3000' }, slow: { type: 'string', default: '20' },
-    idle: { type: 'string', default: '2000' }, concurrent: { type: 'string', default: '500' },
+    scale: { type: 'string', default: '0.05' },
+    seed: { type: 'string', default: '7' },
+    'kills-backfill': { type: 'string', default: '6' },
+    'kills-live': { type: 'string', default: '3' },
+    bad: { type: 'string', default: '3000' },
+    slow: { type: 'string', default: '20' },
+    idle: { type: 'string', default: '2000' },
+    concurrent: { type: 'string', default: '500' },
     'disk-full': { type: 'string', default: 'true' },
   },
 });
@@ -53,7 +57,11 @@ async function health(s: ServerChild): Promise<HealthBody | null> {
 async function startServer(dataDir: string): Promise<ServerChild> {
   const port = await freePort();
   return spawnServer({
-    name: 'chaos server', script: 'server/main/cli.ts', port, readyPath: '/health', timeoutMs: 300_000,
+    name: 'chaos server',
+    script: 'server/main/cli.ts',
+    port,
+    readyPath: '/health',
+    timeoutMs: 300_000,
     args: ['start', '--data', dataDir, '--port', String(port), '--source', 'simulate', '--scale', flags.scale!, '--seed', flags.seed!],
     env: { PERPS_ACCESS_LOG: 'off' },
   });
@@ -92,12 +100,14 @@ async function killRun(dataDir: string) {
     const target = r() < 0.2 ? 0 : r() * 0.95;
     const killBy = Date.now() + 120_000;
     if (target === 0) await sleep(500 + r() * 2_000);
-    else while ((((await health(s))?.source.progress ?? 0) < target) && Date.now() < killBy) await sleep(100 + r() * 400);
+    else while (((await health(s))?.source.progress ?? 0) < target && Date.now() < killBy) await sleep(100 + r() * 400);
     const now = await health(s);
     await kill9(s);
     if (now?.source.phase === 'backfilling') figures.backfillKills++;
     else figures.liveKills++;
-    say(`kill -9 #${figures.backfillKills + figures.liveKills} during ${now?.source.phase ?? 'start-up'} (complete to ${now?.source.complete_to ?? '-'}, progress ${now?.source.progress?.toFixed(2) ?? '-'})`);
+    say(
+      `kill -9 #${figures.backfillKills + figures.liveKills} during ${now?.source.phase ?? 'start-up'} (complete to ${now?.source.complete_to ?? '-'}, progress ${now?.source.progress?.toFixed(2) ?? '-'})`,
+    );
   }
   let s = await startServer(dataDir);
   figures.restarts++;
@@ -158,7 +168,11 @@ async function diskFull(dataDir: string, work: string) {
     const failing = await until(s, (x) => x.status === 'failing', 60_000, '/health failing on a full disk');
     const read = await fetch(`${s.url}/v1/protocols`, { headers: { 'x-api-key': premiumKey(data) } });
     await read.arrayBuffer();
-    const leftovers = execFileSync('find', [join(data, 'journal'), '-name', '.tmp-*']).toString().trim().split('\n').filter(Boolean).length;
+    const leftovers = execFileSync('find', [join(data, 'journal'), '-name', '.tmp-*'])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean).length;
     say(`disk full: /health ${failing.status} (${failing.problems.join('; ')}), a read answered ${read.status}, temp files left ${leftovers}`);
     await sleep(3_000);
     rmSync(ballast);
@@ -186,17 +200,29 @@ async function main() {
     const rssAfterMib = mib(server.rss());
     await server.stop();
     const journal: JournalFigures = await checkJournal(dataDir);
-    say(`after ${kills.backfillKills + kills.liveKills} kills: ${journal.fills} fills, seq gap-free ${journal.seqGapFree}, duplicate fill keys ${journal.duplicateFillKeys}, duplicate position snapshots ${journal.duplicatePositionSnapshots}, ${journal.parquetFiles} files (${journal.unreadableFiles.length} unreadable), rebuild diff ${JSON.stringify(journal.rebuildDiff)}`);
+    say(
+      `after ${kills.backfillKills + kills.liveKills} kills: ${journal.fills} fills, seq gap-free ${journal.seqGapFree}, duplicate fill keys ${journal.duplicateFillKeys}, duplicate position snapshots ${journal.duplicatePositionSnapshots}, ${journal.parquetFiles} files (${journal.unreadableFiles.length} unreadable), rebuild diff ${JSON.stringify(journal.rebuildDiff)}`,
+    );
     const twin = await compareWithUninterrupted(dataDir, work);
-    say(`uninterrupted run of seed ${flags.seed} to ${twin.completeTo}: ${twin.uninterruptedFills} fills against the killed run's ${twin.killedFills}; only in the killed run ${twin.onlyKilled}, only in the uninterrupted one ${twin.onlyUninterrupted} (seq differs for ${twin.seqDiffers})`);
+    say(
+      `uninterrupted run of seed ${flags.seed} to ${twin.completeTo}: ${twin.uninterruptedFills} fills against the killed run's ${twin.killedFills}; only in the killed run ${twin.onlyKilled}, only in the uninterrupted one ${twin.onlyUninterrupted} (seq differs for ${twin.seqDiffers})`,
+    );
     const recount = await apiAgainstRecount(dataDir, premiumKey(dataDir));
     for (const c of recount) say(`API against a recount: ${c.what}: ${c.differences.length ? `${c.differences.length} differences, e.g. ${c.differences.slice(0, 3).join('; ')}` : 'equal'}`);
     const canMount = process.getuid?.() === 0 && flags['disk-full'] !== 'false';
     const disk = canMount ? await diskFull(dataDir, work) : null;
     if (!canMount) say('disk full: skipped (needs root to mount a small tmpfs)');
-    if (disk) say(`after the full disk: ${disk.journal.fills} fills, seq gap-free ${disk.journal.seqGapFree}, duplicate position snapshots ${disk.journal.duplicatePositionSnapshots}, rebuild diff ${JSON.stringify(disk.journal.rebuildDiff)}`);
-    failed = !journalHolds(journal) || !sameFills(twin) || recount.some((c) => c.differences.length > 0) || (disk !== null && (!journalHolds(disk.journal) || disk.tempFilesWhileFull > 0))
-      || requests.bad.fivexx > 0 || requests.bad.fourxxWithoutBody > 0;
+    if (disk)
+      say(
+        `after the full disk: ${disk.journal.fills} fills, seq gap-free ${disk.journal.seqGapFree}, duplicate position snapshots ${disk.journal.duplicatePositionSnapshots}, rebuild diff ${JSON.stringify(disk.journal.rebuildDiff)}`,
+      );
+    failed =
+      !journalHolds(journal) ||
+      !sameFills(twin) ||
+      recount.some((c) => c.differences.length > 0) ||
+      (disk !== null && (!journalHolds(disk.journal) || disk.tempFilesWhileFull > 0)) ||
+      requests.bad.fivexx > 0 ||
+      requests.bad.fourxxWithoutBody > 0;
     const seconds = Math.round((performance.now() - started) / 1000);
     say(`${failed ? 'FAILED' : 'passed'} in ${seconds} s`);
     process.stdout.write(`${JSON.stringify({ scale: Number(flags.scale), seed: Number(flags.seed), seconds, kills, journal, uninterrupted: twin, recount, requests, rssAfterMib, disk }, null, 2)}\n`);

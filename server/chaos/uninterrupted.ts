@@ -54,8 +54,7 @@ export async function compareWithUninterrupted(killedDir: string, work: string):
   }
   const db = await Database.open(':memory:', { readers: 1 });
   try {
-    const fills = (dir: string) =>
-      `(SELECT * FROM read_parquet(${q(kindGlob(dir, 'fills'))}, hive_partitioning = true) WHERE time < epoch_ms(${cp.simulatedTo}::BIGINT))`;
+    const fills = (dir: string) => `(SELECT * FROM read_parquet(${q(kindGlob(dir, 'fills'))}, hive_partitioning = true) WHERE time < epoch_ms(${cp.simulatedTo}::BIGINT))`;
     await db.querySql(`CREATE TEMP TABLE killed AS SELECT * FROM ${fills(killedDir)}`);
     await db.querySql(`CREATE TEMP TABLE twin AS SELECT * FROM ${fills(twinDir)}`);
     const [r] = await db.querySql(`SELECT

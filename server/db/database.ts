@@ -34,9 +34,13 @@ export class Database {
   /** whether the bulk limit was set for the builds now queued */
   private bulkLimitSet = false;
 
-  private constructor(readonly instance: DuckDBInstance, readonly path: string, private threadCount: number,
+  private constructor(
+    readonly instance: DuckDBInstance,
+    readonly path: string,
+    private threadCount: number,
     /** the memory limit the instance opened with (bulk work) */
-    readonly bulkLimit: string) {}
+    readonly bulkLimit: string,
+  ) {}
 
   /** DuckDB's worker threads now. */
   get threads(): number {
@@ -245,7 +249,10 @@ export class Database {
         clearInterval(timer);
         return;
       }
-      attempt().then(() => clearInterval(timer), () => undefined);
+      attempt().then(
+        () => clearInterval(timer),
+        () => undefined,
+      );
     }, 15_000);
     timer.unref();
   }
@@ -321,7 +328,6 @@ export class Database {
     this.instance.closeSync();
   }
 }
-
 
 /** Runs a close hook; one that throws is logged, and the close goes on. */
 function runCloseHook(stop: () => void): void {

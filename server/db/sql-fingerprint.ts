@@ -64,7 +64,8 @@ export function sqlFingerprint(texts: readonly string[]): string {
  * journal) when a macro it never calls changed.
  */
 export function macrosUsedBy(macrosText: string, texts: readonly string[]): string[] {
-  const definitions = sqlWithoutComments(macrosText).split(/(?=CREATE OR REPLACE MACRO )/i)
+  const definitions = sqlWithoutComments(macrosText)
+    .split(/(?=CREATE OR REPLACE MACRO )/i)
     .map((text) => ({ name: /^CREATE OR REPLACE MACRO (\w+)/i.exec(text)?.[1]?.toLowerCase(), text }))
     .filter((d): d is { name: string; text: string } => d.name !== undefined);
   const calls = (text: string, name: string): boolean => new RegExp(`\\b${name}\\s*\\(`, 'i').test(text);

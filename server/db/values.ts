@@ -1,12 +1,4 @@
-import {
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBListValue,
-  DuckDBStructValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import { DuckDBDateValue, DuckDBDecimalValue, DuckDBListValue, DuckDBStructValue, DuckDBTimestampTZValue, DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
 
 /** A JSON-ready value: what our SQL results become before they reach a response. */
 export type Plain = string | number | boolean | null | Plain[] | { [key: string]: Plain };

@@ -11,7 +11,10 @@ const BLOCKED_CHECKPOINT = /Cannot CHECKPOINT: there are other write transaction
 
 /** The writer connection as handed to Database.write (server/db/database.ts). */
 export class Writer {
-  constructor(private readonly pc: PooledConnection, private readonly journalConnection: DuckDBConnection) {}
+  constructor(
+    private readonly pc: PooledConnection,
+    private readonly journalConnection: DuckDBConnection,
+  ) {}
 
   /** A second connection, for the journal commit of the batch the writer is deriving meanwhile:
    * it reads the shared staging tables by their qualified names (server/journal/commit.ts). */

@@ -10,24 +10,13 @@ const [ACCOUNT_CHANGES, ...MERGE] = ACCOUNT_STEPS;
 /** The account steps after accounts-changes: what a rebuild runs once over every lifecycle. */
 export const ACCOUNT_MERGE = MERGE;
 /** The fill rollup steps, with the market list read from their batch_rollup (likewise). */
-export const ROLLUP_STEPS = [
-  'rollup-stage',
-  'rollup-update',
-  'rollup-insert',
-  'rollup-1h-delete',
-  'rollup-1h-insert',
-  'rollup-1d-delete',
-  'rollup-1d-insert',
-  'markets-insert',
-];
+export const ROLLUP_STEPS = ['rollup-stage', 'rollup-update', 'rollup-insert', 'rollup-1h-delete', 'rollup-1h-insert', 'rollup-1d-delete', 'rollup-1d-insert', 'markets-insert'];
 /** The fill steps that copy position_latest rows of open lifecycles (a rebuild skips them). */
 export const OPEN_POSITION_FILL_STEPS = ['open-position-latest-fill-delete', 'open-position-latest-fill-insert'];
 
 /** The price OHLC steps of fills or market snapshots: 5-minute (batch_price is the stage's), then
  * the hourly and daily levels recomputed for the hours and days the batch touched. */
-const PRICE_STEPS = (source: 'fill' | 'snapshot'): string[] => [
-  `price-${source}-stage`, 'price-update', 'price-insert', 'price-1h-delete', 'price-1h-insert', 'price-1d-delete', 'price-1d-insert',
-];
+const PRICE_STEPS = (source: 'fill' | 'snapshot'): string[] => [`price-${source}-stage`, 'price-update', 'price-insert', 'price-1h-delete', 'price-1h-insert', 'price-1d-delete', 'price-1d-insert'];
 
 /** Derive steps in order; each is one statement in sql/derive/. Fill steps read batch_fills,
  * snapshot steps batch_msnap / batch_psnap (price-update and price-insert read batch_price, made by price-fill-stage or price-snapshot-stage); rollup-update, rollup-insert and markets-insert read
@@ -58,12 +47,7 @@ const MARKET_SNAPSHOT_STEPS = [
   'funding-insert',
   ...PRICE_STEPS('snapshot'),
 ];
-const POSITION_SNAPSHOT_STEPS = [
-  'position-latest-delete',
-  'position-latest-insert',
-  'open-position-latest-snap-delete',
-  'open-position-latest-snap-insert',
-];
+const POSITION_SNAPSHOT_STEPS = ['position-latest-delete', 'position-latest-insert', 'open-position-latest-snap-delete', 'open-position-latest-snap-insert'];
 export interface StagedCounts {
   fills: number;
   marketSnapshots: number;

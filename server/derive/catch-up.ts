@@ -82,7 +82,10 @@ export async function planCatchUp(w: Writer, dataDir: string, checkpoint: Checkp
   const chunks = planFillChunks(listJournalFiles(dataDir, 'fills'), at.seq, checkpoint.lastSeq, chunkRows);
   for (const kind of SNAPSHOT_KINDS) {
     const files = listJournalFiles(dataDir, kind).filter((f) => f.last > at.snapshots[kind] && f.first <= checkpoint.commit);
-    const rows = await parquetRowCounts(w.connection, files.map((f) => f.path));
+    const rows = await parquetRowCounts(
+      w.connection,
+      files.map((f) => f.path),
+    );
     chunks.push(...planSnapshotChunks(kind, files, rows, at.snapshots[kind], checkpoint.commit, chunkRows));
   }
   return chunks;
@@ -121,7 +124,10 @@ class ChunkSteps extends PhaseTimer {
 
 /** The summed step times, slowest first. */
 function summary(totals: Map<string, number>): string {
-  return [...totals].sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ');
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`)
+    .join(', ');
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -164,12 +170,16 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
   const totalWork = chunks.reduce((s, c) => s + work(c), 0);
   let doneWork = 0;
   const snaps = SNAPSHOT_KINDS.map((k) => `${k} after commit ${at.snapshots[k]}`).join(', ');
-  log.start(`${label}: folding in the journal up to commit ${checkpoint.commit} (fills after seq ${at.seq}, ${snaps}): ` +
-    `${fmt(total)} rows in ${chunks.length} chunks of ≤ ${fmt(chunkRows)}${fresh ? ' (position snapshots in one pass)' : ''}`);
+  log.start(
+    `${label}: folding in the journal up to commit ${checkpoint.commit} (fills after seq ${at.seq}, ${snaps}): ` +
+      `${fmt(total)} rows in ${chunks.length} chunks of ≤ ${fmt(chunkRows)}${fresh ? ' (position snapshots in one pass)' : ''}`,
+  );
   // From an empty state, the accounts and rollups are computed once after the last fill chunk
   // instead of in every chunk: the same rows for less (server/derive/deferred-steps.ts).
   let lastFill = -1;
-  chunks.forEach((c, i) => { if (c.kind === 'fills') lastFill = i; });
+  chunks.forEach((c, i) => {
+    if (c.kind === 'fills') lastFill = i;
+  });
   const defer = at.deferredPending || (fresh && lastFill > 0);
   if (at.deferredPending && lastFill < 0) await inTransaction(w, () => foldDeferred(w));
   const started = performance.now();
@@ -203,8 +213,10 @@ async function foldChunks(w: Writer, dataDir: string, checkpoint: Checkpoint, op
     const now = performance.now();
     const elapsed = (now - started) / 1000;
     const rate = doneWork / elapsed;
-    log.info(`${label}: ${chunk.kind} ${chunk.from}..${chunk.to} (${fmt(chunk.rows)} rows, ${fmt(chunk.rows / ((now - t0) / 1000))}/s) · ` +
-      `chunk ${i + 1}/${chunks.length} · ${((doneWork / totalWork) * 100).toFixed(0)}% · ${elapsed.toFixed(0)} s elapsed · ETA ${((totalWork - doneWork) / rate).toFixed(0)} s`);
+    log.info(
+      `${label}: ${chunk.kind} ${chunk.from}..${chunk.to} (${fmt(chunk.rows)} rows, ${fmt(chunk.rows / ((now - t0) / 1000))}/s) · ` +
+        `chunk ${i + 1}/${chunks.length} · ${((doneWork / totalWork) * 100).toFixed(0)}% · ${elapsed.toFixed(0)} s elapsed · ETA ${((totalWork - doneWork) / rate).toFixed(0)} s`,
+    );
     log.debug(`${label}: chunk ${i + 1} steps: ${steps}`);
   }
   if (chunks.length === 0) await inTransaction(w, () => finish(w, mark, fromEmpty));

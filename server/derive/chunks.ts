@@ -64,8 +64,7 @@ export function planFillChunks(files: readonly JournalFile[], afterSeq: number, 
  * overlap always land in the same chunk. A file that straddles `afterCommit` is taken whole, as
  * the one-batch catch-up always did.
  */
-export function planSnapshotChunks(kind: JournalKind, files: readonly JournalFile[], rowsOf: ReadonlyMap<string, number>,
-  afterCommit: number, lastCommit: number, chunkRows: number): Chunk[] {
+export function planSnapshotChunks(kind: JournalKind, files: readonly JournalFile[], rowsOf: ReadonlyMap<string, number>, afterCommit: number, lastCommit: number, chunkRows: number): Chunk[] {
   const chunks: Chunk[] = [];
   let open: Chunk | undefined;
   for (const f of files) {

@@ -31,8 +31,7 @@ async function canResume(tmp: string, dataDir: string, checkpoint: Checkpoint): 
       if (version?.value !== deriveVersion()) return false;
       const at = await readResumePoint(w);
       if (at.seq > checkpoint.lastSeq || at.commit > checkpoint.commit) return false;
-      return (['market_snapshots', 'position_snapshots'] as const).every((kind) =>
-        listJournalFiles(dataDir, kind).every((f) => !(f.first <= at.snapshots[kind] && f.last > at.snapshots[kind])));
+      return (['market_snapshots', 'position_snapshots'] as const).every((kind) => listJournalFiles(dataDir, kind).every((f) => !(f.first <= at.snapshots[kind] && f.last > at.snapshots[kind])));
     });
   } catch (err) {
     log.warn(`rebuild: cannot reuse ${tmp} (${(err as Error).message}); starting over`);
@@ -81,7 +80,9 @@ export async function rebuildState(dataDir: string, target = statePath(dataDir),
   // CPU time of every thread (DuckDB's included): it compares runs on a machine whose speed
   // drifts better than wall time does (docs/performance.md, "Rebuild")
   const cpu = process.cpuUsage(cpuBefore);
-  log.success(`rebuild: derived state rebuilt from the journal up to seq ${checkpoint.lastSeq} in ${seconds.toFixed(1)} s ` +
-    `(${(cpu.user / 1e6).toFixed(1)} user + ${(cpu.system / 1e6).toFixed(1)} system CPU-s)`);
+  log.success(
+    `rebuild: derived state rebuilt from the journal up to seq ${checkpoint.lastSeq} in ${seconds.toFixed(1)} s ` +
+      `(${(cpu.user / 1e6).toFixed(1)} user + ${(cpu.system / 1e6).toFixed(1)} system CPU-s)`,
+  );
   return { seconds, seq: checkpoint.lastSeq };
 }

@@ -14,6 +14,8 @@ const DERIVE_DIR = fileURLToPath(new URL('../../sql/derive/', import.meta.url));
  * (it is throwaway by design), so a change to these files never leaves stale or missing rows.
  */
 export function deriveVersion(): string {
-  const files = readdirSync(DERIVE_DIR).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(DERIVE_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   return sqlFingerprint([sqlFile('schema/derived'), ...files.flatMap((f) => [f, sqlFile(`derive/${f.replace(/\.sql$/, '')}`)])]);
 }

@@ -8,7 +8,6 @@ import { DEFAULT_INTERVAL, DEFAULT_SPAN_MS, MAX_BUCKETS } from '../read/window.t
 import { STREAM_ERRORS, CLOSE_GOING_AWAY } from '../stream/frames.ts';
 import { DAY_MS } from '../lib/time.ts';
 
-
 export const INTRO = `Version \`${API_VERSION}\`. Every REST endpoint is a \`GET\` under \`/v1\` that answers JSON;
 the fills stream is a WebSocket, MCP a \`POST\`. The machine-readable form of this page is
 \`GET /v1/openapi.json\` (OpenAPI 3.1, no key needed), and \`GET /docs\` renders it with a panel to try
@@ -54,7 +53,9 @@ export const PAGING = `- **Offset-paged** endpoints take \`offset\` (default 0) 
 
 /** The default window per interval, in words. */
 function spans(): string {
-  return Object.entries(DEFAULT_SPAN_MS).map(([interval, ms]) => `${interval} → ${ms / DAY_MS} d`).join(', ');
+  return Object.entries(DEFAULT_SPAN_MS)
+    .map(([interval, ms]) => `${interval} → ${ms / DAY_MS} d`)
+    .join(', ');
 }
 
 export const WINDOWS = `- Intervals: fine \`${FINE_INTERVALS.join(' ')}\`, coarse \`${COARSE_INTERVALS.join(' ')}\`; default \`${DEFAULT_INTERVAL}\`.
@@ -72,8 +73,8 @@ export const WINDOWS = `- Intervals: fine \`${FINE_INTERVALS.join(' ')}\`, coars
 
 /** What each stream error code means (the codes and close codes are server/stream/frames.ts's). */
 const STREAM_ERROR_WHEN: Record<keyof typeof STREAM_ERRORS, string> = {
-  plan_required: 'the key\'s plan has no stream',
-  too_many_connections: 'the account (over all its keys) already has its plan\'s number of open sockets',
+  plan_required: "the key's plan has no stream",
+  too_many_connections: "the account (over all its keys) already has its plan's number of open sockets",
   invalid_scope: 'unknown protocol or market, malformed address, bad or future `since_seq`, unknown parameter',
   slow_consumer: 'more than 1 MiB waits to be sent to the socket; the message names the `since_seq` to resume from',
   internal_error: 'a resume query failed on the server (logged); resume from the seq it names',
@@ -86,9 +87,13 @@ export function streamCloseCodes(): string {
     if (!when) throw new Error(`docs: stream error ${code} has no description in server/docs/api-prose.ts`);
     return `| \`${code}\` | ${close} | ${when} |`;
   });
-  return ['| error code | close code | when |', '|---|---|---|', ...rows,
+  return [
+    '| error code | close code | when |',
+    '|---|---|---|',
+    ...rows,
     `| (none) | ${CLOSE_GOING_AWAY} | the server is shutting down |`,
-    '| (none) | 1009 | the client sent a frame over 4 KiB (the stream is read-only) |'].join('\n');
+    '| (none) | 1009 | the client sent a frame over 4 KiB (the stream is read-only) |',
+  ].join('\n');
 }
 
 export const STREAM_RULES = `- **Key** on the upgrade request (\`x-api-key\` header); none or a bad one: HTTP 401, no upgrade.

@@ -71,8 +71,7 @@ export function typeOf(schema: Json | undefined): string {
 /** Whether a schema allows null. */
 export function nullable(schema: Json): boolean {
   const branches = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
-  return schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))
-    || (branches?.some((b) => b.type === 'null') ?? false);
+  return schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null')) || (branches?.some((b) => b.type === 'null') ?? false);
 }
 
 /** The description of a field: its own, or for a plain `$ref` a pointer to the record. */

@@ -18,10 +18,13 @@ export function generatedDocs(): Promise<Map<string, string>> {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     return new Map([
       ['docs/api.md', apiMarkdown(doc, routes)],
-      ['README.md', fillBlocks(readme, {
-        endpoints: endpointTable(doc, routes, (heading) => `docs/api.md#${anchorOf(heading)}`),
-        plans: planTable(),
-      })],
+      [
+        'README.md',
+        fillBlocks(readme, {
+          endpoints: endpointTable(doc, routes, (heading) => `docs/api.md#${anchorOf(heading)}`),
+          plans: planTable(),
+        }),
+      ],
     ]);
   });
 }
@@ -43,13 +46,15 @@ export function fillBlocks(text: string, blocks: Record<string, string>, command
 /** The generated files whose committed content differs from what the code generates. */
 export async function staleDocs(): Promise<string[]> {
   const wanted = await generatedDocs();
-  return [...wanted].filter(([path, text]) => {
-    try {
-      return readFileSync(join(ROOT, path), 'utf8') !== text;
-    } catch {
-      return true;
-    }
-  }).map(([path]) => path);
+  return [...wanted]
+    .filter(([path, text]) => {
+      try {
+        return readFileSync(join(ROOT, path), 'utf8') !== text;
+      } catch {
+        return true;
+      }
+    })
+    .map(([path]) => path);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -94,6 +94,8 @@ export function csvResponse(event: H3Event, columns: readonly string[], body: Bo
  */
 export function withAnswerHeaders(event: H3Event, answer: Response): Response {
   const headers: Record<string, string> = {};
-  answer.headers.forEach((value, name) => { headers[name] = value; });
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   return new FastResponse(answer.body, { status: answer.status, statusText: answer.statusText, headers: { ...headers, ...identityAnd(event) } });
 }

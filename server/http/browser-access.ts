@@ -40,7 +40,10 @@ export const SAME_ORIGIN_ONLY: CorsPolicy = { origins: new Set() };
  * not an origin (a path, a missing scheme), so a typo fails at start rather than silently.
  */
 export function corsPolicyFrom(value: string | undefined): CorsPolicy {
-  const entries = (value ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = (value ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   if (entries.includes('*')) return { origins: '*' };
   const origins = new Set<string>();
   for (const entry of entries) {
@@ -86,7 +89,9 @@ function dress(answer: Response, headers: Record<string, string>): Response {
 /** The answer to a preflight: 204 for an allowed origin, 403 `origin_not_allowed` otherwise. */
 function preflight(event: H3Event, policy: CorsPolicy, origin: string): Response {
   if (!originAllowed(policy, origin)) {
-    return errorResponse(event, 403, { error: { code: 'origin_not_allowed', message: `Origin ${origin} may not call this API from a browser; the operator lists allowed origins in PERPS_CORS_ORIGINS.` } });
+    return errorResponse(event, 403, {
+      error: { code: 'origin_not_allowed', message: `Origin ${origin} may not call this API from a browser; the operator lists allowed origins in PERPS_CORS_ORIGINS.` },
+    });
   }
   return new FastResponse(null, {
     status: 204,

@@ -16,7 +16,11 @@ function qualityOf(accept: string, type: string): number {
   let best = 0;
   let exact = false;
   for (const part of accept.split(',')) {
-    const [range, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
+    const [range, ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(';')
+      .map((s) => s.trim());
     const q = params.find((p) => p.startsWith('q='));
     const value = q ? Number(q.slice(2)) : 1;
     const quality = Number.isFinite(value) ? value : 0;

@@ -43,7 +43,9 @@ function loadAssets(): Promise<Assets> {
       ['/explorer/style.css', { type: 'text/css;charset=UTF-8', body: style }],
     ]);
   })();
-  assets.catch(() => { assets = undefined; });
+  assets.catch(() => {
+    assets = undefined;
+  });
   return assets;
 }
 

@@ -17,8 +17,10 @@ export const FillRecord = v.strictObject({
   market_variant: d(marketVariant, 'Protocol-native variant id; always null on beta (one pool per market).'),
   side: d(side, 'Position side: long or short.'),
   time: d(timestamp, 'Fill execution time (UTC, milliseconds).'),
-  type: d(v.picklist(['open', 'increase', 'decrease', 'close', 'liquidation']),
-    'open = first fill of a lifecycle, close / liquidation = terminal fill, increase / decrease = the others (collateral-only edits by the sign of their collateral delta).'),
+  type: d(
+    v.picklist(['open', 'increase', 'decrease', 'close', 'liquidation']),
+    'open = first fill of a lifecycle, close / liquidation = terminal fill, increase / decrease = the others (collateral-only edits by the sign of their collateral delta).',
+  ),
   size_delta_usd: d(usd, 'Signed notional change in USD: positive for increase, negative for decrease (a liquidation: minus the size it closed); 0 for a collateral-only edit.'),
   position_size_usd: d(usd, 'Position notional after the fill, USD (0 after close or liquidation).'),
   collateral_delta_usd: d(usd, 'Signed collateral change in USD: positive = deposited, negative = withdrawn or lost.'),

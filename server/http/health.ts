@@ -57,8 +57,14 @@ export interface HealthBody {
    * since when, the backfill's progress (0..1) and ETA, the time up to which data is complete
    * while history is still being built, the chain's slot lag, and why it retries or stopped */
   source: {
-    kind: string; phase: string; since: string; progress: number | null; eta_s: number | null;
-    complete_to: string | null; slot_lag: number | null; reason: string | null;
+    kind: string;
+    phase: string;
+    since: string;
+    progress: number | null;
+    eta_s: number | null;
+    complete_to: string | null;
+    slot_lag: number | null;
+    reason: string | null;
   };
   /** V8's garbage collections since the app was built: how many, their summed and longest pause in
    * ms (server/lib/gc-pauses.ts); null when the process does not observe them */
@@ -141,13 +147,17 @@ export async function healthOf(service: Service, startedAt: number, cache?: Resp
     journal: { last_seq: service.lastSeq() },
     derived,
     append: { last_commit_at: append.lastCommitAt === undefined ? null : isoFromMs(append.lastCommitAt), stopped: append.failure !== undefined },
-    cache: cache?.on()
-      ? { hits: cache.stats.hits, misses: cache.stats.misses, kept_across_appends: cache.stats.kept, entries: cache.size() }
-      : null,
+    cache: cache?.on() ? { hits: cache.stats.hits, misses: cache.stats.misses, kept_across_appends: cache.stats.kept, entries: cache.size() } : null,
     read_side: warming ? { warming: warming() } : null,
     source: {
-      kind: src.source, phase: src.phase, since: isoFromMs(src.sinceMs), progress: src.progress, eta_s: src.etaS,
-      complete_to: src.completeToMs === null ? null : isoFromMs(src.completeToMs), slot_lag: src.slotLag, reason: src.reason,
+      kind: src.source,
+      phase: src.phase,
+      since: isoFromMs(src.sinceMs),
+      progress: src.progress,
+      eta_s: src.etaS,
+      complete_to: src.completeToMs === null ? null : isoFromMs(src.completeToMs),
+      slot_lag: src.slotLag,
+      reason: src.reason,
     },
     memory: memoryOf(duckdbBytes),
     gc: gcPauses(),

@@ -25,7 +25,6 @@ import type { Service } from '../service.ts';
 import type { Protocol } from '../journal/rows.ts';
 import { DAY_MS, HOUR_MS } from '../lib/time.ts';
 
-
 /** Which journal events an endpoint's data moves with (see the file comment). */
 export type HistoryEvents = 'fills' | 'fills+snapshots' | 'hours';
 
@@ -46,8 +45,17 @@ interface Motion {
  * Until when (epoch ms, inclusive) the answer computed for window `w` keeps its data while its
  * moving edges (`moves`) follow the clock.
  */
-async function validity(service: Service, protocol: Protocol, w: HistoryWindow, market: string | null, moves: Motion,
-  plan: PlanName, kind: HistoryKind, events: HistoryEvents, probe?: EdgeProbe): Promise<number> {
+async function validity(
+  service: Service,
+  protocol: Protocol,
+  w: HistoryWindow,
+  market: string | null,
+  moves: Motion,
+  plan: PlanName,
+  kind: HistoryKind,
+  events: HistoryEvents,
+  probe?: EdgeProbe,
+): Promise<number> {
   const now = w.now;
   const bounds: number[] = [];
   if (moves.to) {
@@ -78,8 +86,10 @@ async function validity(service: Service, protocol: Protocol, w: HistoryWindow, 
       const [fills] = await service.db.query('api/window-fill-edges', {
         protocol,
         market,
-        enter_lo: now, enter_hi: enter === undefined ? now + span : now,
-        leave_lo: w.from, leave_hi: leave === undefined ? w.from + span : w.from,
+        enter_lo: now,
+        enter_hi: enter === undefined ? now + span : now,
+        leave_lo: w.from,
+        leave_hi: leave === undefined ? w.from + span : w.from,
       });
       if (enter === undefined) enter = typeof fills?.enter === 'number' ? fills.enter : null;
       if (leave === undefined) leave = typeof fills?.leave === 'number' ? fills.leave : null;
@@ -107,8 +117,15 @@ async function validity(service: Service, protocol: Protocol, w: HistoryWindow, 
  * An answer from the in-memory mirror passes its `probe` (server/read/buckets/mirror-probe.ts) instead,
  * which tells the bound's fills and snapshots from memory in the common cases.
  */
-export function declareHistoryValidity(service: Service, protocol: Protocol, event: H3Event, w: HistoryWindow,
-  given: { from?: number; to?: number; market?: string }, plan: PlanName, kind: HistoryKind, events: HistoryEvents,
+export function declareHistoryValidity(
+  service: Service,
+  protocol: Protocol,
+  event: H3Event,
+  w: HistoryWindow,
+  given: { from?: number; to?: number; market?: string },
+  plan: PlanName,
+  kind: HistoryKind,
+  events: HistoryEvents,
   probe?: EdgeProbe,
 ): (data: unknown[]) => void {
   const moves: Motion = { to: given.to === undefined, from: w.clamped || (given.from === undefined && given.to === undefined) };

@@ -18,35 +18,27 @@
 import { ApiError } from './errors.ts';
 import type { PlanName } from '../keys/plans.ts';
 import { isoFromMs } from '../db/values.ts';
-import {
-  bucketCount, DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, INTERVAL_MS, MAX_BUCKETS,
-  type HistoryInterval, type HistoryKind, type HistoryWindow,
-} from '../read/window.ts';
+import { bucketCount, DEFAULT_INTERVAL, DEFAULT_SPAN_MS, depthDays, INTERVAL_MS, MAX_BUCKETS, type HistoryInterval, type HistoryKind, type HistoryWindow } from '../read/window.ts';
 import { DAY_MS } from '../lib/time.ts';
 
 export type { HistoryInterval, HistoryKind, HistoryWindow };
 
 /** Resolves the query's interval / from / to into the effective window (throws the contract's 400s). */
-export function resolveWindow(
-  query: { interval?: HistoryInterval; from?: number; to?: number },
-  opts: { plan: PlanName; kind: HistoryKind; now: number },
-): HistoryWindow {
+export function resolveWindow(query: { interval?: HistoryInterval; from?: number; to?: number }, opts: { plan: PlanName; kind: HistoryKind; now: number }): HistoryWindow {
   const interval = query.interval ?? DEFAULT_INTERVAL;
   const bucketMs = INTERVAL_MS[interval];
   const now = opts.now;
   const to = query.to ?? now;
   let from = query.from ?? to - DEFAULT_SPAN_MS[interval];
   if (from >= to) {
-    throw new ApiError(400, 'invalid_parameter',
-      `Parameter 'from' must be before 'to' (the window is [from, to), to = ${isoFromMs(to)}).`, 'from');
+    throw new ApiError(400, 'invalid_parameter', `Parameter 'from' must be before 'to' (the window is [from, to), to = ${isoFromMs(to)}).`, 'from');
   }
   let clamped = false;
   const days = depthDays(opts.plan, opts.kind);
   if (days !== null) {
     const floor = now - days * DAY_MS;
     if (to <= floor) {
-      throw new ApiError(400, 'invalid_parameter',
-        `Parameter 'to' must be after ${isoFromMs(floor)}: the ${opts.plan} plan covers ${days} days of this history.`, 'to');
+      throw new ApiError(400, 'invalid_parameter', `Parameter 'to' must be after ${isoFromMs(floor)}: the ${opts.plan} plan covers ${days} days of this history.`, 'to');
     }
     if (from < floor) {
       from = floor;
@@ -55,8 +47,7 @@ export function resolveWindow(
   }
   const buckets = bucketCount(from, to, bucketMs);
   if (buckets > MAX_BUCKETS) {
-    throw new ApiError(400, 'window_too_large',
-      `The window spans ${buckets} buckets of ${interval}; at most ${MAX_BUCKETS} are allowed: narrow from/to or use a larger interval.`);
+    throw new ApiError(400, 'window_too_large', `The window spans ${buckets} buckets of ${interval}; at most ${MAX_BUCKETS} are allowed: narrow from/to or use a larger interval.`);
   }
   return { interval, bucketMs, from, to, now, clamped };
 }

@@ -24,8 +24,7 @@ export interface CursorState {
 /** Encodes a cursor (base64url of compact JSON). */
 export function encodeCursor(state: CursorState): string {
   const f = state.filters;
-  return Buffer.from(JSON.stringify({ v: 1, t: state.time, s: state.seq, f: [f.market, f.market_variant, f.from, f.to] }))
-    .toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 1, t: state.time, s: state.seq, f: [f.market, f.market_variant, f.from, f.to] })).toString('base64url');
 }
 
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);

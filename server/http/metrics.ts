@@ -35,12 +35,20 @@ export class ServerMetrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
 
-  constructor(private readonly mode: MetricsMode, service: Service, cache: ResponseCache | undefined, stream: StreamHub | undefined) {
+  constructor(
+    private readonly mode: MetricsMode,
+    service: Service,
+    cache: ResponseCache | undefined,
+    stream: StreamHub | undefined,
+  ) {
     const registers = [this.registry];
     this.requests = new Counter({ name: 'perps_http_requests_total', help: 'HTTP requests answered, by route template, method and status', labelNames: ['method', 'route', 'status'], registers });
     this.latency = new Histogram({
-      name: 'perps_http_request_duration_seconds', help: 'Time from a request to its answer sent, by route template, method and status',
-      labelNames: ['method', 'route', 'status'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers,
+      name: 'perps_http_request_duration_seconds',
+      help: 'Time from a request to its answer sent, by route template, method and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
     });
     const commits = new Counter({ name: 'perps_append_commits_total', help: 'Appends committed to the journal', registers });
     const fills = new Counter({ name: 'perps_append_fills_total', help: 'New fills appended to the journal', registers });
@@ -53,14 +61,36 @@ export class ServerMetrics {
       for (const f of appended) if (f.time > newest) newest = f.time;
       lag.set(Math.max(0, (Date.now() - newest) / 1000));
     });
-    new Gauge({ name: 'perps_journal_last_seq', help: 'The journal\'s last fill seq', registers, collect() { this.set(service.lastSeq()); } });
     new Gauge({
-      name: 'perps_append_last_commit_age_seconds', help: 'Seconds since this process last committed an append (-1: none yet)', registers,
-      collect() { const at = service.appendState().lastCommitAt; this.set(at === undefined ? -1 : (Date.now() - at) / 1000); },
+      name: 'perps_journal_last_seq',
+      help: "The journal's last fill seq",
+      registers,
+      collect() {
+        this.set(service.lastSeq());
+      },
     });
-    new Gauge({ name: 'perps_append_stopped', help: '1 when the append path stopped after a failure it could not repair', registers, collect() { this.set(service.appendState().failure ? 1 : 0); } });
     new Gauge({
-      name: 'perps_source_phase', help: 'The source\'s phase (1 for the current one)', labelNames: ['source', 'phase'], registers,
+      name: 'perps_append_last_commit_age_seconds',
+      help: 'Seconds since this process last committed an append (-1: none yet)',
+      registers,
+      collect() {
+        const at = service.appendState().lastCommitAt;
+        this.set(at === undefined ? -1 : (Date.now() - at) / 1000);
+      },
+    });
+    new Gauge({
+      name: 'perps_append_stopped',
+      help: '1 when the append path stopped after a failure it could not repair',
+      registers,
+      collect() {
+        this.set(service.appendState().failure ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'perps_source_phase',
+      help: "The source's phase (1 for the current one)",
+      labelNames: ['source', 'phase'],
+      registers,
       collect() {
         const s = service.source.get();
         this.reset();
@@ -68,23 +98,66 @@ export class ServerMetrics {
       },
     });
     const sourceValue = (name: string, help: string, of: (s: ReturnType<Service['source']['get']>) => number | null) =>
-      new Gauge({ name, help, registers, collect() { const v = of(service.source.get()); this.reset(); if (v !== null) this.set(v); } });
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const v = of(service.source.get());
+          this.reset();
+          if (v !== null) this.set(v);
+        },
+      });
     sourceValue('perps_source_backfill_progress', 'Share of the backfill done (0..1), while backfilling', (s) => s.progress);
     sourceValue('perps_source_backfill_eta_seconds', 'Seconds the backfill still needs', (s) => s.etaS);
     sourceValue('perps_source_complete_to_timestamp_seconds', 'Time up to which the journal is complete, while history is built', (s) => (s.completeToMs === null ? null : s.completeToMs / 1000));
     sourceValue('perps_source_slot_lag', 'solana: the tip slot minus the last slot indexed', (s) => s.slotLag);
     if (cache) {
-      new Gauge({ name: 'perps_cache_hits', help: 'Answers served from the response cache since start', registers, collect() { this.set(cache.stats.hits); } });
-      new Gauge({ name: 'perps_cache_misses', help: 'Answers computed (not in the response cache) since start', registers, collect() { this.set(cache.stats.misses); } });
       new Gauge({
-        name: 'perps_cache_hit_ratio', help: 'Hits / (hits + misses) since start', registers,
-        collect() { const n = cache.stats.hits + cache.stats.misses; this.set(n ? cache.stats.hits / n : 0); },
+        name: 'perps_cache_hits',
+        help: 'Answers served from the response cache since start',
+        registers,
+        collect() {
+          this.set(cache.stats.hits);
+        },
+      });
+      new Gauge({
+        name: 'perps_cache_misses',
+        help: 'Answers computed (not in the response cache) since start',
+        registers,
+        collect() {
+          this.set(cache.stats.misses);
+        },
+      });
+      new Gauge({
+        name: 'perps_cache_hit_ratio',
+        help: 'Hits / (hits + misses) since start',
+        registers,
+        collect() {
+          const n = cache.stats.hits + cache.stats.misses;
+          this.set(n ? cache.stats.hits / n : 0);
+        },
       });
     }
-    if (stream) new Gauge({ name: 'perps_stream_clients', help: 'Open stream (WebSocket) clients', registers, collect() { this.set(stream.size); } });
+    if (stream)
+      new Gauge({
+        name: 'perps_stream_clients',
+        help: 'Open stream (WebSocket) clients',
+        registers,
+        collect() {
+          this.set(stream.size);
+        },
+      });
     new Gauge({
-      name: 'perps_stream_dropped', help: 'Stream sockets closed by the server since start, by error code (slow_consumer: a client that does not read)', labelNames: ['code'], registers,
-      collect() { this.reset(); this.set({ code: 'slow_consumer' }, streamDrops.slow_consumer ?? 0); for (const [code, n] of Object.entries(streamDrops)) this.set({ code }, n); },
+      name: 'perps_stream_dropped',
+      help: 'Stream sockets closed by the server since start, by error code (slow_consumer: a client that does not read)',
+      labelNames: ['code'],
+      registers,
+      collect() {
+        this.reset();
+        this.set({ code: 'slow_consumer' }, streamDrops.slow_consumer ?? 0);
+        for (const [code, n] of Object.entries(streamDrops)) this.set({ code }, n);
+      },
     });
     collectDefaultMetrics({ register: this.registry, prefix: 'perps_' });
   }
@@ -103,7 +176,9 @@ export class ServerMetrics {
     if (path !== METRICS_PATH) return false;
     if (this.mode === 'local' && !LOOPBACK.test(req.socket.remoteAddress ?? '')) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'method_not_allowed', message: 'Only GET (or HEAD) is supported on this endpoint.' } }));
+      res
+        .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'method_not_allowed', message: 'Only GET (or HEAD) is supported on this endpoint.' } }));
       return true;
     }
     this.registry.metrics().then(

@@ -17,13 +17,15 @@ export const SECURITY_SCHEME = 'ApiKey';
 
 /** The error answers: status → [component name, description, codes the body can carry]. */
 export const ERROR_RESPONSES: Record<number, [string, string, ErrorCode[]]> = {
-  400: ['BadRequest', 'Bad request: an invalid or unknown query parameter (`param` names it), or a window that is too large.',
-    ['invalid_parameter', 'unknown_parameter', 'window_too_large', 'bad_request']],
+  400: [
+    'BadRequest',
+    'Bad request: an invalid or unknown query parameter (`param` names it), or a window that is too large.',
+    ['invalid_parameter', 'unknown_parameter', 'window_too_large', 'bad_request'],
+  ],
   401: ['Unauthorized', 'No x-api-key header, or an unknown or revoked key.', ['unauthorized']],
   404: ['NotFound', 'No such account or position (a malformed path parameter is also a 404).', ['not_found']],
   405: ['MethodNotAllowed', 'Any method but GET (answered with Allow: GET).', ['method_not_allowed']],
-  429: ['TooManyRequests', 'Rate limit or monthly credits exhausted; retry after Retry-After seconds.',
-    ['rate_limited', 'credits_exhausted']],
+  429: ['TooManyRequests', 'Rate limit or monthly credits exhausted; retry after Retry-After seconds.', ['rate_limited', 'credits_exhausted']],
   500: ['InternalError', 'Internal error; logged under the x-request-id.', ['internal_error']],
 };
 
@@ -73,12 +75,12 @@ export function components(): Json {
     responses,
     headers: {
       RequestId: {
-        description: 'Request id: the client\'s x-request-id when it is 8-128 of [A-Za-z0-9._:-], else a fresh UUID. The server log has every failure under it.',
+        description: "Request id: the client's x-request-id when it is 8-128 of [A-Za-z0-9._:-], else a fresh UUID. The server log has every failure under it.",
         schema: { type: 'string' },
       },
       ApiVersion: { description: 'Interface version.', schema: { type: 'string', const: API_VERSION } },
       RateLimitLimit: {
-        description: 'Requests per minute the key\'s plan allows (a sliding 60-second window). Absent for the unmetered internal plan.',
+        description: "Requests per minute the key's plan allows (a sliding 60-second window). Absent for the unmetered internal plan.",
         schema: { type: 'integer', minimum: 1 },
       },
       RateLimitRemaining: {
@@ -90,7 +92,7 @@ export function components(): Json {
         schema: { type: 'integer', minimum: 0 },
       },
       CreditsRemaining: {
-        description: 'Credits left this UTC month for the key\'s account, after this request (1 per current-state request, 5 per history or search request, 0 for a 4xx). Absent for the internal plan.',
+        description: "Credits left this UTC month for the key's account, after this request (1 per current-state request, 5 per history or search request, 0 for a 4xx). Absent for the internal plan.",
         schema: { type: 'integer', minimum: 0 },
       },
       RetryAfter: {

@@ -36,18 +36,21 @@ export const StreamFill = v.strictObject({
 
 /** The plain GET's answer: the resolved scope (server/stream/scope.ts `scopeEcho`). */
 const scopeEchoSchema = v.strictObject({
-  data: v.pipe(v.strictObject({
-    protocol: v.pipe(v.picklist(['alpha', 'beta']), v.description('Protocol of the stream.')),
-    market: v.pipe(v.nullable(v.string()), v.description('Grouped market symbol, or null for every market.')),
-    address: v.pipe(v.nullable(v.string()), v.description('Owner address, or null for every address.')),
-    market_variants: v.pipe(v.array(v.string()), v.description('The alpha market variants the scope covers, sorted; [] for beta.')),
-  }), v.description('The resolved scope of the URL.')),
+  data: v.pipe(
+    v.strictObject({
+      protocol: v.pipe(v.picklist(['alpha', 'beta']), v.description('Protocol of the stream.')),
+      market: v.pipe(v.nullable(v.string()), v.description('Grouped market symbol, or null for every market.')),
+      address: v.pipe(v.nullable(v.string()), v.description('Owner address, or null for every address.')),
+      market_variants: v.pipe(v.array(v.string()), v.description('The alpha market variants the scope covers, sorted; [] for beta.')),
+    }),
+    v.description('The resolved scope of the URL.'),
+  ),
 });
 
 const STREAM_DESCRIPTION = [
   'Read-only WebSocket feed of position-lifecycle fills in journal order. Open it with `Upgrade: websocket` and the',
   '`x-api-key` header (premium plan). Each data frame is `{ "data": StreamFill }` (see components/schemas/StreamFill):',
-  'the PositionEvent record plus its journal `seq`, protocol, position_id, address, market, market_variant and side. `since_seq` replays the scope\'s fills after that seq (at most 24 h back) before the live ones, with no gap',
+  "the PositionEvent record plus its journal `seq`, protocol, position_id, address, market, market_variant and side. `since_seq` replays the scope's fills after that seq (at most 24 h back) before the live ones, with no gap",
   'and no duplicate. Error frames `{ "error": { code, message } }` precede a close: `plan_required` (1008),',
   '`too_many_connections` (1013, 50 per account), `invalid_scope` (1008), `slow_consumer` (1013, names the seq to',
   'resume from), `internal_error` (1011); a shutdown closes with 1001. The server pings every 30 s and drops a peer',
@@ -58,16 +61,21 @@ const STREAM_DESCRIPTION = [
 const MCP_DESCRIPTION = [
   'Model Context Protocol over streamable HTTP, stateless (no session id; every POST carries one JSON-RPC message or',
   'batch and gets a JSON answer). Plans pro, premium and internal. Tools mirror the REST data endpoints (alpha and beta',
-  'twins joined under a `protocol` argument) plus `describe_service`; a tool call is its REST request with the caller\'s',
+  "twins joined under a `protocol` argument) plus `describe_service`; a tool call is its REST request with the caller's",
   'key: the same rate limit, credits, validation and answers (`structuredContent` = the REST body). Any method but',
   'POST is a 405 with `Allow: POST`.',
 ].join(' ');
 
 /** The request id and limit headers of an authenticated answer, as references to the document's header components. */
-const LIMIT_HEADER_REFS: Json = Object.fromEntries([
-  ['x-request-id', 'RequestId'], ['RateLimit-Limit', 'RateLimitLimit'], ['RateLimit-Remaining', 'RateLimitRemaining'],
-  ['RateLimit-Reset', 'RateLimitReset'], ['X-Credits-Remaining', 'CreditsRemaining'],
-].map(([header, component]) => [header, { $ref: `#/components/headers/${component}` }]));
+const LIMIT_HEADER_REFS: Json = Object.fromEntries(
+  [
+    ['x-request-id', 'RequestId'],
+    ['RateLimit-Limit', 'RateLimitLimit'],
+    ['RateLimit-Remaining', 'RateLimitRemaining'],
+    ['RateLimit-Reset', 'RateLimitReset'],
+    ['X-Credits-Remaining', 'CreditsRemaining'],
+  ].map(([header, component]) => [header, { $ref: `#/components/headers/${component}` }]),
+);
 
 /** Path item of the stream (`GET /v1/stream/{protocol}/fills`). */
 function streamPathItem(convert: Convert): Json {
@@ -148,7 +156,12 @@ function ticketsPathItem(): Json {
     post: {
       operationId: 'post_stream_ticket',
       summary: 'A single-use ticket to open the fills stream from a browser',
-      description: 'A browser cannot set `x-api-key` on a WebSocket: it asks for a ticket with its key in the header, then opens the stream offering `' + STREAM_PROTOCOL + '` and `ticket.<ticket>` as subprotocols. The ticket is bound to the key, valid ' + TICKET_TTL_MS / 1000 + ' s and for one socket; a key revoked meanwhile fails. Rate-limited; costs no credit. Any method but POST is a 405 with `Allow: POST`.',
+      description:
+        'A browser cannot set `x-api-key` on a WebSocket: it asks for a ticket with its key in the header, then opens the stream offering `' +
+        STREAM_PROTOCOL +
+        '` and `ticket.<ticket>` as subprotocols. The ticket is bound to the key, valid ' +
+        TICKET_TTL_MS / 1000 +
+        ' s and for one socket; a key revoked meanwhile fails. Rate-limited; costs no credit. Any method but POST is a 405 with `Allow: POST`.',
       tags: ['stream'],
       security: [{ ApiKey: [] }],
       responses: {
@@ -183,7 +196,7 @@ export function addNonRestOperations(doc: Json, convert: Convert, tagObject: (na
   components.schemas.Error403 = convert(errorBodyOf(['plan_required']));
   components.schemas.StreamFill = convert(StreamFill);
   components.responses.PlanRequired = {
-    description: 'The key\'s plan does not include this endpoint (MCP: pro, premium or internal).',
+    description: "The key's plan does not include this endpoint (MCP: pro, premium or internal).",
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error403' } } },
   };
 }

@@ -96,19 +96,11 @@ export function operationOf(route: RestRoute): { path: string; operation: Json }
   const columns = csvColumns(route);
   if (columns && ok.content) (ok.content as Json)['text/csv'] = csvMediaType(columns);
   const responses: Json = { 200: ok };
-  const statuses = [
-    ...(query.length > 0 ? [400] : []),
-    ...(needsKey ? [401] : []),
-    ...(params.length > 0 ? [404] : []),
-    ...(needsKey ? [429] : []),
-    500,
-  ];
+  const statuses = [...(query.length > 0 ? [400] : []), ...(needsKey ? [401] : []), ...(params.length > 0 ? [404] : []), ...(needsKey ? [429] : []), 500];
   for (const status of statuses) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]![0]}` };
 
   const depth = planDepthOf(route);
-  const notes = needsKey
-    ? [`Costs ${route.cost} credit${route.cost === 1 ? '' : 's'} per successful answer (a 4xx costs nothing).`]
-    : ['No key needed; no credits.'];
+  const notes = needsKey ? [`Costs ${route.cost} credit${route.cost === 1 ? '' : 's'} per successful answer (a 4xx costs nothing).`] : ['No key needed; no credits.'];
   if (depth) notes.push(`The window is clamped to the plan's ${DEPTH_WORDS[depth]}: ${depthByPlan(depth)}.`);
   const operation: Json = {
     operationId: operationIdOf(route.path),

@@ -65,7 +65,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], dataSource?: 
 /** The description's provenance sentence: which source feeds this deployment's data. */
 export function dataSourceSentence(source: string): string {
   const what: Record<string, string> = {
-    simulated: 'SIMULATED: synthetic data from the built-in market simulator, not the chain\'s',
+    simulated: "SIMULATED: synthetic data from the built-in market simulator, not the chain's",
     solana: 'solana: indexed from the Solana chain',
     replay: 'replay: a copy of a journal replayed, as recorded by its source',
     none: 'none: no source is feeding it (the data is whatever the journal holds)',

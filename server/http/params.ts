@@ -33,8 +33,7 @@ export function querySchema<E extends v.ObjectEntries>(entries: E): v.StrictObje
 /** The query schema of an endpoint that takes no parameters. */
 export const noQuery = querySchema({});
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2}))?$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2}))?$/;
 /** What `from`, `to` (and `simulate --until`) must be. */
 export const TIMESTAMP_MESSAGE = 'must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z or a date such as 2026-05-01';
 const EPOCH_MESSAGE = 'must not be an epoch number: use RFC 3339, such as 2026-05-01T00:00:00Z or 2026-05-01';
@@ -55,9 +54,7 @@ const RANGE_MESSAGE = 'must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59
 export function parseTimestamp(text: string): number | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
-    number, number, number, number, number, number,
-  ];
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 60) return undefined;
   const lastOfMonth = new Date(0);
   lastOfMonth.setUTCFullYear(year, month, 0);
@@ -105,10 +102,7 @@ export type FineInterval = (typeof FINE_INTERVALS)[number];
 export type CoarseInterval = (typeof COARSE_INTERVALS)[number];
 
 /** `interval` on `GET /v1/alpha/open-interest/history` and `GET /v1/alpha/volume/history`: one of 5m 15m 1h 4h 1d. */
-export const fineIntervalParam = v.pipe(
-  v.picklist(FINE_INTERVALS, `must be one of ${FINE_INTERVALS.join(', ')}`),
-  v.description('Bucket size (default 1h); buckets are aligned to the UTC epoch.'),
-);
+export const fineIntervalParam = v.pipe(v.picklist(FINE_INTERVALS, `must be one of ${FINE_INTERVALS.join(', ')}`), v.description('Bucket size (default 1h); buckets are aligned to the UTC epoch.'));
 
 /** `interval` on `GET /v1/alpha/liquidations/history` and `GET /v1/alpha/funding-rates/history`: one of 1h 4h 1d. */
 export const coarseIntervalParam = v.pipe(
@@ -151,10 +145,7 @@ export function minUsdParam(description: string) {
 /** `market_variant`: a native variant id `<INDEX>/USD[<collateral tokens joined by ->]`, exact case. */
 export const marketVariantParam = v.pipe(
   v.string(ONCE),
-  v.regex(
-    /^[A-Z0-9]{1,20}\/USD\[[A-Z0-9]{1,20}(-[A-Z0-9]{1,20})*\]$/,
-    'must be a market variant such as SOL/USD[WSOL-USDC]',
-  ),
+  v.regex(/^[A-Z0-9]{1,20}\/USD\[[A-Z0-9]{1,20}(-[A-Z0-9]{1,20})*\]$/, 'must be a market variant such as SOL/USD[WSOL-USDC]'),
   v.description('Protocol-native variant id <INDEX>/USD[<collateral tokens joined by ->].'),
   v.examples(['SOL/USD[WSOL-USDC]']),
 );
@@ -201,9 +192,7 @@ export function issuesToApiError(issues: readonly v.BaseIssue<unknown>[]): ApiEr
   const missing = keyIssues.find((i) => i.expected !== 'never');
   if (unknown) {
     const name = String(unknown.path?.[0]?.key);
-    const hint = KEY_PARAMS.has(name.toLowerCase())
-      ? ' API keys are accepted only in the x-api-key header.'
-      : ' This endpoint does not take it.';
+    const hint = KEY_PARAMS.has(name.toLowerCase()) ? ' API keys are accepted only in the x-api-key header.' : ' This endpoint does not take it.';
     return new ApiError(400, 'unknown_parameter', `Unknown query parameter '${name}'.${hint}`, name);
   }
   if (missing) {
@@ -213,9 +202,7 @@ export function issuesToApiError(issues: readonly v.BaseIssue<unknown>[]): ApiEr
   const first = issues[0];
   const name = first?.path?.map((p) => String(p.key)).join('.') || undefined;
   const text = first?.message ?? 'is invalid';
-  const message = name === undefined ? `Invalid query: ${text}.` : text.startsWith('must')
-    ? `Parameter '${name}' ${text}.`
-    : `Invalid value for '${name}': ${text}.`;
+  const message = name === undefined ? `Invalid query: ${text}.` : text.startsWith('must') ? `Parameter '${name}' ${text}.` : `Invalid value for '${name}': ${text}.`;
   return new ApiError(400, 'invalid_parameter', message, name);
 }
 

@@ -12,7 +12,10 @@ export function routeLabeler(templates: readonly string[]): RouteLabeler {
   for (const t of new Set(templates)) {
     if (!t.includes(':') && !t.includes('*')) exact.set(t, t);
     else {
-      const re = t.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '**' ? '.*' : seg === '*' ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+      const re = t
+        .split('/')
+        .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '**' ? '.*' : seg === '*' ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
       patterns.push([new RegExp(`^${re}/?$`), t]);
     }
   }

@@ -17,7 +17,7 @@ const scopeKey = (param: 'market' | 'market_variant', value: string): string => 
 
 function knownOf(db: Database, protocol: Protocol): Promise<Set<string>> {
   let ofDb = knownScopes.get(db);
-  if (!ofDb) knownScopes.set(db, ofDb = new Map());
+  if (!ofDb) knownScopes.set(db, (ofDb = new Map()));
   let known = ofDb.get(protocol);
   if (!known) {
     known = db.query('api/alpha-scopes-known', { protocol }).then((rows) => {
@@ -39,14 +39,13 @@ function knownOf(db: Database, protocol: Protocol): Promise<Set<string>> {
  * ever had (no fills and no market snapshot): a typo must not come back as a silent empty answer.
  * Each given parameter is checked on its own, the variant first (beta has none: any variant is unknown).
  */
-export async function assertScopeKnown(
-  service: Service,
-  protocol: Protocol,
-  scope: { market?: string | undefined; market_variant?: string | undefined },
-): Promise<void> {
+export async function assertScopeKnown(service: Service, protocol: Protocol, scope: { market?: string | undefined; market_variant?: string | undefined }): Promise<void> {
   if (scope.market === undefined && scope.market_variant === undefined) return;
   const known = await knownOf(service.db, protocol);
-  const checks: ['market' | 'market_variant', string | undefined][] = [['market_variant', scope.market_variant], ['market', scope.market]];
+  const checks: ['market' | 'market_variant', string | undefined][] = [
+    ['market_variant', scope.market_variant],
+    ['market', scope.market],
+  ];
   for (const [param, value] of checks) {
     if (value === undefined) continue;
     const key = scopeKey(param, value);

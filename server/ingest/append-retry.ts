@@ -42,7 +42,10 @@ export function reasonOf(err: unknown): string {
   const e = err as NodeJS.ErrnoException & { cause?: unknown };
   const text = `${e?.message ?? String(err)} ${(e?.cause as Error | undefined)?.message ?? ''}`;
   if (e?.code === 'ENOSPC' || /ENOSPC|No space left on device/i.test(text)) return 'no space left on device';
-  return (e?.message ?? String(err)).split('\n')[0]!.replace(/(?:[A-Za-z]:)?\/[^\s'"]+/g, '<path>').slice(0, 200);
+  return (e?.message ?? String(err))
+    .split('\n')[0]!
+    .replace(/(?:[A-Za-z]:)?\/[^\s'"]+/g, '<path>')
+    .slice(0, 200);
 }
 
 /** Whether a failed append may succeed later with the same batch. */

@@ -22,12 +22,7 @@ function lastAtOrBefore(fills: readonly Fill[], t: number): Fill | undefined {
  * index, which may query the derived state). Snapshots of positions the
  * journal has never seen are dropped with a warning. Sets `position_id` on the rows themselves.
  */
-export async function assignSnapshots(
-  w: Writer,
-  snapshots: readonly IncomingPositionSnapshot[],
-  fills: readonly Fill[],
-  before: LifecycleDraft,
-): Promise<PositionSnapshot[]> {
+export async function assignSnapshots(w: Writer, snapshots: readonly IncomingPositionSnapshot[], fills: readonly Fill[], before: LifecycleDraft): Promise<PositionSnapshot[]> {
   const fillsByKey = { alpha: new Map<string, Fill[]>(), beta: new Map<string, Fill[]>() };
   for (const f of fills) {
     const list = fillsByKey[f.protocol].get(f.position_key);

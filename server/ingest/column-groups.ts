@@ -27,9 +27,17 @@ export function packBatches(parts: readonly IncomingBatch[]): ColumnGroup {
     return b.marketSnapshotColumns?.length ? [...blocks, b.marketSnapshotColumns] : blocks;
   });
   return {
-    fills: toColumns(parts.map((b) => b.fills), FILL_IN, true),
+    fills: toColumns(
+      parts.map((b) => b.fills),
+      FILL_IN,
+      true,
+    ),
     marketSnapshots: markets.length ? concatBlocks(markets) : toColumns([], MARKET_SNAPSHOT_COLUMNS),
-    positionSnapshots: toColumns(parts.map((b) => b.positionSnapshots), POSITION_SNAPSHOT_IN, true),
+    positionSnapshots: toColumns(
+      parts.map((b) => b.positionSnapshots),
+      POSITION_SNAPSHOT_IN,
+      true,
+    ),
   };
 }
 

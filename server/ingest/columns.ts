@@ -35,8 +35,9 @@ function encoderOf(cols: readonly (readonly [string, string])[]): Encoder {
       out.push(`${name}: c${c}`);
     } else {
       init.push(`const c${c} = new Int32Array(n), m${c} = new Map(), d${c} = [];`);
-      step.push(`{ const v = r.${name}; if (v === null || v === undefined) c${c}[i] = -1; else { let k = m${c}.get(v); ` +
-        `if (k === undefined) { k = d${c}.push(v) - 1; m${c}.set(v, k); } c${c}[i] = k; } }`);
+      step.push(
+        `{ const v = r.${name}; if (v === null || v === undefined) c${c}[i] = -1; else { let k = m${c}.get(v); ` + `if (k === undefined) { k = d${c}.push(v) - 1; m${c}.set(v, k); } c${c}[i] = k; } }`,
+      );
       out.push(`${name}: { codes: c${c}, dict: d${c} }`);
     }
   });
@@ -80,7 +81,10 @@ export function concatBlocks(blocks: readonly ColumnBlock[]): ColumnBlock {
     if (first instanceof Float64Array) {
       const out = new Float64Array(n);
       let at = 0;
-      for (const [i, p] of parts.entries()) { out.set(p as Float64Array, at); at += blocks[i]!.length; }
+      for (const [i, p] of parts.entries()) {
+        out.set(p as Float64Array, at);
+        at += blocks[i]!.length;
+      }
       columns[name] = out;
     } else if (isCoded(first)) {
       const codes = new Int32Array(n);
@@ -89,7 +93,10 @@ export function concatBlocks(blocks: readonly ColumnBlock[]): ColumnBlock {
       let at = 0;
       for (const p of parts as CodedStrings[]) {
         const remap = Int32Array.from(p.dict, (s) => index.get(s) ?? (index.set(s, dict.push(s) - 1), dict.length - 1));
-        for (let i = 0; i < p.codes.length; i++) { const k = p.codes[i]!; codes[at + i] = k < 0 ? -1 : remap[k]!; }
+        for (let i = 0; i < p.codes.length; i++) {
+          const k = p.codes[i]!;
+          codes[at + i] = k < 0 ? -1 : remap[k]!;
+        }
         at += p.codes.length;
       }
       columns[name] = { codes, dict };
@@ -102,9 +109,7 @@ export function concatBlocks(blocks: readonly ColumnBlock[]): ColumnBlock {
 
 /** The buffers of a block, to transfer (not copy) it to another thread. */
 export function transferList(block: ColumnBlock): ArrayBuffer[] {
-  return Object.values(block.columns).flatMap((c) =>
-    c instanceof Float64Array ? [c.buffer as ArrayBuffer] : isCoded(c) ? [c.codes.buffer as ArrayBuffer] : [],
-  );
+  return Object.values(block.columns).flatMap((c) => (c instanceof Float64Array ? [c.buffer as ArrayBuffer] : isCoded(c) ? [c.codes.buffer as ArrayBuffer] : []));
 }
 
 function numbers(block: ColumnBlock, name: string): Float64Array {
@@ -123,27 +128,62 @@ const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
 /** Fill rows of a block made by {@link toColumns} from fills (the append path needs objects). */
 export function fillsOf(b: ColumnBlock): IncomingFill[] {
-  const [protocol, tx, key, address, market, variant, side, type, token] = [
-    'protocol', 'tx', 'position_key', 'address', 'market', 'market_variant', 'side', 'type', 'collateral_token',
-  ].map((n) => strings(b, n));
+  const [protocol, tx, key, address, market, variant, side, type, token] = ['protocol', 'tx', 'position_key', 'address', 'market', 'market_variant', 'side', 'type', 'collateral_token'].map((n) =>
+    strings(b, n),
+  );
   const [time, slot, ev, sizeD, size, collD, coll, price, entry, pnl, fee, borrow, funding, liq, earned, feeTotal, index, ownEntry] = [
-    'time', 'slot', 'event_index', 'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'position_collateral_usd',
-    'price', 'entry_price', 'pnl_delta_usd', 'fee_usd', 'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd',
-    'funding_earned_usd', 'fee_total_usd', 'index_price', 'position_entry_price',
+    'time',
+    'slot',
+    'event_index',
+    'size_delta_usd',
+    'position_size_usd',
+    'collateral_delta_usd',
+    'position_collateral_usd',
+    'price',
+    'entry_price',
+    'pnl_delta_usd',
+    'fee_usd',
+    'borrowing_fee_usd',
+    'funding_fee_usd',
+    'liquidation_fee_usd',
+    'funding_earned_usd',
+    'fee_total_usd',
+    'index_price',
+    'position_entry_price',
   ].map((n) => numbers(b, n)) as Float64Array[];
   const out: IncomingFill[] = new Array(b.length);
   for (let i = 0; i < b.length; i++) {
     out[i] = {
-      protocol: protocol!(i) as IncomingFill['protocol'], time: time![i]!, slot: slot![i]!, tx: tx!(i)!, event_index: ev![i]!,
-      position_key: key!(i)!, address: address!(i)!, market: market!(i)!, market_variant: variant!(i),
-      side: side!(i) as IncomingFill['side'], type: type!(i) as IncomingFill['type'],
-      size_delta_usd: sizeD![i]!, position_size_usd: size![i]!, collateral_delta_usd: collD![i]!, position_collateral_usd: coll![i]!,
-      price: price![i]!, entry_price: entry![i]!, pnl_delta_usd: pnl![i]!, fee_usd: fee![i]!,
-      borrowing_fee_usd: nullable(borrow![i]!), funding_fee_usd: nullable(funding![i]!), liquidation_fee_usd: nullable(liq![i]!),
-      funding_earned_usd: nullable(earned![i]!), fee_total_usd: feeTotal![i]!, index_price: index![i]!, collateral_token: token!(i),
+      protocol: protocol!(i) as IncomingFill['protocol'],
+      time: time![i]!,
+      slot: slot![i]!,
+      tx: tx!(i)!,
+      event_index: ev![i]!,
+      position_key: key!(i)!,
+      address: address!(i)!,
+      market: market!(i)!,
+      market_variant: variant!(i),
+      side: side!(i) as IncomingFill['side'],
+      type: type!(i) as IncomingFill['type'],
+      size_delta_usd: sizeD![i]!,
+      position_size_usd: size![i]!,
+      collateral_delta_usd: collD![i]!,
+      position_collateral_usd: coll![i]!,
+      price: price![i]!,
+      entry_price: entry![i]!,
+      pnl_delta_usd: pnl![i]!,
+      fee_usd: fee![i]!,
+      borrowing_fee_usd: nullable(borrow![i]!),
+      funding_fee_usd: nullable(funding![i]!),
+      liquidation_fee_usd: nullable(liq![i]!),
+      funding_earned_usd: nullable(earned![i]!),
+      fee_total_usd: feeTotal![i]!,
+      index_price: index![i]!,
+      collateral_token: token!(i),
       position_entry_price: nullable(ownEntry![i]!),
       // set by the append path: present from the start, the objects keep one shape (no growth per row)
-      seq: 0, position_id: 0,
+      seq: 0,
+      position_id: 0,
     } as IncomingFill;
   }
   return out;
@@ -153,15 +193,28 @@ export function fillsOf(b: ColumnBlock): IncomingFill[] {
 export function positionSnapshotsOf(b: ColumnBlock): IncomingPositionSnapshot[] {
   const [protocol, key, source] = ['protocol', 'position_key', 'source'].map((n) => strings(b, n));
   const [time, size, coll, borrow, funding, claim, mark, liq] = [
-    'time', 'size_usd', 'collateral_usd', 'unsettled_borrowing_usd', 'unsettled_funding_usd', 'claimable_funding_usd',
-    'mark_price', 'liquidation_price',
+    'time',
+    'size_usd',
+    'collateral_usd',
+    'unsettled_borrowing_usd',
+    'unsettled_funding_usd',
+    'claimable_funding_usd',
+    'mark_price',
+    'liquidation_price',
   ].map((n) => numbers(b, n)) as Float64Array[];
   const out: IncomingPositionSnapshot[] = new Array(b.length);
   for (let i = 0; i < b.length; i++) {
     out[i] = {
-      time: time![i]!, protocol: protocol!(i) as IncomingPositionSnapshot['protocol'], position_key: key!(i)!,
-      size_usd: size![i]!, collateral_usd: coll![i]!, unsettled_borrowing_usd: borrow![i]!, unsettled_funding_usd: funding![i]!,
-      claimable_funding_usd: claim![i]!, mark_price: mark![i]!, liquidation_price: nullable(liq![i]!),
+      time: time![i]!,
+      protocol: protocol!(i) as IncomingPositionSnapshot['protocol'],
+      position_key: key!(i)!,
+      size_usd: size![i]!,
+      collateral_usd: coll![i]!,
+      unsettled_borrowing_usd: borrow![i]!,
+      unsettled_funding_usd: funding![i]!,
+      claimable_funding_usd: claim![i]!,
+      mark_price: mark![i]!,
+      liquidation_price: nullable(liq![i]!),
       source: source!(i) as IncomingPositionSnapshot['source'],
       position_id: 0, // set by the append path (see fillsOf)
     } as IncomingPositionSnapshot;
@@ -173,19 +226,46 @@ export function positionSnapshotsOf(b: ColumnBlock): IncomingPositionSnapshot[] 
 export function marketSnapshotsOf(b: ColumnBlock): MarketSnapshot[] {
   const [protocol, market, variant, indexSource] = ['protocol', 'market', 'market_variant', 'index_price_source'].map((n) => strings(b, n));
   const [time, index, oiL, oiS, frL, frS, brL, brS, raw, cbL, cbS, cfpL, cfpS, cfeL, cfeS, indexTime] = [
-    'time', 'index_price', 'oi_long_usd', 'oi_short_usd', 'funding_rate_long', 'funding_rate_short', 'borrowing_rate_long',
-    'borrowing_rate_short', 'funding_rate_raw', 'cum_borrowing_long', 'cum_borrowing_short', 'cum_funding_paid_long',
-    'cum_funding_paid_short', 'cum_funding_earned_long', 'cum_funding_earned_short', 'index_price_time',
+    'time',
+    'index_price',
+    'oi_long_usd',
+    'oi_short_usd',
+    'funding_rate_long',
+    'funding_rate_short',
+    'borrowing_rate_long',
+    'borrowing_rate_short',
+    'funding_rate_raw',
+    'cum_borrowing_long',
+    'cum_borrowing_short',
+    'cum_funding_paid_long',
+    'cum_funding_paid_short',
+    'cum_funding_earned_long',
+    'cum_funding_earned_short',
+    'index_price_time',
   ].map((n) => numbers(b, n)) as Float64Array[];
   const out: MarketSnapshot[] = new Array(b.length);
   for (let i = 0; i < b.length; i++) {
     out[i] = {
-      time: time![i]!, protocol: protocol!(i) as MarketSnapshot['protocol'], market: market!(i)!, market_variant: variant!(i),
-      index_price: index![i]!, oi_long_usd: oiL![i]!, oi_short_usd: oiS![i]!, funding_rate_long: frL![i]!, funding_rate_short: frS![i]!,
-      borrowing_rate_long: brL![i]!, borrowing_rate_short: brS![i]!, funding_rate_raw: raw![i]!,
-      cum_borrowing_long: cbL![i]!, cum_borrowing_short: cbS![i]!, cum_funding_paid_long: cfpL![i]!, cum_funding_paid_short: cfpS![i]!,
-      cum_funding_earned_long: cfeL![i]!, cum_funding_earned_short: cfeS![i]!,
-      index_price_time: nullable(indexTime![i]!), index_price_source: indexSource!(i) as MarketSnapshot['index_price_source'],
+      time: time![i]!,
+      protocol: protocol!(i) as MarketSnapshot['protocol'],
+      market: market!(i)!,
+      market_variant: variant!(i),
+      index_price: index![i]!,
+      oi_long_usd: oiL![i]!,
+      oi_short_usd: oiS![i]!,
+      funding_rate_long: frL![i]!,
+      funding_rate_short: frS![i]!,
+      borrowing_rate_long: brL![i]!,
+      borrowing_rate_short: brS![i]!,
+      funding_rate_raw: raw![i]!,
+      cum_borrowing_long: cbL![i]!,
+      cum_borrowing_short: cbS![i]!,
+      cum_funding_paid_long: cfpL![i]!,
+      cum_funding_paid_short: cfpS![i]!,
+      cum_funding_earned_long: cfeL![i]!,
+      cum_funding_earned_short: cfeS![i]!,
+      index_price_time: nullable(indexTime![i]!),
+      index_price_source: indexSource!(i) as MarketSnapshot['index_price_source'],
     };
   }
   return out;

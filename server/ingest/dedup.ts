@@ -63,11 +63,7 @@ const instantOf = (r: { protocol: Protocol; position_key: string; time: number }
  * is dropped here. Polls, and event snapshots without a fill in the batch, are checked against the
  * journal's kept latest snapshot instead (sql/ingest/drop-stale-position-snapshots.sql).
  */
-export function dropSnapshotsOfDuplicateFills(
-  snapshots: readonly IncomingPositionSnapshot[],
-  incoming: readonly IncomingFill[],
-  fresh: readonly IncomingFill[],
-): readonly IncomingPositionSnapshot[] {
+export function dropSnapshotsOfDuplicateFills(snapshots: readonly IncomingPositionSnapshot[], incoming: readonly IncomingFill[], fresh: readonly IncomingFill[]): readonly IncomingPositionSnapshot[] {
   if (fresh.length === incoming.length) return snapshots;
   const kept = new Set(fresh);
   const freshInstants = new Set(fresh.map(instantOf));

@@ -23,10 +23,14 @@ export function mayHaveSameInstantTies(batch: IncomingBatch): boolean {
     return tiesInRuns(block.length, (i) => time[i]!, codedKey(p, m, v));
   }
   const rows = batch.marketSnapshots;
-  return tiesInRuns(rows.length, (i) => rows[i]!.time, (i) => {
-    const r = rows[i]!;
-    return `${r.protocol}\u0000${r.market}\u0000${r.market_variant === null ? '\u0001' : r.market_variant}`;
-  });
+  return tiesInRuns(
+    rows.length,
+    (i) => rows[i]!.time,
+    (i) => {
+      const r = rows[i]!;
+      return `${r.protocol}\u0000${r.market}\u0000${r.market_variant === null ? '\u0001' : r.market_variant}`;
+    },
+  );
 }
 
 /** One number per market key of a coded block: the three codes as digits of mixed radix (a null

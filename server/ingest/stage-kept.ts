@@ -7,8 +7,14 @@ import type { ColumnBlock } from './columns.ts';
  * Stages the rows the append path kept: from the source's column mirror of its rows (plus the
  * assigned `seq` / `position_id`) when every incoming row was kept in order, else row by row.
  */
-export async function stageKept(w: Writer, table: 'batch_fills' | 'batch_psnap', kept: readonly (Fill | PositionSnapshot)[],
-  incoming: readonly object[], mirror: ColumnBlock | undefined, commit: number): Promise<void> {
+export async function stageKept(
+  w: Writer,
+  table: 'batch_fills' | 'batch_psnap',
+  kept: readonly (Fill | PositionSnapshot)[],
+  incoming: readonly object[],
+  mirror: ColumnBlock | undefined,
+  commit: number,
+): Promise<void> {
   const n = kept.length;
   let same = mirror !== undefined && mirror.length === n && n === incoming.length;
   for (let i = 0; same && i < n; i++) same = kept[i] === incoming[i];

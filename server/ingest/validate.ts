@@ -11,8 +11,19 @@ const finiteOrNull = (v: unknown): boolean => v === null || finite(v);
 const text = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
 
 const FILL_NUMBERS = [
-  'time', 'slot', 'event_index', 'size_delta_usd', 'position_size_usd', 'collateral_delta_usd',
-  'position_collateral_usd', 'price', 'entry_price', 'pnl_delta_usd', 'fee_usd', 'fee_total_usd', 'index_price',
+  'time',
+  'slot',
+  'event_index',
+  'size_delta_usd',
+  'position_size_usd',
+  'collateral_delta_usd',
+  'position_collateral_usd',
+  'price',
+  'entry_price',
+  'pnl_delta_usd',
+  'fee_usd',
+  'fee_total_usd',
+  'index_price',
 ] as const;
 const FILL_NULLABLE = ['borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'position_entry_price'] as const;
 const FILL_TEXT = ['tx', 'position_key', 'address', 'market'] as const;
@@ -106,11 +117,17 @@ interface ColumnSpec {
   enums: Readonly<Record<string, readonly string[]>>;
 }
 const FILL_SPEC: ColumnSpec = {
-  numbers: FILL_NUMBERS, nullableNumbers: FILL_NULLABLE, text: FILL_TEXT, nullableText: ['market_variant', 'collateral_token'],
+  numbers: FILL_NUMBERS,
+  nullableNumbers: FILL_NULLABLE,
+  text: FILL_TEXT,
+  nullableText: ['market_variant', 'collateral_token'],
   enums: { protocol: PROTOCOLS, type: FILL_TYPES, side: ['long', 'short'] },
 };
 const POSITION_SNAPSHOT_SPEC: ColumnSpec = {
-  numbers: [], nullableNumbers: ['liquidation_price'], text: ['position_key'], nullableText: [],
+  numbers: [],
+  nullableNumbers: ['liquidation_price'],
+  text: ['position_key'],
+  nullableText: [],
   enums: { protocol: PROTOCOLS, source: ['event', 'poll'] },
 };
 

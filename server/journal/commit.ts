@@ -41,9 +41,7 @@ function literal(s: string): string {
 /** Partitions (protocol, day) present in a staged kind, with the seq range for fills. */
 async function partitionsOf(conn: DuckDBConnection, kind: JournalKind) {
   const range = kind === 'fills' ? 'min(seq)::BIGINT, max(seq)::BIGINT' : '0::BIGINT, 0::BIGINT';
-  const reader = await conn.runAndReadAll(
-    `SELECT protocol, strftime(time::DATE, '%Y-%m-%d') AS day, ${range} FROM ${STAGING_OF[kind]} GROUP BY protocol, time::DATE`,
-  );
+  const reader = await conn.runAndReadAll(`SELECT protocol, strftime(time::DATE, '%Y-%m-%d') AS day, ${range} FROM ${STAGING_OF[kind]} GROUP BY protocol, time::DATE`);
   return reader.getRows().map(([p, d, first, last]) => ({
     protocol: p as Protocol,
     day: d as string,

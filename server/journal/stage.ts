@@ -18,7 +18,13 @@ export const STAGING = {
   batch_fills: [...FILL_COLUMNS, ['ord_row', 'INTEGER']] as ColumnDef[],
   batch_msnap: [...MARKET_SNAPSHOT_COLUMNS, ['ord_commit', 'BIGINT'], ['ord_row', 'INTEGER']] as ColumnDef[],
   batch_psnap: [...POSITION_SNAPSHOT_COLUMNS, ['ord_commit', 'BIGINT'], ['ord_row', 'INTEGER']] as ColumnDef[],
-  batch_keys: [['protocol', 'VARCHAR'], ['tx', 'VARCHAR'], ['event_index', 'INTEGER'], ['slot', 'BIGINT'], ['ord_row', 'INTEGER']] as ColumnDef[],
+  batch_keys: [
+    ['protocol', 'VARCHAR'],
+    ['tx', 'VARCHAR'],
+    ['event_index', 'INTEGER'],
+    ['slot', 'BIGINT'],
+    ['ord_row', 'INTEGER'],
+  ] as ColumnDef[],
 } as const;
 export type StagingTable = keyof typeof STAGING;
 export type { StagingPlace };
@@ -26,7 +32,12 @@ export type { StagingPlace };
 const CHUNK = 2048;
 /** The number columns that may be null (NaN in a column block); validation keeps NaN out of the rest. */
 const NULLABLE_NUMBERS: ReadonlySet<string> = new Set([
-  'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'liquidation_price', 'index_price_time',
+  'borrowing_fee_usd',
+  'funding_fee_usd',
+  'liquidation_fee_usd',
+  'funding_earned_usd',
+  'liquidation_price',
+  'index_price_time',
   'position_entry_price',
 ]);
 
@@ -37,7 +48,9 @@ const CREATE_STAGING: Record<StagingPlace, string> = {
 };
 
 function createStaging(head: (table: string) => string): string {
-  return Object.entries(STAGING).map(([table, cols]) => `${head(table)} (${cols.map(([n, t]) => `"${n}" ${t}`).join(', ')})`).join('; ');
+  return Object.entries(STAGING)
+    .map(([table, cols]) => `${head(table)} (${cols.map(([n, t]) => `"${n}" ${t}`).join(', ')})`)
+    .join('; ');
 }
 
 /**
@@ -54,7 +67,11 @@ export async function resetStaging(w: Writer, place: StagingPlace = 'shared'): P
 
 /** Drops the temp staging tables, so unqualified names reach the shared ones again. */
 export async function dropTempStaging(w: Writer): Promise<void> {
-  await w.exec(Object.keys(STAGING).map((t) => `DROP TABLE IF EXISTS temp.main.${t}`).join('; '));
+  await w.exec(
+    Object.keys(STAGING)
+      .map((t) => `DROP TABLE IF EXISTS temp.main.${t}`)
+      .join('; '),
+  );
   w.staging = 'shared';
 }
 
@@ -70,8 +87,12 @@ function castOf(name: string, type: string, column: Column | undefined): string 
   return `r."${name}"::${type}`;
 }
 
-async function appendChunks(ap: DuckDBAppender, types: (typeof DOUBLE | typeof VARCHAR | typeof INTEGER)[], count: number,
-  fill: (chunk: DuckDBDataChunk, from: number, n: number) => void): Promise<void> {
+async function appendChunks(
+  ap: DuckDBAppender,
+  types: (typeof DOUBLE | typeof VARCHAR | typeof INTEGER)[],
+  count: number,
+  fill: (chunk: DuckDBDataChunk, from: number, n: number) => void,
+): Promise<void> {
   for (let from = 0; from < count; from += CHUNK) {
     const n = Math.min(CHUNK, count - from);
     const chunk = DuckDBDataChunk.create(types, n);
@@ -155,9 +176,16 @@ async function stageByAppender(conn: DuckDBConnection, table: StagingTable, bloc
   const remaps = new Map<string, Int32Array>();
   for (const [name] of cols) {
     const c = block.columns[name];
-    if (c && isCoded(c)) remaps.set(name, Int32Array.from(c.dict, (s) => dict.get(s) ?? (dict.set(s, dict.size), dict.size - 1)));
+    if (c && isCoded(c))
+      remaps.set(
+        name,
+        Int32Array.from(c.dict, (s) => dict.get(s) ?? (dict.set(s, dict.size), dict.size - 1)),
+      );
   }
-  const isDirect = (name: string) => { const c = block.columns[name]; return Array.isArray(c); };
+  const isDirect = (name: string) => {
+    const c = block.columns[name];
+    return Array.isArray(c);
+  };
   const rawTypes = cols.map(([name]) => (isDirect(name) ? VARCHAR : DOUBLE));
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_stage (${cols.map(([name], c) => `"${name}" ${rawTypes[c] === VARCHAR ? 'VARCHAR' : 'DOUBLE'}`).join(', ')})`);
   const raw = await conn.createAppender('raw_stage', 'main', 'temp');
@@ -180,10 +208,14 @@ async function stageByAppender(conn: DuckDBConnection, table: StagingTable, bloc
         else {
           src = scratch.subarray(0, count);
           if (name === 'ord_commit') src.fill(commit);
-          else if (col === undefined) for (let i = 0; i < count; i++) src[i] = from + i; // ord_row
+          else if (col === undefined)
+            for (let i = 0; i < count; i++) src[i] = from + i; // ord_row
           else {
             const remap = remaps.get(name)!;
-            for (let i = 0; i < count; i++) { const k = col.codes[from + i]!; src[i] = k < 0 ? -1 : remap[k]!; }
+            for (let i = 0; i < count; i++) {
+              const k = col.codes[from + i]!;
+              src[i] = k < 0 ? -1 : remap[k]!;
+            }
           }
         }
         duckdb.copy_data_to_vector(vector, 0, src.buffer as ArrayBuffer, src.byteOffset, src.byteLength);

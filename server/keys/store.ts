@@ -84,7 +84,10 @@ export class KeyStore {
   private readonly clock: () => number;
   private readonly recheckMs: number;
 
-  private constructor(readonly dataDir: string, opts: KeyStoreOptions) {
+  private constructor(
+    readonly dataDir: string,
+    opts: KeyStoreOptions,
+  ) {
     this.path = join(dataDir, 'keys.json');
     this.clock = opts.clock ?? Date.now;
     this.recheckMs = opts.recheckMs ?? 1000;

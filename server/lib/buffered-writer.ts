@@ -15,7 +15,10 @@ export class BufferedWriter {
   /** bytes written so far (flushed or not) */
   bytes = 0;
 
-  constructor(private readonly fd: number, size = 1 << 20) {
+  constructor(
+    private readonly fd: number,
+    size = 1 << 20,
+  ) {
     this.buf = Buffer.allocUnsafe(size);
   }
 

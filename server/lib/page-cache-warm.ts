@@ -21,7 +21,14 @@ const CHUNK = 1_048_576;
 export async function warmPageCache(paths: readonly string[], budget = totalmem() / 8): Promise<number> {
   const t0 = performance.now();
   try {
-    const sizes = await Promise.all(paths.map((p) => stat(p).then((s) => s.size, () => 0)));
+    const sizes = await Promise.all(
+      paths.map((p) =>
+        stat(p).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
     const total = sizes.reduce((a, b) => a + b, 0);
     if (total > budget) {
       log.debug(`page cache: not warming ${(total / 1e6).toFixed(0)} MB (over the ${(budget / 1e6).toFixed(0)} MB budget)`);
@@ -33,7 +40,7 @@ export async function warmPageCache(paths: readonly string[], budget = totalmem(
       const file = await open(path, 'r').catch(() => null);
       if (!file) continue;
       try {
-        for (let at = 0; ;) {
+        for (let at = 0; ; ) {
           const { bytesRead } = await file.read(buffer, 0, CHUNK, at);
           if (bytesRead === 0) break;
           at += bytesRead;

@@ -24,11 +24,14 @@ export interface RetryOptions {
  * `everyMs` in the background, up to `attempts` more times, until `onClose` reports the owner
  * closing. Resolves whether the first attempt succeeded; `done` runs on whichever succeeds.
  */
-export async function tryThenRetry(attempt: () => Promise<void>, opts: Omit<RetryOptions, 'signal'> & {
-  retry?: () => Promise<void>;
-  done: () => void;
-  onClose: (stop: () => void) => void;
-}): Promise<boolean> {
+export async function tryThenRetry(
+  attempt: () => Promise<void>,
+  opts: Omit<RetryOptions, 'signal'> & {
+    retry?: () => Promise<void>;
+    done: () => void;
+    onClose: (stop: () => void) => void;
+  },
+): Promise<boolean> {
   try {
     await attempt();
     opts.done();

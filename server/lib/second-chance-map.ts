@@ -20,7 +20,10 @@ export class SecondChanceMap<K, V> {
    * @param budget the most weight kept
    * @param weigh an entry's weight (fixed for as long as it is kept)
    */
-  constructor(private readonly budget: number, private readonly weigh: (key: K, value: V) => number) {}
+  constructor(
+    private readonly budget: number,
+    private readonly weigh: (key: K, value: V) => number,
+  ) {}
 
   /** Entries held. */
   get size(): number {

@@ -100,7 +100,10 @@ export class CreditStore {
   /** the final totals of months that are over, by file, until a write of them lands (see current) */
   private readonly unwritten = new Map<string, { text: string; n: number }>();
 
-  private constructor(readonly dataDir: string, opts: CreditStoreOptions) {
+  private constructor(
+    readonly dataDir: string,
+    opts: CreditStoreOptions,
+  ) {
     this.clock = opts.clock ?? Date.now;
     this.month = monthOf(this.clock());
     this.usage = readUsageFile(dataDir, this.month);

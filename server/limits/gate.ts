@@ -64,8 +64,9 @@ export function admit(event: HeaderStage, key: ApiKeyRecord, cost: number, limit
     if (!rate.allowed) {
       const left = credits.remaining(key.account, plan);
       if (left !== null) set('x-credits-remaining', left);
-      throw new ApiError(429, 'rate_limited', `Rate limit of ${perMinute} requests per minute exceeded; retry after ${rate.retryAfterSeconds} s.`,
-        undefined, { 'retry-after': String(rate.retryAfterSeconds) });
+      throw new ApiError(429, 'rate_limited', `Rate limit of ${perMinute} requests per minute exceeded; retry after ${rate.retryAfterSeconds} s.`, undefined, {
+        'retry-after': String(rate.retryAfterSeconds),
+      });
     }
   }
 
@@ -74,8 +75,7 @@ export function admit(event: HeaderStage, key: ApiKeyRecord, cost: number, limit
   if (left < cost) {
     set('x-credits-remaining', left);
     const wait = credits.secondsToMonthEnd();
-    throw new ApiError(429, 'credits_exhausted', `The monthly credits of this account are used up; they renew at the start of the next UTC month.`,
-      undefined, { 'retry-after': String(wait) });
+    throw new ApiError(429, 'credits_exhausted', `The monthly credits of this account are used up; they renew at the start of the next UTC month.`, undefined, { 'retry-after': String(wait) });
   }
   credits.charge(key.account, cost, 1);
   set('x-credits-remaining', left - cost);

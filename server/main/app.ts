@@ -80,12 +80,20 @@ export interface RouteParts {
 
 /** Every REST route of the service, in registration order. */
 export function restRoutes(service: Service, parts: RouteParts = {}): RestRoute[] {
-  const { history = new HistoryIndex(service), mirror = new HistoryMirror(service),
-    betaMirror = new HistoryMirror(service, {}, 'beta'), liquidations = new LiquidationIndex(service),
-    betaLiquidations = new LiquidationIndex(service, 'beta'), funding = new FundingIndex(service),
-    lifecycles, betaLifecycles, accounts = new AccountsIndex(service), openPositions = new OpenPositionsIndex(service),
+  const {
+    history = new HistoryIndex(service),
+    mirror = new HistoryMirror(service),
+    betaMirror = new HistoryMirror(service, {}, 'beta'),
+    liquidations = new LiquidationIndex(service),
+    betaLiquidations = new LiquidationIndex(service, 'beta'),
+    funding = new FundingIndex(service),
+    lifecycles,
+    betaLifecycles,
+    accounts = new AccountsIndex(service),
+    openPositions = new OpenPositionsIndex(service),
     betaOpenPositions = new OpenPositionsIndex(service, 'beta'),
-    betaAccounts = new AccountsIndex(service, undefined, 'beta') } = parts;
+    betaAccounts = new AccountsIndex(service, undefined, 'beta'),
+  } = parts;
   const routes: RestRoute[] = [
     ...openapiRoutes(service, () => routes),
     ...protocolRoutes(service),

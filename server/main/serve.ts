@@ -95,10 +95,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
  * Puts `first` (`/metrics`), then the hit lane, before srvx's request listener on its Node server:
  * a request either answers never reaches srvx or h3; any other goes on to srvx's listener as before.
  */
-function putInFront(server: Server | undefined, srvxHandler: ((req: IncomingMessage, res: ServerResponse) => unknown) | undefined, lane: HitLane,
-  first: (req: IncomingMessage, res: ServerResponse) => boolean): void {
+function putInFront(
+  server: Server | undefined,
+  srvxHandler: ((req: IncomingMessage, res: ServerResponse) => unknown) | undefined,
+  lane: HitLane,
+  first: (req: IncomingMessage, res: ServerResponse) => boolean,
+): void {
   if (!server || !srvxHandler) throw new Error('serve: srvx did not create a Node HTTP server with a request handler');
-  if (!server.listeners('request').includes(srvxHandler)) throw new Error('serve: srvx\'s request listener is not where it was expected');
+  if (!server.listeners('request').includes(srvxHandler)) throw new Error("serve: srvx's request listener is not where it was expected");
   server.removeListener('request', srvxHandler);
   server.on('request', (req, res) => {
     let answered: boolean;

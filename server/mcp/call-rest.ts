@@ -118,9 +118,11 @@ export async function callRestTool(tool: RestTool, args: Record<string, unknown>
   }
   const search = new URLSearchParams(request.query).toString();
   const url = `http://mcp.internal${request.path}${search ? `?${search}` : ''}`;
-  const response = await ctx.fetch(new Request(url, {
-    headers: { 'x-api-key': ctx.apiKey, accept: 'application/json', 'x-request-id': `${ctx.requestId}.${tool.name}` },
-  }));
+  const response = await ctx.fetch(
+    new Request(url, {
+      headers: { 'x-api-key': ctx.apiKey, accept: 'application/json', 'x-request-id': `${ctx.requestId}.${tool.name}` },
+    }),
+  );
   const meta: Record<string, string> = {};
   for (const name of LIMIT_HEADERS) {
     const value = response.headers.get(name);

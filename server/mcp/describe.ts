@@ -19,13 +19,13 @@ import { dataSourceSentence } from '../http/openapi.ts';
 
 /** The description listed by `tools/list`. */
 export const DESCRIBE_SERVICE_DESCRIPTION =
-  'Start here. Describes the service: the protocols (alpha = GMX-Solana, beta = Jupiter Perps) with their markets '
-  + '(grouped symbols such as SOL-PERP and native variants such as SOL/USD[WSOL-USDC]), data coverage per protocol '
-  + '(data_source: simulated, solana or replay: simulated numbers are synthetic, never present them as the chain\'s; '
-  + 'first and last fill time and journal seq, since when market snapshots exist, position snapshots), freshness '
-  + '(last append time and its age in seconds), and your plan: requests per minute, monthly credits and credits left, '
-  + 'history depths in days (null = full history) and the credit cost of each tool. Tools serving both protocols take '
-  + '`protocol` (alpha or beta); omitted, they answer for alpha. Costs no credits; counts against the rate limit.';
+  'Start here. Describes the service: the protocols (alpha = GMX-Solana, beta = Jupiter Perps) with their markets ' +
+  '(grouped symbols such as SOL-PERP and native variants such as SOL/USD[WSOL-USDC]), data coverage per protocol ' +
+  "(data_source: simulated, solana or replay: simulated numbers are synthetic, never present them as the chain's; " +
+  'first and last fill time and journal seq, since when market snapshots exist, position snapshots), freshness ' +
+  '(last append time and its age in seconds), and your plan: requests per minute, monthly credits and credits left, ' +
+  'history depths in days (null = full history) and the credit cost of each tool. Tools serving both protocols take ' +
+  '`protocol` (alpha or beta); omitted, they answer for alpha. Costs no credits; counts against the rate limit.';
 
 /** What describe_service needs besides the service. */
 export interface DescribeContext {
@@ -47,11 +47,7 @@ function lastAppendMs(dataDir: string): number | null {
 
 /** Builds the describe_service payload (`{ data }`). */
 export async function describeService(service: Service, ctx: DescribeContext): Promise<Record<string, unknown>> {
-  const [coverage, alphaMarkets, betaMarkets] = await Promise.all([
-    service.db.query('mcp/coverage'),
-    service.db.query('api/alpha-markets'),
-    service.db.query('api/beta-markets'),
-  ]);
+  const [coverage, alphaMarkets, betaMarkets] = await Promise.all([service.db.query('mcp/coverage'), service.db.query('api/alpha-markets'), service.db.query('api/beta-markets')]);
   const marketsOf: Record<string, unknown[]> = { alpha: alphaMarkets, beta: betaMarkets };
   const protocols = PROTOCOL_INFO.map((info) => {
     const { protocol: _p, ...cover } = coverage.find((row) => row.protocol === info.id) ?? {};
@@ -93,13 +89,14 @@ export function describeSummary(payload: Record<string, unknown>): string {
     freshness: { last_append_age_seconds: number | null };
     plan: { name: string; credits_remaining: number | null };
   };
-  const parts = data.protocols.map((p) =>
-    `${p.id}: ${p.markets.length} markets, ${p.coverage.fills ?? 0} fills up to ${p.coverage.last_fill_at ?? 'none'}`);
+  const parts = data.protocols.map((p) => `${p.id}: ${p.markets.length} markets, ${p.coverage.fills ?? 0} fills up to ${p.coverage.last_fill_at ?? 'none'}`);
   const age = data.freshness.last_append_age_seconds;
   const credits = data.plan.credits_remaining === null ? 'unmetered' : `${data.plan.credits_remaining} credits left`;
-  const source = data.data_source.source === 'simulated' ? 'SIMULATED data (not the chain\'s)' : `data source ${data.data_source.source}`;
-  return `Service (${source}): ${parts.join('; ')}. Last append ${age === null ? 'never' : `${age} s ago`}. Plan ${data.plan.name}, ${credits}. `
-    + 'Tools serving both protocols take protocol=alpha|beta (default alpha).';
+  const source = data.data_source.source === 'simulated' ? "SIMULATED data (not the chain's)" : `data source ${data.data_source.source}`;
+  return (
+    `Service (${source}): ${parts.join('; ')}. Last append ${age === null ? 'never' : `${age} s ago`}. Plan ${data.plan.name}, ${credits}. ` +
+    'Tools serving both protocols take protocol=alpha|beta (default alpha).'
+  );
 }
 
 /** describe_service as a tool result. */

@@ -46,9 +46,9 @@ export interface McpDeps {
 }
 
 const INSTRUCTIONS =
-  'Read-only analytics of perpetual-futures protocols on Solana (alpha = GMX-Solana, beta = Jupiter Perps). '
-  + 'Call describe_service first for markets, data coverage and your plan limits. Tool results are the REST API\'s JSON '
-  + 'bodies; the first text line summarizes them, including truncated pages (how to get the next one) and clamped windows.';
+  'Read-only analytics of perpetual-futures protocols on Solana (alpha = GMX-Solana, beta = Jupiter Perps). ' +
+  "Call describe_service first for markets, data coverage and your plan limits. Tool results are the REST API's JSON " +
+  'bodies; the first text line summarizes them, including truncated pages (how to get the next one) and clamped windows.';
 
 const LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-credits-remaining'];
 
@@ -63,9 +63,7 @@ function limitMeta(headers: Readonly<Record<string, string>> = {}): Record<strin
 }
 
 /** describe_service: no arguments; admitted at cost 0 (rate limit and request count only). */
-async function describeCall(
-  deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKeyRecord, args: Record<string, unknown>,
-): Promise<CallToolResult> {
+async function describeCall(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKeyRecord, args: Record<string, unknown>): Promise<CallToolResult> {
   const extra = Object.keys(args).find((k) => args[k] !== undefined && args[k] !== null);
   if (extra !== undefined) {
     const message = `Unknown argument '${extra}': describe_service takes none.`;
@@ -73,17 +71,16 @@ async function describeCall(
   }
   admit(event, key, 0, deps.limits);
   const result = await describeServiceResult(deps.service, {
-    plan: key.plan, creditsRemaining: deps.limits.credits.remaining(key.account, getPlan(key.plan)), costs: tools.costs,
+    plan: key.plan,
+    creditsRemaining: deps.limits.credits.remaining(key.account, getPlan(key.plan)),
+    costs: tools.costs,
   });
   return { ...result, _meta: limitMeta(stagedHeaders(event)) };
 }
 
 /** The MCP server of one HTTP request, for one authenticated key. */
 function requestServer(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKeyRecord, apiKey: string): Server {
-  const server = new Server(
-    { name: 'perps-analytics', title: 'Perpetuals Analytics Data Service', version: API_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
-  );
+  const server = new Server({ name: 'perps-analytics', title: 'Perpetuals Analytics Data Service', version: API_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
@@ -97,7 +94,7 @@ function requestServer(deps: McpDeps, tools: ToolSet, event: H3Event, key: ApiKe
         requestId: requestIdOf(event),
         plan: key.plan,
         now: () => deps.service.now(),
-        pageRows: tools.paged.has(name) ? tool.pageRows ?? TOOL_PAGE_ROWS : undefined,
+        pageRows: tools.paged.has(name) ? (tool.pageRows ?? TOOL_PAGE_ROWS) : undefined,
       });
       // The HTTP answer carries the limit headers of its (last) tool call, as a REST answer would.
       const meta = (result._meta ?? {}) as Record<string, string>;
@@ -116,9 +113,7 @@ export function mountMcp(deps: McpDeps): void {
   const tools = compileTools(deps.routes);
   deps.app.all(MCP_PATH, async (event) => {
     if (event.req.method !== 'POST') {
-      throw new ApiError(405, 'method_not_allowed',
-        'Only POST is supported on /v1/mcp: it is stateless streamable HTTP (no GET event stream, no session to DELETE).',
-        undefined, { allow: 'POST' });
+      throw new ApiError(405, 'method_not_allowed', 'Only POST is supported on /v1/mcp: it is stateless streamable HTTP (no GET event stream, no session to DELETE).', undefined, { allow: 'POST' });
     }
     const key = authenticate(event, deps.keys);
     if (!getPlan(key.plan).mcp) {
@@ -128,7 +123,9 @@ export function mountMcp(deps: McpDeps): void {
     const server = requestServer(deps, tools, event, key, apiKey);
     // Tool arguments are small: 1 MiB is plenty (the SDK's default is 4 MiB).
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: 1 << 20,
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: 1 << 20,
     });
     await server.connect(transport);
     try {

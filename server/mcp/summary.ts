@@ -14,7 +14,6 @@ import { DAY_MS } from '../lib/time.ts';
 
 type Body = Record<string, unknown>;
 
-
 /** "the trial plan keeps 7 days" */
 const depthWords = (plan: PlanName, days: number): string => `the ${plan} plan keeps ${days} days`;
 
@@ -48,9 +47,7 @@ function pagedSummary(tool: RestTool, body: Body, ctx: SummaryContext): string {
   const page = (body.pagination ?? {}) as { offset?: number; limit?: number; total?: number };
   const offset = page.offset ?? 0;
   const total = page.total ?? n;
-  let text = n === 0
-    ? `${tool.title}: no ${tool.noun} at offset ${offset} (${total} match in all).`
-    : `${tool.title}: ${tool.noun} ${offset + 1}-${offset + n} of ${total}.`;
+  let text = n === 0 ? `${tool.title}: no ${tool.noun} at offset ${offset} (${total} match in all).` : `${tool.title}: ${tool.noun} ${offset + 1}-${offset + n} of ${total}.`;
   if (offset + n < total && n > 0) {
     text += ` Page truncated: call again with offset=${offset + n} for the next ${Math.min(page.limit ?? n, total - offset - n)}.`;
   }
@@ -67,9 +64,7 @@ function cursorSummary(tool: RestTool, body: Body, ctx: SummaryContext): string 
   const n = rows(body).length;
   const next = body.next_cursor;
   let text = `${tool.title}: ${n} ${tool.noun}, newest first.`;
-  text += typeof next === 'string'
-    ? ` Page truncated: call again with cursor="${next}" for older ones.`
-    : ' Last page.';
+  text += typeof next === 'string' ? ` Page truncated: call again with cursor="${next}" for older ones.` : ' Last page.';
   if (tool.depth) {
     const days = depthDays(ctx.plan, tool.depth);
     const floor = days === null ? null : ctx.now - days * DAY_MS;
@@ -89,9 +84,7 @@ function listSummary(tool: RestTool, body: Body): string {
 
 function objectSummary(tool: RestTool, body: Body): string {
   const data = (body.data ?? {}) as Record<string, unknown>;
-  const said = ['address', 'position_id', 'market', 'status']
-    .filter((k) => data[k] !== undefined && data[k] !== null)
-    .map((k) => `${k} ${String(data[k])}`);
+  const said = ['address', 'position_id', 'market', 'status'].filter((k) => data[k] !== undefined && data[k] !== null).map((k) => `${k} ${String(data[k])}`);
   return `${tool.title}${said.length > 0 ? ` (${said.join(', ')})` : ''}.`;
 }
 
@@ -115,22 +108,35 @@ export function preview(body: Body): string {
   const data = body.data;
   if (Array.isArray(data)) {
     if (data.length === 0) return 'No rows.';
-    const lines = data.slice(0, PREVIEW_ROWS).map((row, i) =>
-      `${i + 1}. ${Object.entries(row as Record<string, unknown>).slice(0, PREVIEW_FIELDS).map(([k, v]) => `${k}=${short(v)}`).join(' ')}`);
+    const lines = data.slice(0, PREVIEW_ROWS).map(
+      (row, i) =>
+        `${i + 1}. ${Object.entries(row as Record<string, unknown>)
+          .slice(0, PREVIEW_FIELDS)
+          .map(([k, v]) => `${k}=${short(v)}`)
+          .join(' ')}`,
+    );
     const more = data.length > PREVIEW_ROWS ? `\n… ${data.length - PREVIEW_ROWS} more rows in structuredContent.` : '';
     return `First rows:\n${lines.join('\n')}${more}`;
   }
-  if (data && typeof data === 'object') return Object.entries(data as Record<string, unknown>).map(([k, v]) => `${k}=${short(v)}`).join(' ');
+  if (data && typeof data === 'object')
+    return Object.entries(data as Record<string, unknown>)
+      .map(([k, v]) => `${k}=${short(v)}`)
+      .join(' ');
   return 'No data.';
 }
 
 /** The one-line summary of a successful tool call whose REST body is `body`. */
 export function summarize(tool: RestTool, body: Body, ctx: SummaryContext): string {
   switch (tool.shape) {
-    case 'history': return historySummary(tool, body, ctx);
-    case 'paged': return pagedSummary(tool, body, ctx);
-    case 'cursor': return cursorSummary(tool, body, ctx);
-    case 'list': return listSummary(tool, body);
-    case 'object': return objectSummary(tool, body);
+    case 'history':
+      return historySummary(tool, body, ctx);
+    case 'paged':
+      return pagedSummary(tool, body, ctx);
+    case 'cursor':
+      return cursorSummary(tool, body, ctx);
+    case 'list':
+      return listSummary(tool, body);
+    case 'object':
+      return objectSummary(tool, body);
   }
 }

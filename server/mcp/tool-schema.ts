@@ -24,13 +24,16 @@ export interface ToolInputSchema {
 const PATH_ARGUMENTS: Record<string, Json> = {
   address: { type: 'string', description: 'Base58 wallet address of the trader (32-44 characters).' },
   id: {
-    type: 'integer', minimum: 0,
+    type: 'integer',
+    minimum: 0,
     description: 'Integer position_id of one lifecycle (from account_position_history, search_open_positions or search_liquidations).',
   },
 };
 
 const PROTOCOL_ARGUMENT: Json = {
-  type: 'string', enum: ['alpha', 'beta'], default: 'alpha',
+  type: 'string',
+  enum: ['alpha', 'beta'],
+  default: 'alpha',
   description: 'Protocol: alpha (GMX-Solana) or beta (Jupiter Perps); omitted = alpha.',
 };
 

@@ -33,13 +33,15 @@ const PROTOCOL_DEFAULT_NOTE = ' Without `protocol` the tool answers for alpha.';
 /** Builds the tool set over the app's REST routes. */
 export function compileTools(routes: readonly RestRoute[]): ToolSet {
   const byPath = new Map(routes.map((r) => [r.path, r]));
-  const list: Tool[] = [{
-    name: DESCRIBE_SERVICE,
-    title: 'Describe the service',
-    description: DESCRIBE_SERVICE_DESCRIPTION,
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }];
+  const list: Tool[] = [
+    {
+      name: DESCRIBE_SERVICE,
+      title: 'Describe the service',
+      description: DESCRIBE_SERVICE_DESCRIPTION,
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+  ];
   const rest = new Map<string, RestTool>();
   const costs: Record<string, number> = { [DESCRIBE_SERVICE]: 0 };
   const paged = new Set<string>();

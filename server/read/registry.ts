@@ -87,7 +87,9 @@ export function readModels(service: Service, base: Service, history: HistoryInde
     buckets('beta-buckets', betaMirror),
     { name: 'liquidations', open: () => liquidations.open(), ready: () => liquidations.warm(), loaded: () => liquidations.loaded() },
     {
-      name: 'beta-liquidations', open: () => betaLiquidations.open(), ready: () => betaLiquidations.warm(),
+      name: 'beta-liquidations',
+      open: () => betaLiquidations.open(),
+      ready: () => betaLiquidations.warm(),
       loaded: () => betaLiquidations.loaded(),
     },
     { name: 'funding', open: () => funding.open(), ready: () => funding.warm(), loaded: () => funding.loaded() },

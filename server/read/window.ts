@@ -16,12 +16,20 @@ export const DAY = 24 * HOUR;
 
 /** Bucket size in ms per interval. */
 export const INTERVAL_MS: Readonly<Record<HistoryInterval, number>> = {
-  '5m': 5 * MINUTE, '15m': 15 * MINUTE, '1h': HOUR, '4h': 4 * HOUR, '1d': DAY,
+  '5m': 5 * MINUTE,
+  '15m': 15 * MINUTE,
+  '1h': HOUR,
+  '4h': 4 * HOUR,
+  '1d': DAY,
 };
 
 /** Default window length (before `to`) per interval when `from` is omitted. */
 export const DEFAULT_SPAN_MS: Readonly<Record<HistoryInterval, number>> = {
-  '5m': DAY, '15m': 3 * DAY, '1h': 7 * DAY, '4h': 30 * DAY, '1d': 365 * DAY,
+  '5m': DAY,
+  '15m': 3 * DAY,
+  '1h': 7 * DAY,
+  '4h': 30 * DAY,
+  '1d': 365 * DAY,
 };
 
 export const DEFAULT_INTERVAL = '1h' as const;
@@ -59,4 +67,3 @@ export function bucketCount(from: number, to: number, bucketMs: number): number 
 export function windowParams(w: HistoryWindow): { from: number; to: number; bucket_ms: number } {
   return { from: w.from, to: w.to, bucket_ms: w.bucketMs };
 }
-

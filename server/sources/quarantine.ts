@@ -29,7 +29,11 @@ export class Quarantine {
   readonly file: string;
   private readonly seen = new Set<string>();
 
-  constructor(dataDir: string, source: string, private readonly status?: SourceStatus) {
+  constructor(
+    dataDir: string,
+    source: string,
+    private readonly status?: SourceStatus,
+  ) {
     const dir = join(dataDir, 'quarantine');
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, `${source}.jsonl`);

@@ -8,10 +8,20 @@ import { FILL_TYPES, type IncomingFill } from '../journal/rows.ts';
 
 /** The largest |value| DECIMAL(18,6) holds. */
 const DECIMAL_18_6_MAX = 999_999_999_999.999999;
-const USD_FIELDS = ['size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'position_collateral_usd', 'pnl_delta_usd', 'fee_usd',
-  'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'fee_total_usd'] as const;
-const NON_NEGATIVE = ['position_size_usd', 'position_collateral_usd', 'fee_usd', 'borrowing_fee_usd', 'funding_fee_usd',
-  'liquidation_fee_usd', 'funding_earned_usd', 'fee_total_usd'] as const;
+const USD_FIELDS = [
+  'size_delta_usd',
+  'position_size_usd',
+  'collateral_delta_usd',
+  'position_collateral_usd',
+  'pnl_delta_usd',
+  'fee_usd',
+  'borrowing_fee_usd',
+  'funding_fee_usd',
+  'liquidation_fee_usd',
+  'funding_earned_usd',
+  'fee_total_usd',
+] as const;
+const NON_NEGATIVE = ['position_size_usd', 'position_collateral_usd', 'fee_usd', 'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'fee_total_usd'] as const;
 const EARLIEST = Date.UTC(2020, 0, 1);
 
 export function fillProblem(f: IncomingFill, now = Date.now()): string | null {

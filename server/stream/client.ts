@@ -144,8 +144,7 @@ export class StreamClient {
   }
 
   private slowMessage(): string {
-    return `More than ${this.limits.maxBufferedBytes} bytes are waiting to be sent to this socket; ` +
-      `reconnect with since_seq=${this.lastSent} to resume.`;
+    return `More than ${this.limits.maxBufferedBytes} bytes are waiting to be sent to this socket; ` + `reconnect with since_seq=${this.lastSent} to resume.`;
   }
 
   /** Liveness: the peer sent a frame, a ping or a pong. */

@@ -45,8 +45,7 @@ export type Resolved = { scope: StreamScope } | { problem: { code: StreamErrorCo
 /** fills fanned out between two turns of the event loop (so sockets flush during a burst) */
 const YIELD_EVERY = 200;
 
-const scopeKey = (protocol: string, market: string | null, address: string | null): string =>
-  `${protocol}\u0000${market ?? ''}\u0000${address ?? ''}`;
+const scopeKey = (protocol: string, market: string | null, address: string | null): string => `${protocol}\u0000${market ?? ''}\u0000${address ?? ''}`;
 
 export class StreamHub {
   private readonly clients = new Set<StreamClient>();
@@ -66,7 +65,10 @@ export class StreamHub {
   private readonly opts: Required<Omit<StreamHubOptions, 'clock' | 'onReplayPage'>> & Pick<StreamHubOptions, 'onReplayPage'>;
   private readonly clock: () => number;
 
-  constructor(readonly service: Service, opts: StreamHubOptions = {}) {
+  constructor(
+    readonly service: Service,
+    opts: StreamHubOptions = {},
+  ) {
     this.opts = {
       pingMs: opts.pingMs ?? 30_000,
       silentMs: opts.silentMs ?? 60_000,

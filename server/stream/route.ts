@@ -77,9 +77,10 @@ export function mountStream(app: H3, hub: StreamHub, keys: KeyStore, limits?: Li
  * (a ticket is used up here, whatever follows). Throws the 401 when none is valid.
  */
 function upgradeKey(header: string | null, offered: ReturnType<typeof credentialsOfProtocols>, keys: KeyStore, tickets: TicketBook): ApiKeyRecord {
-  const key = keyOfHeader(header, keys)
-    ?? (offered.speaksOurs && offered.key !== null ? keys.authenticate(offered.key) : null)
-    ?? (offered.speaksOurs && offered.ticket !== null ? tickets.redeem(offered.ticket) : null);
+  const key =
+    keyOfHeader(header, keys) ??
+    (offered.speaksOurs && offered.key !== null ? keys.authenticate(offered.key) : null) ??
+    (offered.speaksOurs && offered.ticket !== null ? tickets.redeem(offered.ticket) : null);
   if (key === null) throw unauthorized();
   return key;
 }

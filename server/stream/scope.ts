@@ -20,19 +20,14 @@ import { PROTOCOLS, type Protocol } from '../journal/rows.ts';
 import type { Service } from '../service.ts';
 import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../lib/address.ts';
 
-
 /** `address`: a base58 wallet address, exact case. */
-export const addressParam = v.pipe(
-  v.string('must be given once'),
-  v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE),
-  v.description('Owner address (base58); only this address\'s fills.'),
-);
+export const addressParam = v.pipe(v.string('must be given once'), v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE), v.description("Owner address (base58); only this address's fills."));
 
 /** Query of `GET /v1/stream/{protocol}/fills`, for the plain GET and the socket alike. */
 export const streamQuery = querySchema({
   market: v.optional(marketParam),
   address: v.optional(addressParam),
-  since_seq: v.optional(integerParam(0, 9_999_999_999, 'Resume: first send the scope\'s fills with seq > since_seq (at most 24 h back), then live ones.')),
+  since_seq: v.optional(integerParam(0, 9_999_999_999, "Resume: first send the scope's fills with seq > since_seq (at most 24 h back), then live ones.")),
 });
 
 /** A resolved stream scope. */

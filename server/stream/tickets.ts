@@ -33,7 +33,10 @@ export interface OfferedCredentials {
  * `key.<API key>`. (Subprotocols are tokens: both tickets and keys are made of token characters.)
  */
 export function credentialsOfProtocols(header: string | null): OfferedCredentials {
-  const offered = (header ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const offered = (header ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   const find = (prefix: string) => offered.find((p) => p.startsWith(prefix))?.slice(prefix.length) || null;
   return { speaksOurs: offered.includes(STREAM_PROTOCOL), ticket: find(TICKET_PREFIX), key: find(KEY_PREFIX) };
 }
@@ -47,7 +50,10 @@ interface Held {
 export class TicketBook {
   private readonly held = new Map<string, Held>();
 
-  constructor(private readonly keys: KeyStore, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /** A new ticket for `key`, and when it expires (epoch ms). */
   issue(key: ApiKeyRecord): { ticket: string; expiresAt: number } {

@@ -19,11 +19,14 @@ const [mapFile, mode] = process.argv.slice(2);
 if (!mapFile) throw new Error('usage: move-files.ts <moves.tsv> [--rewrite]');
 const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
 const moves = new Map<string, string>(
-  readFileSync(mapFile, 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => {
-    const [from, to] = l.split('\t').map((s) => s.trim());
-    if (!from || !to) throw new Error(`bad line: ${l}`);
-    return [from, to];
-  }),
+  readFileSync(mapFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'))
+    .map((l) => {
+      const [from, to] = l.split('\t').map((s) => s.trim());
+      if (!from || !to) throw new Error(`bad line: ${l}`);
+      return [from, to];
+    }),
 );
 const newPath = (p: string): string => moves.get(p) ?? p;
 const oldPath = new Map([...moves].map(([a, b]) => [b, a]));

@@ -13,9 +13,11 @@ describe('docs/performance.md writer', () => {
     expect(routeOf(`/v1/alpha/positions/${ADDRESS}/123/lifecycle`)).toBe('/v1/alpha/positions/{address}/{id}/lifecycle');
   });
 
-  it('fills the page\'s bench block with the report\'s figures', () => {
+  it("fills the page's bench block with the report's figures", () => {
     const report: BenchReport = {
-      at: '2030-01-02T03:04:05.000Z', journal: { fills: 1000, accounts: 10, open_positions: 2 }, cold_start_s: 1.5,
+      at: '2030-01-02T03:04:05.000Z',
+      journal: { fills: 1000, accounts: 10, open_positions: 2 },
+      cold_start_s: 1.5,
       rss_mib: { now: 900, peak: 1000 },
       endpoints: { a: { route: '/v1/protocols', requests: 100, p50_ms: 0.5, p99_ms: 12.25, first_p99_ms: 3, max_ms: 13, req_per_s: 900, server_cpu_ms_per_req: 0.3 } },
       throughput: { hello: { req_per_s: 40000, p99_ms: 3, server_cpu_us_per_req: 20 } },

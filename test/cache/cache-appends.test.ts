@@ -44,10 +44,7 @@ beforeAll(async () => {
       fill({ time: NOW - 2 * D, position_key: 'Q1', address: B, side: 'short' }),
       fill({ time: NOW - 3 * H, position_key: 'P2', address: A }),
     ],
-    marketSnapshots: [
-      marketSnapshot({ time: NOW - 20 * D, funding_rate_long: 0.0001 }),
-      marketSnapshot({ time: NOW - 2 * H, oi_long_usd: 1000, oi_short_usd: 1000, funding_rate_long: 0.0002 }),
-    ],
+    marketSnapshots: [marketSnapshot({ time: NOW - 20 * D, funding_rate_long: 0.0001 }), marketSnapshot({ time: NOW - 2 * H, oi_long_usd: 1000, oi_short_usd: 1000, funding_rate_long: 0.0002 })],
     positionSnapshots: [positionSnapshot({ time: NOW - H, position_key: 'Q1', mark_price: 99 })],
   });
   ({ service, pair } = fixture);
@@ -61,8 +58,7 @@ async function get(app: H3, path: string, plan: PlanName = 'internal'): Promise<
 }
 
 /** Answers of one address alone (declared by their routes). */
-const OF_A = [`/v1/alpha/accounts/${A}`, `/v1/alpha/accounts/${A}/history`, `/v1/alpha/positions/${A}/1`,
-  `/v1/alpha/positions/${A}/1/lifecycle`, `/v1/alpha/positions/${A}/3/lifecycle`];
+const OF_A = [`/v1/alpha/accounts/${A}`, `/v1/alpha/accounts/${A}/history`, `/v1/alpha/positions/${A}/1`, `/v1/alpha/positions/${A}/1/lifecycle`, `/v1/alpha/positions/${A}/3/lifecycle`];
 const OF_B = [`/v1/alpha/accounts/${B}`, `/v1/alpha/accounts/${B}/history`, `/v1/alpha/positions/${B}/2/lifecycle`];
 /** Fixed windows that end well before now (the bucket of `to` ends at NOW - 2 D + 1 h at the latest). */
 const PAST = [
@@ -73,14 +69,15 @@ const PAST = [
   `/v1/alpha/liquidations/search?${w(NOW - 10 * D, NOW - 3 * D)}`,
 ];
 /** Fixed windows that end now or an hour ago: any fill or market snapshot appended now moves them. */
-const RECENT = [
-  `/v1/alpha/open-interest/history?interval=1h&${w(NOW - 2 * D, NOW - H)}`,
-  `/v1/alpha/volume/history?interval=1h&${w(NOW - D, NOW)}`,
-];
+const RECENT = [`/v1/alpha/open-interest/history?interval=1h&${w(NOW - 2 * D, NOW - H)}`, `/v1/alpha/volume/history?interval=1h&${w(NOW - D, NOW)}`];
 /** Answers every append drops: current state, open lifecycles' live fields. */
 const DROPPED = [
-  '/v1/protocols/stats', '/v1/alpha/open-interest', '/v1/alpha/accounts/search?sort_by=volume',
-  '/v1/alpha/open-positions/search', `/v1/alpha/positions/${A}/3`, `/v1/alpha/positions/${B}/2`,
+  '/v1/protocols/stats',
+  '/v1/alpha/open-interest',
+  '/v1/alpha/accounts/search?sort_by=volume',
+  '/v1/alpha/open-positions/search',
+  `/v1/alpha/positions/${A}/3`,
+  `/v1/alpha/positions/${B}/2`,
 ];
 const ALL = [...OF_A, ...OF_B, ...PAST, ...RECENT, ...DROPPED];
 
@@ -117,13 +114,11 @@ describe('response cache across appends', () => {
     await allEqual();
 
     // a market snapshot alone: the open lifecycles' live fields (18) move, nothing kept above does
-    expect(await keptAfter({ marketSnapshots: [marketSnapshot({ time: NOW - MIN, index_price: 104, oi_long_usd: 1500 })] }))
-      .toEqual([...OF_A, ...OF_B, ...PAST]);
+    expect(await keptAfter({ marketSnapshots: [marketSnapshot({ time: NOW - MIN, index_price: 104, oi_long_usd: 1500 })] })).toEqual([...OF_A, ...OF_B, ...PAST]);
     await allEqual();
 
     // a snapshot of B's open position alone: no fill and no market snapshot, so no window moves
-    expect(await keptAfter({ positionSnapshots: [positionSnapshot({ time: NOW - 30 * 1000, position_key: 'Q1', mark_price: 97, size_usd: 1000 })] }))
-      .toEqual([...OF_A, ...OF_B, ...PAST, ...RECENT]);
+    expect(await keptAfter({ positionSnapshots: [positionSnapshot({ time: NOW - 30 * 1000, position_key: 'Q1', mark_price: 97, size_usd: 1000 })] })).toEqual([...OF_A, ...OF_B, ...PAST, ...RECENT]);
     await allEqual();
 
     // a fill of A: A's answers are computed again (its account and open lifecycle changed), B's stay

@@ -38,22 +38,42 @@ beforeAll(async () => {
   // the limits' own clock moves a second per call: the walk's thousands of requests stay far below
   // any plan's rate limit (which would otherwise answer 429 to both apps alike)
   let tick = NOW;
-  fixture = await openCacheFixture(() => now, {
-    fills: [
-      fill({ time: f0, position_key: 'P1', address: A }),
-      fill({ time: f1, position_key: 'P1', address: A, type: 'increase', size_delta_usd: 500, position_size_usd: 1500 }),
-      fill({ time: f2, position_key: 'P2', address: A, side: 'short' }),
-      fill({ time: f3, position_key: 'P2', address: A, side: 'short', type: 'liquidation', size_delta_usd: -1000,
-        position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, liquidation_fee_usd: 4 }),
-      fill({ time: f4, position_key: 'P3', address: A, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', price: 60_000 }),
-      fill({ time: f5, position_key: 'P1', address: A, type: 'decrease', size_delta_usd: -300, position_size_usd: 1200 }),
-      fill({ time: f6, position_key: 'P4', address: A, size_delta_usd: 2000, position_size_usd: 2000 }),
-    ],
-    marketSnapshots: SNAPSHOTS.map((time, i) => marketSnapshot({
-      time, oi_long_usd: 1000 * (i + 1), oi_short_usd: 10 * i, funding_rate_long: 0.0001 * (i + 1), funding_rate_short: -0.0001 * i,
-    })),
-    positionSnapshots: [],
-  }, () => (tick += S));
+  fixture = await openCacheFixture(
+    () => now,
+    {
+      fills: [
+        fill({ time: f0, position_key: 'P1', address: A }),
+        fill({ time: f1, position_key: 'P1', address: A, type: 'increase', size_delta_usd: 500, position_size_usd: 1500 }),
+        fill({ time: f2, position_key: 'P2', address: A, side: 'short' }),
+        fill({
+          time: f3,
+          position_key: 'P2',
+          address: A,
+          side: 'short',
+          type: 'liquidation',
+          size_delta_usd: -1000,
+          position_size_usd: 0,
+          collateral_delta_usd: -100,
+          position_collateral_usd: 0,
+          liquidation_fee_usd: 4,
+        }),
+        fill({ time: f4, position_key: 'P3', address: A, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', price: 60_000 }),
+        fill({ time: f5, position_key: 'P1', address: A, type: 'decrease', size_delta_usd: -300, position_size_usd: 1200 }),
+        fill({ time: f6, position_key: 'P4', address: A, size_delta_usd: 2000, position_size_usd: 2000 }),
+      ],
+      marketSnapshots: SNAPSHOTS.map((time, i) =>
+        marketSnapshot({
+          time,
+          oi_long_usd: 1000 * (i + 1),
+          oi_short_usd: 10 * i,
+          funding_rate_long: 0.0001 * (i + 1),
+          funding_rate_short: -0.0001 * i,
+        }),
+      ),
+      positionSnapshots: [],
+    },
+    () => (tick += S),
+  );
   ({ pair } = fixture);
   ({ cache, cached, plain } = pair);
 });

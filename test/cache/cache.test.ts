@@ -37,26 +37,67 @@ beforeAll(async () => {
   fixture = await openCacheFixture(() => now, {
     fills: [
       fill({ time: NOW - 40 * D, position_key: 'P0', address: B }),
-      fill({ time: NOW - 40 * D + H, position_key: 'P0', address: B, type: 'close', size_delta_usd: -1000, position_size_usd: 0,
-        collateral_delta_usd: -100, position_collateral_usd: 0, pnl_delta_usd: 12 }),
+      fill({
+        time: NOW - 40 * D + H,
+        position_key: 'P0',
+        address: B,
+        type: 'close',
+        size_delta_usd: -1000,
+        position_size_usd: 0,
+        collateral_delta_usd: -100,
+        position_collateral_usd: 0,
+        pnl_delta_usd: 12,
+      }),
       fill({ time: NOW - 5 * D, position_key: 'P1', address: A }),
       fill({ time: NOW - 2 * D, position_key: 'P2', address: B, side: 'short' }),
-      fill({ time: NOW - D, position_key: 'P2', address: B, side: 'short', type: 'liquidation', size_delta_usd: -1000,
-        position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, liquidation_fee_usd: 4 }),
+      fill({
+        time: NOW - D,
+        position_key: 'P2',
+        address: B,
+        side: 'short',
+        type: 'liquidation',
+        size_delta_usd: -1000,
+        position_size_usd: 0,
+        collateral_delta_usd: -100,
+        position_collateral_usd: 0,
+        liquidation_fee_usd: 4,
+      }),
       fill({ time: NOW - 3 * H, position_key: 'P3', address: A, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', price: 60_000 }),
       // beta: a closed lifecycle of A, a liquidated one of B
       fill({ time: NOW - 6 * D, protocol: 'beta', position_key: 'Q1', address: A, market_variant: null }),
-      fill({ time: NOW - 6 * D + H, protocol: 'beta', position_key: 'Q1', address: A, market_variant: null, type: 'close',
-        size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, pnl_delta_usd: 7 }),
+      fill({
+        time: NOW - 6 * D + H,
+        protocol: 'beta',
+        position_key: 'Q1',
+        address: A,
+        market_variant: null,
+        type: 'close',
+        size_delta_usd: -1000,
+        position_size_usd: 0,
+        collateral_delta_usd: -100,
+        position_collateral_usd: 0,
+        pnl_delta_usd: 7,
+      }),
       fill({ time: NOW - 3 * D, protocol: 'beta', position_key: 'Q2', address: B, market_variant: null, side: 'short' }),
-      fill({ time: NOW - 2 * D, protocol: 'beta', position_key: 'Q2', address: B, market_variant: null, side: 'short', type: 'liquidation',
-        size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, liquidation_fee_usd: 3 }),
+      fill({
+        time: NOW - 2 * D,
+        protocol: 'beta',
+        position_key: 'Q2',
+        address: B,
+        market_variant: null,
+        side: 'short',
+        type: 'liquidation',
+        size_delta_usd: -1000,
+        position_size_usd: 0,
+        collateral_delta_usd: -100,
+        position_collateral_usd: 0,
+        liquidation_fee_usd: 3,
+      }),
     ],
     marketSnapshots: [
       marketSnapshot({ time: NOW - 20 * D, funding_rate_long: 0.0001 }),
       marketSnapshot({ time: NOW - 2 * H, oi_long_usd: 1000, oi_short_usd: 0, funding_rate_long: 0.0002 }),
-      marketSnapshot({ time: NOW - 2 * H, protocol: 'beta', market_variant: null, oi_long_usd: 0, oi_short_usd: 0,
-        funding_rate_long: -0.00001, funding_rate_short: -0.00002 }),
+      marketSnapshot({ time: NOW - 2 * H, protocol: 'beta', market_variant: null, oi_long_usd: 0, oi_short_usd: 0, funding_rate_long: -0.00001, funding_rate_short: -0.00002 }),
     ],
     positionSnapshots: [positionSnapshot({ time: NOW - H, position_key: 'P1', mark_price: 101, liquidation_price: 91 })],
   });
@@ -85,25 +126,50 @@ async function get(app: H3, raw: string, plan: PlanName = 'internal'): Promise<{
 const w = (from: number, to: number): string => `from=${iso(from)}&to=${iso(to)}`;
 /** One request per route (and the clamped ones with explicit windows, which are cacheable). */
 const PATHS = [
-  '/v1/protocols', '/v1/protocols/stats', '/v1/alpha/markets', '/v1/alpha/markets/stats',
-  `/v1/alpha/liquidations/search?${w(NOW - 10 * D, NOW)}`, '/v1/alpha/liquidations/search?market=sol-perp',
-  `/v1/alpha/liquidations/history?interval=1d&${w(NOW - 10 * D, NOW)}`, '/v1/alpha/open-interest',
-  `/v1/alpha/open-interest/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`, '/v1/alpha/open-interest/history',
-  `/v1/alpha/volume/history?interval=4h&${w(NOW - 50 * D, NOW)}`, '/v1/alpha/funding-rates',
-  `/v1/alpha/funding-rates/history?market_variant=${V1}&${w(NOW - 25 * D, NOW)}`, '/v1/alpha/accounts/stats',
-  '/v1/alpha/accounts/search?sort_by=volume', `/v1/alpha/accounts/${A}`, `/v1/alpha/accounts/${B}/history`,
-  '/v1/alpha/open-positions/search?sort_by=liq_proximity&order=asc', '/v1/alpha/open-positions/stats?market=SOL-PERP',
-  `/v1/alpha/positions/${A}/ALPHA_ID`, `/v1/alpha/positions/${A}/ALPHA_ID/lifecycle`, '/v1/beta/markets', '/v1/beta/markets/stats',
-  `/v1/beta/liquidations/search?${w(NOW - 10 * D, NOW)}`, '/v1/beta/liquidations/search?market=sol-perp',
-  `/v1/beta/liquidations/history?interval=1d&${w(NOW - 10 * D, NOW)}`, '/v1/beta/open-interest',
-  `/v1/beta/open-interest/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`, '/v1/beta/open-interest/history',
-  `/v1/beta/volume/history?interval=4h&${w(NOW - 50 * D, NOW)}`, '/v1/beta/funding-rates',
-  `/v1/beta/funding-rates/history?market=SOL-PERP&${w(NOW - 25 * D, NOW)}`, '/v1/beta/accounts/stats',
-  '/v1/beta/accounts/search?sort_by=volume', `/v1/beta/accounts/${A}`, `/v1/beta/accounts/${B}/history`,
-  '/v1/beta/open-positions/search', '/v1/beta/open-positions/stats?market=SOL-PERP',
-  `/v1/beta/positions/${A}/BETA_ID`, `/v1/beta/positions/${A}/BETA_ID/lifecycle`,
-  `/v1/alpha/prices/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`, `/v1/beta/prices/history?market=SOL-PERP&interval=1d&${w(NOW - 30 * D, NOW)}`,
-  `/v1/alpha/fills?${w(NOW - 10 * D, NOW)}`, `/v1/beta/fills?address=${A}&${w(NOW - 10 * D, NOW - H)}`,
+  '/v1/protocols',
+  '/v1/protocols/stats',
+  '/v1/alpha/markets',
+  '/v1/alpha/markets/stats',
+  `/v1/alpha/liquidations/search?${w(NOW - 10 * D, NOW)}`,
+  '/v1/alpha/liquidations/search?market=sol-perp',
+  `/v1/alpha/liquidations/history?interval=1d&${w(NOW - 10 * D, NOW)}`,
+  '/v1/alpha/open-interest',
+  `/v1/alpha/open-interest/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`,
+  '/v1/alpha/open-interest/history',
+  `/v1/alpha/volume/history?interval=4h&${w(NOW - 50 * D, NOW)}`,
+  '/v1/alpha/funding-rates',
+  `/v1/alpha/funding-rates/history?market_variant=${V1}&${w(NOW - 25 * D, NOW)}`,
+  '/v1/alpha/accounts/stats',
+  '/v1/alpha/accounts/search?sort_by=volume',
+  `/v1/alpha/accounts/${A}`,
+  `/v1/alpha/accounts/${B}/history`,
+  '/v1/alpha/open-positions/search?sort_by=liq_proximity&order=asc',
+  '/v1/alpha/open-positions/stats?market=SOL-PERP',
+  `/v1/alpha/positions/${A}/ALPHA_ID`,
+  `/v1/alpha/positions/${A}/ALPHA_ID/lifecycle`,
+  '/v1/beta/markets',
+  '/v1/beta/markets/stats',
+  `/v1/beta/liquidations/search?${w(NOW - 10 * D, NOW)}`,
+  '/v1/beta/liquidations/search?market=sol-perp',
+  `/v1/beta/liquidations/history?interval=1d&${w(NOW - 10 * D, NOW)}`,
+  '/v1/beta/open-interest',
+  `/v1/beta/open-interest/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`,
+  '/v1/beta/open-interest/history',
+  `/v1/beta/volume/history?interval=4h&${w(NOW - 50 * D, NOW)}`,
+  '/v1/beta/funding-rates',
+  `/v1/beta/funding-rates/history?market=SOL-PERP&${w(NOW - 25 * D, NOW)}`,
+  '/v1/beta/accounts/stats',
+  '/v1/beta/accounts/search?sort_by=volume',
+  `/v1/beta/accounts/${A}`,
+  `/v1/beta/accounts/${B}/history`,
+  '/v1/beta/open-positions/search',
+  '/v1/beta/open-positions/stats?market=SOL-PERP',
+  `/v1/beta/positions/${A}/BETA_ID`,
+  `/v1/beta/positions/${A}/BETA_ID/lifecycle`,
+  `/v1/alpha/prices/history?market=SOL-PERP&${w(NOW - 6 * D, NOW - H)}`,
+  `/v1/beta/prices/history?market=SOL-PERP&interval=1d&${w(NOW - 30 * D, NOW)}`,
+  `/v1/alpha/fills?${w(NOW - 10 * D, NOW)}`,
+  `/v1/beta/fills?address=${A}&${w(NOW - 10 * D, NOW - H)}`,
 ];
 
 describe('response cache', () => {
@@ -142,8 +208,7 @@ describe('response cache', () => {
     const path = `/v1/alpha/volume/history?interval=1d&${w(NOW - 3 * D, NOW)}`;
     const before = await get(cached, path);
     expect((await get(cached, path)).body).toBe(before.body);
-    await service.append({ fills: [fill({ time: NOW - 30 * 60_000, position_key: 'P9', address: A, size_delta_usd: 777, position_size_usd: 777 })],
-      marketSnapshots: [], positionSnapshots: [] });
+    await service.append({ fills: [fill({ time: NOW - 30 * 60_000, position_key: 'P9', address: A, size_delta_usd: 777, position_size_usd: 777 })], marketSnapshots: [], positionSnapshots: [] });
     const after = await get(cached, path);
     expect(after.body).not.toBe(before.body);
     expect(after.body).toContain('777');
@@ -264,7 +329,10 @@ describe('response cache', () => {
     const own = new ResponseCache(service);
     const app = new H3();
     const late = defineRoute({
-      path: '/late-clock', summary: 'test', cost: 1, query: noQuery,
+      path: '/late-clock',
+      summary: 'test',
+      cost: 1,
+      query: noQuery,
       handle: async () => {
         await Promise.resolve();
         return { now: own.service.now() };
@@ -289,13 +357,22 @@ describe('response cache', () => {
     const own = new ResponseCache(service, { maxBytes: 8 * size + size / 2 }); // room for 8
     let computed: string[] = [];
     const app = new H3();
-    mountRoute(app, defineRoute({
-      path: '/evict/:id', summary: 'test', cost: 1, query: noQuery,
-      handle: ({ event }) => {
-        computed.push(getRouterParam(event, 'id')!);
-        return { data };
-      },
-    }), keys, undefined, own);
+    mountRoute(
+      app,
+      defineRoute({
+        path: '/evict/:id',
+        summary: 'test',
+        cost: 1,
+        query: noQuery,
+        handle: ({ event }) => {
+          computed.push(getRouterParam(event, 'id')!);
+          return { data };
+        },
+      }),
+      keys,
+      undefined,
+      own,
+    );
     const ask = async (ids: string): Promise<string[]> => {
       computed = [];
       for (const id of ids) expect((await get(app, `/evict/${id}`)).status).toBe(200);

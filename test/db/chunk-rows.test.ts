@@ -66,8 +66,20 @@ describe('plain rows a column at a time', () => {
 
   it('throw as the value-by-value conversion does past 2^53 and on infinite timestamps', async () => {
     for (const sql of ['SELECT 9007199254740993::BIGINT AS x', "SELECT 'infinity'::TIMESTAMP AS x", 'SELECT 18446744073709551615::UBIGINT AS x']) {
-      const oldError = await db().runAndReadAll(sql).then((r) => r.getRowObjects().map(plainRow)).then(() => null, (e: Error) => e.constructor);
-      const newError = await db().run(sql).then(plainRowsOf).then(() => null, (e: Error) => e.constructor);
+      const oldError = await db()
+        .runAndReadAll(sql)
+        .then((r) => r.getRowObjects().map(plainRow))
+        .then(
+          () => null,
+          (e: Error) => e.constructor,
+        );
+      const newError = await db()
+        .run(sql)
+        .then(plainRowsOf)
+        .then(
+          () => null,
+          (e: Error) => e.constructor,
+        );
       expect(oldError).not.toBeNull();
       expect(newError).toBe(oldError);
     }

@@ -99,15 +99,17 @@ describe('DuckDB settings at run time', () => {
 });
 
 describe('spill files', () => {
-  it('go beside the state file, not under the working directory (the in-memory instance\'s default)', async () => {
+  it("go beside the state file, not under the working directory (the in-memory instance's default)", async () => {
     const { dir, cleanup } = tempDataDir();
     const path = join(dir, 'state.duckdb');
     const db = await Database.open(path, { memoryLimit: '64MB', threads: 1 });
     try {
       expect((await db.querySql(`SELECT current_setting('temp_directory') AS v`))[0]!.v).toBe(`${path}.tmp`);
       // a sort larger than the memory limit spills there
-      await db.write((w) => w.exec(`CREATE TABLE spilled AS SELECT md5(range::VARCHAR) || md5((range + 1)::VARCHAR) AS s
-        FROM range(3000000) ORDER BY s`));
+      await db.write((w) =>
+        w.exec(`CREATE TABLE spilled AS SELECT md5(range::VARCHAR) || md5((range + 1)::VARCHAR) AS s
+        FROM range(3000000) ORDER BY s`),
+      );
       expect(existsSync(`${path}.tmp`)).toBe(true);
     } finally {
       await db.close();
@@ -117,7 +119,7 @@ describe('spill files', () => {
 });
 
 describe('queries without parameters', () => {
-  it('see rows appended after their first run (DuckDB would keep an empty table\'s plan)', async () => {
+  it("see rows appended after their first run (DuckDB would keep an empty table's plan)", async () => {
     const { dir, cleanup } = tempDataDir();
     const service = await openService({ dataDir: dir });
     try {
@@ -159,11 +161,12 @@ describe('string compression', () => {
       await db.write((w) => w.exec('CREATE TABLE t (x INTEGER); INSERT INTO t SELECT range FROM range(10000)'));
       // a read of about a second that begins before the delete commits
       const longRead = () => db.querySql('SELECT count(*) AS n FROM range(300000000) r, (SELECT max(x) AS m FROM t) WHERE r.range % 7 = m % 7');
-      const deleteSome = (from: number) => db.write(async (w) => {
-        await w.exec('BEGIN TRANSACTION');
-        await w.exec(`DELETE FROM t WHERE x < ${from + 10}; UPDATE t SET x = x + 1 WHERE x > 9990; INSERT INTO t VALUES (${from})`);
-        await w.exec('COMMIT');
-      });
+      const deleteSome = (from: number) =>
+        db.write(async (w) => {
+          await w.exec('BEGIN TRANSACTION');
+          await w.exec(`DELETE FROM t WHERE x < ${from + 10}; UPDATE t SET x = x + 1 WHERE x > 9990; INSERT INTO t VALUES (${from})`);
+          await w.exec('COMMIT');
+        });
       // what DuckDB does without the wait: the checkpoint is refused while the read runs
       let read = longRead();
       await new Promise((r) => setTimeout(r, 100));

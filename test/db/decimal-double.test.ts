@@ -46,7 +46,7 @@ function randoms(count: number, seed: number): bigint[] {
 }
 
 describe('DuckDB DECIMAL(38, s) → DOUBLE', () => {
-  it.each([20, 6, 0])('scale %i: boundaries and 3,000 random values equal DuckDB\'s cast', async (scale) => {
+  it.each([20, 6, 0])("scale %i: boundaries and 3,000 random values equal DuckDB's cast", async (scale) => {
     const values = [...boundaries(), ...randoms(3000, 7 + scale)];
     const want = await duckdb(values, scale);
     const got = values.map((v) => wideDecimalToDouble(v, scale));
@@ -67,7 +67,7 @@ describe('DuckDB DECIMAL(38, s) → DOUBLE', () => {
     expect(hugeintToDouble(2n ** 64n + 5n)).toBe(2 ** 64);
   });
 
-  it('reads DuckDB\'s printed decimals', () => {
+  it("reads DuckDB's printed decimals", () => {
     expect(unscaledOf('-12.34', 4)).toBe(-123400n);
     expect(unscaledOf('0.00000000000000000001', 20)).toBe(1n);
     expect(unscaledOf('7', 2)).toBe(700n);

@@ -37,8 +37,7 @@ describe('nearestDouble', () => {
 
 describe('divRound', () => {
   it('rounds halves away from zero', () => {
-    expect([5n, -5n, 7n, -7n, 8n, -8n, 0n, 6n].map((n) => divRound(n, n === 7n || n === -7n || n === 8n || n === -8n ? 3n : 2n)))
-      .toEqual([3n, -3n, 2n, -2n, 3n, -3n, 0n, 3n]);
+    expect([5n, -5n, 7n, -7n, 8n, -8n, 0n, 6n].map((n) => divRound(n, n === 7n || n === -7n || n === 8n || n === -8n ? 3n : 2n))).toEqual([3n, -3n, 2n, -2n, 3n, -3n, 0n, 3n]);
     expect(divRound(-7_860_000n, 100n)).toBe(-78_600n);
   });
 });

@@ -26,8 +26,10 @@ describe('sqlWithoutComments', () => {
 
 describe('sqlFingerprint', () => {
   it('is the same when only comments or line breaks change', () => {
-    const edited = BASE.replace('-- Adds the markets of the batch.', '-- Adds the markets of the batch, read from batch_rollup\n-- (a longer header).')
-      .replace('SELECT DISTINCT b.protocol, b.market  -- the keys', 'SELECT DISTINCT\n  b.protocol,\n  b.market');
+    const edited = BASE.replace('-- Adds the markets of the batch.', '-- Adds the markets of the batch, read from batch_rollup\n-- (a longer header).').replace(
+      'SELECT DISTINCT b.protocol, b.market  -- the keys',
+      'SELECT DISTINCT\n  b.protocol,\n  b.market',
+    );
     expect(sqlFingerprint([edited])).toBe(sqlFingerprint([BASE]));
   });
 
@@ -79,4 +81,3 @@ CREATE OR REPLACE MACRO inner_rows_2() AS TABLE SELECT 2;
     expect(names).toEqual(['alpha_record_shape', 'record_docs', 'timeline_docs']);
   });
 });
-

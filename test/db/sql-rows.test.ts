@@ -15,7 +15,10 @@ import { sqlFile } from '../../server/db/sql-files.ts';
 import { openService, type Service } from '../../server/service.ts';
 
 const API = join(import.meta.dirname, '..', '..', 'sql', 'api');
-const apiFiles = readdirSync(API).filter((f) => f.endsWith('.sql')).map((f) => `api/${f.replace(/\.sql$/, '')}`).sort();
+const apiFiles = readdirSync(API)
+  .filter((f) => f.endsWith('.sql'))
+  .map((f) => `api/${f.replace(/\.sql$/, '')}`)
+  .sort();
 /** Files whose text server/read/prices/price-candles.ts completes at run time (`__NAME__` placeholders): never run by name. */
 const templated = apiFiles.filter((n) => /__[A-Z]+__/.test(readFileSync(join(API, `${n.slice(4)}.sql`), 'utf8')));
 

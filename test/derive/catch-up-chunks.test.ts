@@ -47,7 +47,12 @@ describe('chunked catch-up', () => {
   it('tiny chunks give the same derived state as one chunk', async () => {
     const seen: Chunk[] = [];
     const tiny = join(dir, 'tiny.duckdb');
-    await rebuildState(dir, tiny, { chunkRows: 777, afterChunk: (c) => { seen.push(c); } });
+    await rebuildState(dir, tiny, {
+      chunkRows: 777,
+      afterChunk: (c) => {
+        seen.push(c);
+      },
+    });
     const kinds = (k: string) => seen.filter((c) => c.kind === k).length;
     expect(lastSeq).toBeGreaterThan(20 * 777);
     expect(kinds('fills')).toBe(Math.ceil(lastSeq / 777));
@@ -69,20 +74,27 @@ describe('chunked catch-up', () => {
     for (const stopAt of ['fills', 'position_snapshots']) {
       const run: Chunk[] = [];
       runs.push(run);
-      await expect(rebuildState(dir, cut, {
-        chunkRows: 3_000,
-        afterChunk: (c) => {
-          run.push(c);
-          if (c.kind === stopAt && run.filter((x) => x.kind === stopAt).length === 2) throw new Error('killed');
-        },
-      })).rejects.toThrow('killed');
+      await expect(
+        rebuildState(dir, cut, {
+          chunkRows: 3_000,
+          afterChunk: (c) => {
+            run.push(c);
+            if (c.kind === stopAt && run.filter((x) => x.kind === stopAt).length === 2) throw new Error('killed');
+          },
+        }),
+      ).rejects.toThrow('killed');
       expect(existsSync(`${cut}.rebuild`)).toBe(true);
       expect(existsSync(cut)).toBe(false);
     }
     expect(runs[0]!.map((c) => c.to)).toEqual([3_000, 6_000]);
     expect(runs[1]![0]).toMatchObject({ kind: 'fills', from: 6_001 });
     const rest: Chunk[] = [];
-    await rebuildState(dir, cut, { chunkRows: 3_000, afterChunk: (c) => { rest.push(c); } });
+    await rebuildState(dir, cut, {
+      chunkRows: 3_000,
+      afterChunk: (c) => {
+        rest.push(c);
+      },
+    });
     // only what was left: no fill chunk and not the first position-snapshot chunks again
     expect(rest.filter((c) => c.kind === 'fills')).toEqual([]);
     expect(rest.filter((c) => c.kind === 'market_snapshots')).toEqual([]);
@@ -96,10 +108,14 @@ describe('chunked catch-up', () => {
     // A rebuild begun by an older version merged rollups chunk by chunk before deferring them;
     // the one pass after the last fill chunk must not add to what is there.
     const cut = join(dir, 'cut-rollups.duckdb');
-    await expect(rebuildState(dir, cut, {
-      chunkRows: 3_000,
-      afterChunk: (c) => { if (c.kind === 'fills' && c.to === 6_000) throw new Error('killed'); },
-    })).rejects.toThrow('killed');
+    await expect(
+      rebuildState(dir, cut, {
+        chunkRows: 3_000,
+        afterChunk: (c) => {
+          if (c.kind === 'fills' && c.to === 6_000) throw new Error('killed');
+        },
+      }),
+    ).rejects.toThrow('killed');
     const half = await Database.open(`${cut}.rebuild`, { readers: 0 });
     await half.write(async (w) => {
       const [pending] = await w.rows(`SELECT value FROM meta WHERE key = '${DEFERRED_KEY}'`);
@@ -121,7 +137,8 @@ describe('chunk planning', () => {
     const c = (kind: Chunk['kind'], from: number, to: number): Chunk => ({ kind, from, to, files: [`${kind}/${from}`], rows: to - from + 1 });
     const plan = [c('fills', 1, 10), c('market_snapshots', 1, 5), c('position_snapshots', 1, 2), c('position_snapshots', 3, 4), c('position_snapshots', 5, 9)];
     expect(mergeKind(plan, 'position_snapshots')).toEqual([
-      plan[0], plan[1],
+      plan[0],
+      plan[1],
       { kind: 'position_snapshots', from: 1, to: 9, files: ['position_snapshots/1', 'position_snapshots/3', 'position_snapshots/5'], rows: 9 },
     ]);
     expect(mergeKind(plan.slice(0, 3), 'position_snapshots')).toEqual(plan.slice(0, 3));
@@ -146,8 +163,6 @@ describe('chunk planning', () => {
       [10, 11, 2, 20],
     ]);
     // after commit 5: a file straddling the resume point (3..9) is taken whole, as before chunking
-    expect(planSnapshotChunks('position_snapshots', files, rows, 5, 11, 1000).map((c) => [c.from, c.to, c.files])).toEqual([
-      [6, 11, ['p/3-9', 'p/8-8', 'p/10-10', 'p/11-11']],
-    ]);
+    expect(planSnapshotChunks('position_snapshots', files, rows, 5, 11, 1000).map((c) => [c.from, c.to, c.files])).toEqual([[6, 11, ['p/3-9', 'p/8-8', 'p/10-10', 'p/11-11']]]);
   });
 });

@@ -27,7 +27,21 @@ const COMMITS: IncomingBatch[] = [
     positionSnapshots: [positionSnapshot({ time: t('02:00'), position_key: 'P1', size_usd: 1500 })],
   },
   {
-    fills: [fill({ time: t('03:00'), position_key: 'P1', address: A, type: 'close', size_delta_usd: -1500, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, price: 110, index_price: 110, pnl_delta_usd: 90 })],
+    fills: [
+      fill({
+        time: t('03:00'),
+        position_key: 'P1',
+        address: A,
+        type: 'close',
+        size_delta_usd: -1500,
+        position_size_usd: 0,
+        collateral_delta_usd: -100,
+        position_collateral_usd: 0,
+        price: 110,
+        index_price: 110,
+        pnl_delta_usd: 90,
+      }),
+    ],
     marketSnapshots: [marketSnapshot({ time: t('03:00'), index_price: 110 })],
     positionSnapshots: [],
   },
@@ -80,8 +94,10 @@ describe('derived state without a WAL', () => {
     expect(live).toEqual([{ status: 'closed', fill_count: 3, pnl: 90 }]);
     expect(await reopened.db.querySql('SELECT status, fill_count, realized_pnl_usd::DOUBLE AS pnl FROM lifecycles')).toEqual(live);
     // the catch-up's per-batch temp tables are gone (a chunk's would hold up to a million fills' worth)
-    const temps = await reopened.db.write((w) => w.rows(`SELECT table_name FROM duckdb_tables()
-      WHERE temporary AND table_name IN ('batch_rollup', 'account_changes', 'batch_accounts')`));
+    const temps = await reopened.db.write((w) =>
+      w.rows(`SELECT table_name FROM duckdb_tables()
+      WHERE temporary AND table_name IN ('batch_rollup', 'account_changes', 'batch_accounts')`),
+    );
     expect(temps).toEqual([]);
     expect(await diffWithRebuild(reopened)).toEqual({});
   });

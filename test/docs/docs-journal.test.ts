@@ -29,12 +29,35 @@ beforeAll(async () => {
   await t.service.append({
     fills: [
       fill({ time: at('2026-06-01T01:00:00Z'), address: A, position_key: 'A1' }),
-      fill({ time: at('2026-06-01T02:00:00Z'), address: A, position_key: 'A1', type: 'close', size_delta_usd: -1000, position_size_usd: 0,
-        collateral_delta_usd: -100, position_collateral_usd: 0, price: 110, pnl_delta_usd: 100, borrowing_fee_usd: 0.2, fee_total_usd: 0.7 }),
-      fill({ time: at('2026-06-02T03:00:00Z'), address: B, position_key: 'B1', market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]',
-        side: 'short', size_delta_usd: 2000, position_size_usd: 2000, price: 65000, entry_price: 65000, fee_usd: 1, fee_total_usd: 1 }),
-      fill({ time: at('2026-06-02T04:00:00Z'), protocol: 'beta', address: A, position_key: 'F1', market_variant: null, size_delta_usd: 300,
-        position_size_usd: 300 }),
+      fill({
+        time: at('2026-06-01T02:00:00Z'),
+        address: A,
+        position_key: 'A1',
+        type: 'close',
+        size_delta_usd: -1000,
+        position_size_usd: 0,
+        collateral_delta_usd: -100,
+        position_collateral_usd: 0,
+        price: 110,
+        pnl_delta_usd: 100,
+        borrowing_fee_usd: 0.2,
+        fee_total_usd: 0.7,
+      }),
+      fill({
+        time: at('2026-06-02T03:00:00Z'),
+        address: B,
+        position_key: 'B1',
+        market: 'BTC-PERP',
+        market_variant: 'BTC/USD[USDC-USDC]',
+        side: 'short',
+        size_delta_usd: 2000,
+        position_size_usd: 2000,
+        price: 65000,
+        entry_price: 65000,
+        fee_usd: 1,
+        fee_total_usd: 1,
+      }),
+      fill({ time: at('2026-06-02T04:00:00Z'), protocol: 'beta', address: A, position_key: 'F1', market_variant: null, size_delta_usd: 300, position_size_usd: 300 }),
     ],
     marketSnapshots: [
       marketSnapshot({ time: at('2026-06-01T00:10:00Z'), funding_rate_long: -0.0001, funding_rate_short: 0.00005 }),
@@ -73,8 +96,7 @@ function documentedColumns(kind: JournalKind): string[] {
 describe('docs/journal.md', () => {
   it('lists exactly the columns of each kind, in file order', async () => {
     for (const kind of Object.keys(COLUMNS_OF) as JournalKind[]) {
-      const inFiles = (await rows(`DESCRIBE SELECT * FROM read_parquet('${dir}/journal/${kind}/**/*.parquet', hive_partitioning = false)`))
-        .map((r) => r.column_name);
+      const inFiles = (await rows(`DESCRIBE SELECT * FROM read_parquet('${dir}/journal/${kind}/**/*.parquet', hive_partitioning = false)`)).map((r) => r.column_name);
       expect(documentedColumns(kind), kind).toEqual(inFiles);
       // the partition columns come from the path
       const hive = (await rows(`DESCRIBE SELECT * FROM read_parquet('${dir}/journal/${kind}/**/*.parquet', hive_partitioning = true)`)).map((r) => r.column_name);
@@ -94,8 +116,7 @@ describe('docs/journal.md', () => {
     ]);
     expect(timeline!.map((r) => r.type)).toEqual(['open', 'close']);
     expect(pnl![0]).toMatchObject({ address: A, net_pnl_usd: '98.800000', closed: '1' });
-    expect(funding).toEqual([{ market_variant: 'SOL/USD[WSOL-USDC]', hour: '2026-06-01 00:00:00',
-      funding_rate_long: expect.closeTo(-0.0002, 15), funding_rate_short: expect.closeTo(0.0001, 15) }]);
+    expect(funding).toEqual([{ market_variant: 'SOL/USD[WSOL-USDC]', hour: '2026-06-01 00:00:00', funding_rate_long: expect.closeTo(-0.0002, 15), funding_rate_short: expect.closeTo(0.0001, 15) }]);
     expect(open).toEqual([expect.objectContaining({ protocol: 'alpha', size_usd: '2000.000000', mark_price: 64000, updated_at: '2026-06-02 05:00:00' })]);
   });
 });

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { anchorOf } from '../../server/docs/markdown-schema.ts';
 
 const ROOT = normalize(join(import.meta.dirname, '../..'));
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text with fenced code blocks and inline code removed (links there are examples). */
 function prose(text: string): string {
@@ -62,7 +67,7 @@ describe('documentation links', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThan(300);
   });
 
-  it('keeps dates, issue numbers, commit hashes and endpoint numbers out of the README\'s prose', () => {
+  it("keeps dates, issue numbers, commit hashes and endpoint numbers out of the README's prose", () => {
     const text = prose(readFileSync(join(ROOT, 'README.md'), 'utf8'));
     expect(text.match(/\b20\d\d-\d\d-\d\d\b|\b(?:19|20)\d\d\b/g) ?? []).toEqual([]);
     expect(text.match(/\bissues? #?\d+|#\d+\b/gi) ?? []).toEqual([]);

@@ -9,7 +9,7 @@ import { fill } from './fixtures.ts';
 const [dataDir, totalArg] = process.argv.slice(2) as [string, string];
 const total = Number(totalArg);
 const service = await openService({ dataDir });
-let next = ((service.sourceCheckpoint('loop') as { next?: number } | undefined)?.next ?? 0);
+let next = (service.sourceCheckpoint('loop') as { next?: number } | undefined)?.next ?? 0;
 const t0 = Date.UTC(2026, 5, 1);
 while (next < total) {
   const fills = [];
@@ -17,12 +17,18 @@ while (next < total) {
   for (let n = next; n < end; n++) {
     const pos = `P${Math.floor(n / 2)}`;
     const opening = n % 2 === 0;
-    fills.push(fill({
-      time: t0 + n * 60_000, tx: `loop-${n}`, position_key: pos,
-      type: opening ? 'open' : 'close',
-      size_delta_usd: opening ? 100 : -100, position_size_usd: opening ? 100 : 0,
-      collateral_delta_usd: opening ? 10 : -10, position_collateral_usd: opening ? 10 : 0,
-    }));
+    fills.push(
+      fill({
+        time: t0 + n * 60_000,
+        tx: `loop-${n}`,
+        position_key: pos,
+        type: opening ? 'open' : 'close',
+        size_delta_usd: opening ? 100 : -100,
+        position_size_usd: opening ? 100 : 0,
+        collateral_delta_usd: opening ? 10 : -10,
+        position_collateral_usd: opening ? 10 : 0,
+      }),
+    );
   }
   await service.append({ fills, marketSnapshots: [], positionSnapshots: [], checkpoint: { next: end } }, { source: 'loop' });
   next = end;

@@ -87,7 +87,6 @@ export function offenders(): string[] {
   return hits;
 }
 
-
 /** Every heading of docs/performance.md that a comment names (`docs/performance.md, "Heading"`), with where. */
 export function performanceReferences(): Array<{ where: string; heading: string }> {
   const refs: Array<{ where: string; heading: string }> = [];

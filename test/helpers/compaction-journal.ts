@@ -23,7 +23,10 @@ export function batches(): IncomingBatch[] {
   const poll = (t: number, mark: number) => positionSnapshot({ time: t, position_key: 'P2', source: 'poll', mark_price: mark, size_usd: 2000, collateral_usd: 300 });
   return [
     {
-      fills: [fill({ time: day('01', '01:00'), position_key: 'P1', address: A }), fill({ time: day('01', '01:30'), position_key: 'P2', address: B, size_delta_usd: 2000, position_size_usd: 2000, collateral_delta_usd: 300, position_collateral_usd: 300 })],
+      fills: [
+        fill({ time: day('01', '01:00'), position_key: 'P1', address: A }),
+        fill({ time: day('01', '01:30'), position_key: 'P2', address: B, size_delta_usd: 2000, position_size_usd: 2000, collateral_delta_usd: 300, position_collateral_usd: 300 }),
+      ],
       marketSnapshots: [ms(day('01', '01:00'), 100), ms(day('01', '01:05'), 101)],
       positionSnapshots: [positionSnapshot({ time: day('01', '01:00'), position_key: 'P1' }), poll(day('01', '02:00'), 102), poll(day('01', '03:00'), 103)],
     },
@@ -38,12 +41,40 @@ export function batches(): IncomingBatch[] {
       positionSnapshots: [],
     },
     {
-      fills: [fill({ time: day('02', '01:00'), position_key: 'P1', address: A, type: 'close', size_delta_usd: -1500, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, price: 110, index_price: 110, pnl_delta_usd: 90 })],
+      fills: [
+        fill({
+          time: day('02', '01:00'),
+          position_key: 'P1',
+          address: A,
+          type: 'close',
+          size_delta_usd: -1500,
+          position_size_usd: 0,
+          collateral_delta_usd: -100,
+          position_collateral_usd: 0,
+          price: 110,
+          index_price: 110,
+          pnl_delta_usd: 90,
+        }),
+      ],
       marketSnapshots: [ms(day('02', '01:00'), 110)],
       positionSnapshots: [poll(day('02', '02:00'), 111)],
     },
     {
-      fills: [fill({ time: day('02', '03:00'), position_key: 'P2', address: B, type: 'decrease', size_delta_usd: -500, position_size_usd: 1500, collateral_delta_usd: -50, position_collateral_usd: 250, price: 112, index_price: 112, pnl_delta_usd: 12 })],
+      fills: [
+        fill({
+          time: day('02', '03:00'),
+          position_key: 'P2',
+          address: B,
+          type: 'decrease',
+          size_delta_usd: -500,
+          position_size_usd: 1500,
+          collateral_delta_usd: -50,
+          position_collateral_usd: 250,
+          price: 112,
+          index_price: 112,
+          pnl_delta_usd: 12,
+        }),
+      ],
       marketSnapshots: [ms(day('02', '03:00'), 112)],
       positionSnapshots: [poll(day('02', '04:00'), 113)],
     },

@@ -37,7 +37,11 @@ export async function openOneFillServer(opts: {
   const extras = typeof opts.serve === 'function' ? opts.serve(t.dir) : opts.serve;
   const server = await startServer({ service: t.service, keys, limits, port: 0, hostname: '127.0.0.1', ...extras });
   return {
-    server, service: t.service, limits, key, dir: t.dir,
+    server,
+    service: t.service,
+    limits,
+    key,
+    dir: t.dir,
     async close() {
       await server.close();
       limits.close();

@@ -21,10 +21,12 @@ export function startChild(args: string[], env: NodeJS.ProcessEnv = {}): ServerC
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
   let done = false;
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
-    done = true;
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      done = true;
+      resolve(code);
+    }),
+  );
   return {
     child,
     output: () => out,

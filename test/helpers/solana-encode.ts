@@ -24,16 +24,23 @@ const EVENT_AUTHORITY: Record<string, string> = {
   [BETA_PROGRAM]: '37hJBDnntwqhGbK7L6M1bLyvccj4u55CCUiLPdYkiqBN',
 };
 const BETA_CUSTODY: Record<string, string> = {
-  SOL: '7xS2gz2bTp3fwCC7knJvUWTEU9Tycczu6VhJYKgi1wdz', ETH: 'AQCGyheWPLeo6Qp9WpYS9m3Qj479t7R636N9ey1rEjEn',
-  BTC: '5Pv3gM9JrFFH883SWAhvJC9RPYmo8UNxuFtv5bMMALkm', USDC: 'G18jKKXQwBbrHeiK3C9MRXhkHsLHf7XgCSisykV46EZa',
+  SOL: '7xS2gz2bTp3fwCC7knJvUWTEU9Tycczu6VhJYKgi1wdz',
+  ETH: 'AQCGyheWPLeo6Qp9WpYS9m3Qj479t7R636N9ey1rEjEn',
+  BTC: '5Pv3gM9JrFFH883SWAhvJC9RPYmo8UNxuFtv5bMMALkm',
+  USDC: 'G18jKKXQwBbrHeiK3C9MRXhkHsLHf7XgCSisykV46EZa',
   USDT: '4vkNeXiYEUizLdrpdPS1eC2mccyM4NUPRtERrk6ZETkk',
 };
 
 /** The test chain's token decimals: real tokens from SPL mints, synthetic index tokens from the token map. */
 export const TEST_DECIMALS: Record<string, { decimals: number; synthetic: boolean }> = {
-  SOL: { decimals: 9, synthetic: false }, WSOL: { decimals: 9, synthetic: false }, USDC: { decimals: 6, synthetic: false },
-  BTC: { decimals: 8, synthetic: false }, ETH: { decimals: 8, synthetic: false },
-  XAU: { decimals: 8, synthetic: true }, NVDA: { decimals: 8, synthetic: true }, EUR: { decimals: 8, synthetic: true },
+  SOL: { decimals: 9, synthetic: false },
+  WSOL: { decimals: 9, synthetic: false },
+  USDC: { decimals: 6, synthetic: false },
+  BTC: { decimals: 8, synthetic: false },
+  ETH: { decimals: 8, synthetic: false },
+  XAU: { decimals: 8, synthetic: true },
+  NVDA: { decimals: 8, synthetic: true },
+  EUR: { decimals: 8, synthetic: true },
 };
 
 const keyBytes = (b58: string): Uint8Array => base58ToBytes(b58);
@@ -65,8 +72,7 @@ export const ENCODED_MARKETS: EncodedMarket[] = ALPHA_VARIANTS.map((v) => {
 /** A Market account: discriminator, header, name @24, market token @88, index / long / short mints @120/152/184, store @216. */
 export function marketAccount(m: EncodedMarket): Uint8Array {
   const name = new TextEncoder().encode(m.name);
-  return concat(fromHex('dbbed53700e3c69a'), zeros(16), name, zeros(64 - name.length), m.token,
-    mintOf(m.index), mintOf(m.long), mintOf(m.short), keyBytes(STORE), zeros(9176 - 248));
+  return concat(fromHex('dbbed53700e3c69a'), zeros(16), name, zeros(64 - name.length), m.token, mintOf(m.index), mintOf(m.long), mintOf(m.short), keyBytes(STORE), zeros(9176 - 248));
 }
 
 /** Every account the indexer reads from the test chain, by owner program. */
@@ -82,14 +88,14 @@ export function chainAccounts(): Map<string, { pubkey: string; data: Uint8Array 
   });
   new DataView(map.buffer).setUint32(8496, synthetic.length, true);
   const store = concat(fromHex('8230f7f4b6bf1e1a'), zeros(4568 - 8), mapKey, zeros(64));
-  const mints = Object.entries(TEST_DECIMALS).filter(([, t]) => !t.synthetic)
+  const mints = Object.entries(TEST_DECIMALS)
+    .filter(([, t]) => !t.synthetic)
     .map(([symbol, t]) => ({ pubkey: bytesToBase58(mintOf(symbol)), data: concat(zeros(36), u64(0), u8(t.decimals), u8(1), zeros(36)) }));
   return new Map([
-    [ALPHA_PROGRAM, [
-      ...ENCODED_MARKETS.map((m) => ({ pubkey: bytesToBase58(labelKey(`account:${m.name}`)), data: marketAccount(m) })),
-      { pubkey: STORE, data: store },
-      { pubkey: bytesToBase58(mapKey), data: map },
-    ]],
+    [
+      ALPHA_PROGRAM,
+      [...ENCODED_MARKETS.map((m) => ({ pubkey: bytesToBase58(labelKey(`account:${m.name}`)), data: marketAccount(m) })), { pubkey: STORE, data: store }, { pubkey: bytesToBase58(mapKey), data: map }],
+    ],
     [TOKEN_PROGRAM, mints],
   ]);
 }
@@ -166,12 +172,15 @@ export class FillEncoder {
     const priceOf = (token: string) => (token === 'USDC' ? unitPrice(1, 6) : unitPrice(f.index_price, TEST_DECIMALS[token]!.decimals));
     const collPrice = priceOf(collIsLong ? m.long : m.short);
     const before = f.type === 'open' ? EMPTY : (this.alpha.get(f.position_key) ?? EMPTY);
-    const after: AlphaState = f.position_size_usd === 0 ? EMPTY : {
-      size: usd20(f.position_size_usd),
-      // the program's size in tokens: the size at the position's own entry (weighted by the size held)
-      tokens: BigInt(Math.round((f.position_size_usd / (f.position_entry_price ?? f.entry_price)) * 10 ** idxDec)),
-      collateral: amountWorth(micros(f.position_collateral_usd), collPrice),
-    };
+    const after: AlphaState =
+      f.position_size_usd === 0
+        ? EMPTY
+        : {
+            size: usd20(f.position_size_usd),
+            // the program's size in tokens: the size at the position's own entry (weighted by the size held)
+            tokens: BigInt(Math.round((f.position_size_usd / (f.position_entry_price ?? f.entry_price)) * 10 ** idxDec)),
+            collateral: amountWorth(micros(f.position_collateral_usd), collPrice),
+          };
     this.alpha.set(f.position_key, after);
     const increase = f.type === 'open' || f.type === 'increase';
     const flags = (f.side === 'long' ? 1 : 0) | (collIsLong ? 2 : 0) | (increase ? 4 : 0);
@@ -182,37 +191,106 @@ export class FillEncoder {
     const exec = unitPrice(f.price, idxDec);
     const [claimLong, claimShort] = collIsLong ? [tokenAmount(f.funding_earned_usd), 0n] : [0n, tokenAmount(f.funding_earned_usd)];
     const trade = concat(
-      fromHex('bddb7fd34ee661ee'), u8(flags), zeros(7), u64(this.order),
-      labelKey('authority'), keyBytes(STORE), m.token, keyBytes(f.address), position, order, zeros(32),
-      i64(f.time / 1000), u64(f.slot), positionState(before), positionState(after),
-      u8(255), zeros(7), zeros(64), zeros(8),
-      u128(idx), u128(idx), u128(priceOf(m.long)), u128(priceOf(m.long)), u128(priceOf(m.short)), u128(priceOf(m.short)),
-      u128(exec), i128(0), u128(0), i128(usd20(f.pnl_delta_usd)), i128(usd20(f.pnl_delta_usd)),
+      fromHex('bddb7fd34ee661ee'),
+      u8(flags),
+      zeros(7),
+      u64(this.order),
+      labelKey('authority'),
+      keyBytes(STORE),
+      m.token,
+      keyBytes(f.address),
+      position,
+      order,
+      zeros(32),
+      i64(f.time / 1000),
+      u64(f.slot),
+      positionState(before),
+      positionState(after),
+      u8(255),
+      zeros(7),
+      zeros(64),
+      zeros(8),
+      u128(idx),
+      u128(idx),
+      u128(priceOf(m.long)),
+      u128(priceOf(m.long)),
+      u128(priceOf(m.short)),
+      u128(priceOf(m.short)),
+      u128(exec),
+      i128(0),
+      u128(0),
+      i128(usd20(f.pnl_delta_usd)),
+      i128(usd20(f.pnl_delta_usd)),
       // order fee (receiver, pool), liquidation fee (total, receiver), borrowing (total, receiver), funding, claimable long/short
-      u128(0), u128(tokenAmount(f.fee_usd)), u128(tokenAmount(f.liquidation_fee_usd)), u128(0), u128(tokenAmount(f.borrowing_fee_usd)), u128(0),
-      u128(tokenAmount(f.funding_fee_usd)), u128(claimLong), u128(claimShort),
-      u128(0), u128(0),
+      u128(0),
+      u128(tokenAmount(f.fee_usd)),
+      u128(tokenAmount(f.liquidation_fee_usd)),
+      u128(0),
+      u128(tokenAmount(f.borrowing_fee_usd)),
+      u128(0),
+      u128(tokenAmount(f.funding_fee_usd)),
+      u128(claimLong),
+      u128(claimShort),
+      u128(0),
+      u128(0),
     );
     const fee = usd20(f.fee_usd);
-    const feeBlock = (liquidation: Uint8Array | null) => concat(
-      u128(fee), u128(0), u128(tokenAmount(f.fee_usd)), u128(fee), // paid value, order base (receiver, pool), order fee value
-      u128(tokenAmount(f.borrowing_fee_usd)), u128(0), u128(tokenAmount(f.funding_fee_usd)), u128(0), u128(0), opt(liquidation),
-    );
+    const feeBlock = (liquidation: Uint8Array | null) =>
+      concat(
+        u128(fee),
+        u128(0),
+        u128(tokenAmount(f.fee_usd)),
+        u128(fee), // paid value, order base (receiver, pool), order fee value
+        u128(tokenAmount(f.borrowing_fee_usd)),
+        u128(0),
+        u128(tokenAmount(f.funding_fee_usd)),
+        u128(0),
+        u128(0),
+        opt(liquidation),
+      );
     const sizeDelta = usd20(Math.abs(f.size_delta_usd));
     const report = increase
-      ? concat(fromHex('493af7b564edf951'), u64(1), m.token, u128(0), u128(sizeDelta), opt(u128(exec)), zeros(6 * 16),
-        i128(0), i128(0), u128(0), u128(exec), i128(0), feeBlock(null), u128(0), u128(0))
-      : concat(fromHex('fb9725cc7f5773e8'), u64(1), m.token, i128(0), u128(0), u128(exec), u128(0), u128(0), u128(sizeDelta), u128(sizeDelta),
-        feeBlock(f.type === 'liquidation' ? concat(u128(usd20(f.liquidation_fee_usd ?? 0)), u128(0), u128(0)) : null),
-        i128(usd20(f.pnl_delta_usd)), i128(usd20(f.pnl_delta_usd)), u8(0), u8(f.position_size_usd === 0 ? 1 : 0), u8(0), u8(0), zeros(8 * 16));
+      ? concat(fromHex('493af7b564edf951'), u64(1), m.token, u128(0), u128(sizeDelta), opt(u128(exec)), zeros(6 * 16), i128(0), i128(0), u128(0), u128(exec), i128(0), feeBlock(null), u128(0), u128(0))
+      : concat(
+          fromHex('fb9725cc7f5773e8'),
+          u64(1),
+          m.token,
+          i128(0),
+          u128(0),
+          u128(exec),
+          u128(0),
+          u128(0),
+          u128(sizeDelta),
+          u128(sizeDelta),
+          feeBlock(f.type === 'liquidation' ? concat(u128(usd20(f.liquidation_fee_usd ?? 0)), u128(0), u128(0)) : null),
+          i128(usd20(f.pnl_delta_usd)),
+          i128(usd20(f.pnl_delta_usd)),
+          u8(0),
+          u8(f.position_size_usd === 0 ? 1 : 0),
+          u8(0),
+          u8(0),
+          zeros(8 * 16),
+        );
     // instruction discriminators: execute_increase_or_swap_order_v2, execute_decrease_order_v2, liquidate, close_order_v2
     const execIx = f.type === 'liquidation' ? 'dfb3e27d302e274a' : increase ? '9f7ec2055c6bc7b7' : '10650ea0be01e485';
     const ixs: Ix[] = [{ data: fromHex(execIx), events: [report, trade] }];
     if (f.type !== 'liquidation') {
       const kind = increase ? 3 : 4; // MarketIncrease, MarketDecrease
       const reason = new TextEncoder().encode('executed');
-      const removed = concat(fromHex('549b798ef0eb9017'), u64(this.order), i64(f.time / 1000), u64(f.slot), keyBytes(STORE), order, u8(kind), m.token,
-        keyBytes(f.address), u8(1), u32(reason.length), reason);
+      const removed = concat(
+        fromHex('549b798ef0eb9017'),
+        u64(this.order),
+        i64(f.time / 1000),
+        u64(f.slot),
+        keyBytes(STORE),
+        order,
+        u8(kind),
+        m.token,
+        keyBytes(f.address),
+        u8(1),
+        u32(reason.length),
+        reason,
+      );
       ixs.push({ data: fromHex('d5d96264e1cd4cb8'), events: [removed] });
     }
     return ixs;
@@ -241,27 +319,115 @@ export class FillEncoder {
     const collBefore = u64(micros(f.position_collateral_usd - f.collateral_delta_usd));
     const entry = u64(micros(f.position_entry_price ?? f.entry_price)); // Position.price: the program's own entry
     if (f.type === 'liquidation') {
-      return concat(fromHex('806547a880485654'), head, mint, mint, u64(abs(f.size_delta_usd)), profit, pnl, owner, pool, u64(0), u64(0), price,
-        u64(micros(f.fee_usd)), u64(micros(f.liquidation_fee_usd ?? 0)), i64(0), fees, collBefore, u64(0), i64(0), entry);
+      return concat(
+        fromHex('806547a880485654'),
+        head,
+        mint,
+        mint,
+        u64(abs(f.size_delta_usd)),
+        profit,
+        pnl,
+        owner,
+        pool,
+        u64(0),
+        u64(0),
+        price,
+        u64(micros(f.fee_usd)),
+        u64(micros(f.liquidation_fee_usd ?? 0)),
+        i64(0),
+        fees,
+        collBefore,
+        u64(0),
+        i64(0),
+        entry,
+      );
     }
     if (increase) {
       // collateralUsdDelta is a u64: an increase that lost collateral to its fees carries 0 (see the end-to-end test)
       const collDelta = u64(f.collateral_delta_usd > 0 ? micros(f.collateral_delta_usd) : 0n);
       if (instant) {
-        return concat(fromHex('cdec3904d16a5745'), head, u64(size), mint, owner, pool, u64(delta), collDelta, u64(0), price, u64(0), u64(0),
-          u64(micros(f.fee_usd)), i64(0), referral, fees);
+        return concat(fromHex('cdec3904d16a5745'), head, u64(size), mint, owner, pool, u64(delta), collDelta, u64(0), price, u64(0), u64(0), u64(micros(f.fee_usd)), i64(0), referral, fees);
       }
-      return concat(fromHex('f5715534d6bb9984'), head, u64(size), mint, labelKey('request'), mint, u8(1), u8(0), u64(0), owner, pool,
-        u64(delta), collDelta, u64(0), price, opt(f.slot % 2 === 0 ? price : null), u64(0), u64(micros(f.fee_usd)), i64(0), referral, fees);
+      return concat(
+        fromHex('f5715534d6bb9984'),
+        head,
+        u64(size),
+        mint,
+        labelKey('request'),
+        mint,
+        u8(1),
+        u8(0),
+        u64(0),
+        owner,
+        pool,
+        u64(delta),
+        collDelta,
+        u64(0),
+        price,
+        opt(f.slot % 2 === 0 ? price : null),
+        u64(0),
+        u64(micros(f.fee_usd)),
+        i64(0),
+        referral,
+        fees,
+      );
     }
     if (instant) {
       const j2 = f.slot % 2 === 0 ? opt(f.slot % 4 === 0 ? labelKey('request') : null) : new Uint8Array(0); // both IDL versions
-      return concat(fromHex('abad6a19efbe3a3b'), head, u64(size), mint, mint, profit, pnl, owner, pool, u64(delta), u64(0), u64(0), price, u64(0),
-        u64(micros(f.fee_usd)), i64(0), referral, u64(micros(f.fee_usd)), u64(micros(f.borrowing_fee_usd ?? 0)), collBefore, collAfter, u64(0),
-        i64(0), entry, j2);
+      return concat(
+        fromHex('abad6a19efbe3a3b'),
+        head,
+        u64(size),
+        mint,
+        mint,
+        profit,
+        pnl,
+        owner,
+        pool,
+        u64(delta),
+        u64(0),
+        u64(0),
+        price,
+        u64(0),
+        u64(micros(f.fee_usd)),
+        i64(0),
+        referral,
+        u64(micros(f.fee_usd)),
+        u64(micros(f.borrowing_fee_usd ?? 0)),
+        collBefore,
+        collAfter,
+        u64(0),
+        i64(0),
+        entry,
+        j2,
+      );
     }
-    return concat(fromHex('409c2b4a6d83107f'), head, u64(size), mint, labelKey('request'), mint, u8(2), u8(0), profit, pnl, owner, pool,
-      u64(delta), u64(0), opt(f.slot % 2 === 0 ? u64(5) : null), price, opt(null), u64(micros(f.fee_usd)), i64(0), referral, fees,
-      collBefore, collAfter, i64(0), entry);
+    return concat(
+      fromHex('409c2b4a6d83107f'),
+      head,
+      u64(size),
+      mint,
+      labelKey('request'),
+      mint,
+      u8(2),
+      u8(0),
+      profit,
+      pnl,
+      owner,
+      pool,
+      u64(delta),
+      u64(0),
+      opt(f.slot % 2 === 0 ? u64(5) : null),
+      price,
+      opt(null),
+      u64(micros(f.fee_usd)),
+      i64(0),
+      referral,
+      fees,
+      collBefore,
+      collAfter,
+      i64(0),
+      entry,
+    );
   }
 }

@@ -45,19 +45,23 @@ export class AccountBook {
   multiple(keys: string[]): unknown[] {
     this.calls.getMultipleAccounts = (this.calls.getMultipleAccounts ?? 0) + 1;
     if (keys.length > 100) throw Object.assign(new Error('Too many inputs provided; max 100'), { code: -32602 });
-    return keys.map((k) => { const a = this.accounts.get(k); return a ? wire(a) : null; });
+    return keys.map((k) => {
+      const a = this.accounts.get(k);
+      return a ? wire(a) : null;
+    });
   }
 
   handle(method: string, params: unknown[]): unknown {
     this.calls[method] = (this.calls[method] ?? 0) + 1;
     const [program, cfg] = params as [string, { filters?: Filter[] }];
     const enc = getBase58Encoder();
-    const matches = (a: BookAccount) => (cfg.filters ?? []).every((f) => {
-      if (f.dataSize !== undefined) return a.data.length === f.dataSize;
-      const want = enc.encode(f.memcmp!.bytes);
-      const at = f.memcmp!.offset;
-      return a.data.length >= at + want.length && want.every((b, i) => a.data[at + i] === b);
-    });
+    const matches = (a: BookAccount) =>
+      (cfg.filters ?? []).every((f) => {
+        if (f.dataSize !== undefined) return a.data.length === f.dataSize;
+        const want = enc.encode(f.memcmp!.bytes);
+        const at = f.memcmp!.offset;
+        return a.data.length >= at + want.length && want.every((b, i) => a.data[at + i] === b);
+      });
     return [...this.accounts].filter(([, a]) => a.owner === program && matches(a)).map(([pubkey, a]) => ({ pubkey, account: wire(a) }));
   }
 }
@@ -65,6 +69,9 @@ export class AccountBook {
 /** A readable, valid base58 key for a label (32 bytes from the label's characters). */
 export function labelKey(label: string): string {
   const bytes = new Uint8Array(32);
-  new TextEncoder().encode(label.padEnd(32, '.')).slice(0, 32).forEach((b, i) => (bytes[i] = b));
+  new TextEncoder()
+    .encode(label.padEnd(32, '.'))
+    .slice(0, 32)
+    .forEach((b, i) => (bytes[i] = b));
   return getBase58Decoder().decode(bytes);
 }

@@ -140,6 +140,10 @@ export async function startMockRpc(chain: MockChain, faults: Faults = {}): Promi
   return {
     url: `http://127.0.0.1:${port}/rpc?api-key=secret`,
     calls,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -1,11 +1,27 @@
 import { Database } from '../../server/db/database.ts';
 
 export const DERIVED_TABLES = [
-  'fills', 'market_latest', 'position_latest', 'lifecycles', 'accounts',
-  'rollup_5m', 'markets', 'oi_snapshot_5m', 'funding_1h', 'meta',
-  'rollup_1d', 'oi_snapshot_1d', 'liquidations', 'open_lifecycles',
-  'open_position_latest', 'rollup_1h', 'oi_snapshot_1h', 'price_5m', 'fills_by_address',
-  'price_1h', 'price_1d',
+  'fills',
+  'market_latest',
+  'position_latest',
+  'lifecycles',
+  'accounts',
+  'rollup_5m',
+  'markets',
+  'oi_snapshot_5m',
+  'funding_1h',
+  'meta',
+  'rollup_1d',
+  'oi_snapshot_1d',
+  'liquidations',
+  'open_lifecycles',
+  'open_position_latest',
+  'rollup_1h',
+  'oi_snapshot_1h',
+  'price_5m',
+  'fills_by_address',
+  'price_1h',
+  'price_1d',
 ];
 
 /**

@@ -65,8 +65,7 @@ describe('GET /docs in headless Chromium', () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
   }, 60_000);
   afterAll(async () => {
@@ -75,7 +74,7 @@ describe('GET /docs in headless Chromium', () => {
   });
 
   it('renders every endpoint of the OpenAPI document, with the x-api-key scheme, fetching nothing from elsewhere', async () => {
-    const doc = await (await fetch(`${base}${OPENAPI_PATH}`)).json() as { paths: Record<string, Record<string, { summary: string }>> };
+    const doc = (await (await fetch(`${base}${OPENAPI_PATH}`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
     const page = await context.newPage();
     const foreign: string[] = [];
     const failed: string[] = [];
@@ -85,7 +84,10 @@ describe('GET /docs in headless Chromium', () => {
     });
     page.on('pageerror', (e) => failed.push(String(e)));
     // refuse anything off this server, so a renderer that reaches for a CDN shows up as a missing part
-    await context.route((url) => !url.href.startsWith(base) && url.protocol.startsWith('http'), (route) => route.abort());
+    await context.route(
+      (url) => !url.href.startsWith(base) && url.protocol.startsWith('http'),
+      (route) => route.abort(),
+    );
 
     await page.goto(`${base}${DOCS_PATH}`, { waitUntil: 'domcontentloaded' });
     const summaries = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.summary));
@@ -110,11 +112,11 @@ describe('GET /docs in headless Chromium', () => {
     const key = test.key('trial');
     await page.locator('input[type=text]').first().fill(key);
     await page.getByText('List the supported protocols.').first().click();
-    await page.getByRole('button', { name: /Test Request.*get \/v1\/protocols\)/ }).first().click();
-    const [answer] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/v1/protocols'), { timeout: 30_000 }),
-      page.getByRole('button', { name: /^Send/ }).first().click(),
-    ]);
+    await page
+      .getByRole('button', { name: /Test Request.*get \/v1\/protocols\)/ })
+      .first()
+      .click();
+    const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/v1/protocols'), { timeout: 30_000 }), page.getByRole('button', { name: /^Send/ }).first().click()]);
     expect(answer.url()).toBe(`${base}/v1/protocols`);
     expect(answer.status()).toBe(200);
     expect(await answer.request().headerValue('x-api-key')).toBe(key);

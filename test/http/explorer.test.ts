@@ -81,24 +81,27 @@ async function drew(title: string, rgb: number[]): Promise<boolean> {
   await page.waitForFunction((t) => [...document.querySelectorAll('.panel')].some((p) => p.querySelector('h2')?.textContent === t && p.querySelector('.chart canvas')), title, { timeout: 10_000 });
   // the library draws on the next animation frame
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return page.evaluate(([t, [r, g, b]]) => {
-    const panel = [...document.querySelectorAll('.panel')].find((p) => p.querySelector('h2')?.textContent === t)!;
-    for (const canvas of panel.querySelectorAll<HTMLCanvasElement>('.chart canvas')) {
-      const ctx = canvas.getContext('2d');
-      if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
-      const px = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-      for (let i = 0; i < px.length; i += 4) {
-        if (px[i + 3]! > 200 && Math.abs(px[i]! - r!) < 8 && Math.abs(px[i + 1]! - g!) < 8 && Math.abs(px[i + 2]! - b!) < 8) return true;
+  return page.evaluate(
+    ([t, [r, g, b]]) => {
+      const panel = [...document.querySelectorAll('.panel')].find((p) => p.querySelector('h2')?.textContent === t)!;
+      for (const canvas of panel.querySelectorAll<HTMLCanvasElement>('.chart canvas')) {
+        const ctx = canvas.getContext('2d');
+        if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
+        const px = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+        for (let i = 0; i < px.length; i += 4) {
+          if (px[i + 3]! > 200 && Math.abs(px[i]! - r!) < 8 && Math.abs(px[i + 1]! - g!) < 8 && Math.abs(px[i + 2]! - b!) < 8) return true;
+        }
       }
-    }
-    return false;
-  }, [title, rgb] as const);
+      return false;
+    },
+    [title, rgb] as const,
+  );
 }
 
 const text = (selector: string): Promise<string> => page.locator(selector).first().innerText();
 
 describe('explorer', () => {
-  test('overview: both protocols\' totals and the markets table', async () => {
+  test("overview: both protocols' totals and the markets table", async () => {
     await open('#/alpha/overview');
     await page.waitForSelector('.protocol-card .stat');
     expect(await page.locator('.protocol-card').count()).toBe(2);
@@ -116,10 +119,10 @@ describe('explorer', () => {
     expect(await drew('Rates', SHORT)).toBe(true);
     expect(await drew('Volume and fees', ACCENT)).toBe(true);
     expect(await drew('Volume and fees', AMBER)).toBe(true);
-    expect(await drew('Liquidations', LONG) || await drew('Liquidations', SHORT)).toBe(true);
+    expect((await drew('Liquidations', LONG)) || (await drew('Liquidations', SHORT))).toBe(true);
     // candles: drawn where the server has them, else a plain note
     const price = await text('.panel:has(h2:text-is("Price")) .panel-body');
-    if (!/not available on this server yet/.test(price)) expect(await drew('Price', LONG) || await drew('Price', SHORT)).toBe(true);
+    if (!/not available on this server yet/.test(price)) expect((await drew('Price', LONG)) || (await drew('Price', SHORT))).toBe(true);
     await shot('market');
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
@@ -145,7 +148,7 @@ describe('explorer', () => {
     await shot('market-beta');
   });
 
-  test('leaderboard: ranked by each of the API\'s sort keys', async () => {
+  test("leaderboard: ranked by each of the API's sort keys", async () => {
     await open('#/alpha/leaderboard');
     expect(await page.locator('table tbody tr').count()).toBeGreaterThan(10);
     // the net-PnL table is marked, so the wait below ends only once the volume table replaced it
@@ -159,7 +162,9 @@ describe('explorer', () => {
   });
 
   test('account view: figures, open positions with distance to liquidation, closed positions', async () => {
-    const top = await (await fetch(`${s.base}/v1/alpha/open-positions/search?limit=1&sort_by=size`, { headers: { 'x-api-key': s.keys.premium } })).json() as { data: { address: string; position_id: number }[] };
+    const top = (await (await fetch(`${s.base}/v1/alpha/open-positions/search?limit=1&sort_by=size`, { headers: { 'x-api-key': s.keys.premium } })).json()) as {
+      data: { address: string; position_id: number }[];
+    };
     const { address } = top.data[0]!;
     await open(`#/alpha/account/${address}`);
     expect(await text('.panel:has(h2:text-is("Figures"))')).toContain('Net PnL');
@@ -169,12 +174,14 @@ describe('explorer', () => {
   });
 
   test('position view: fills as markers on the price, size and collateral over time', async () => {
-    const top = await (await fetch(`${s.base}/v1/alpha/accounts/search?limit=1&sort_by=positions`, { headers: { 'x-api-key': s.keys.premium } })).json() as { data: { address: string }[] };
+    const top = (await (await fetch(`${s.base}/v1/alpha/accounts/search?limit=1&sort_by=positions`, { headers: { 'x-api-key': s.keys.premium } })).json()) as { data: { address: string }[] };
     const address = top.data[0]!.address;
-    const history = await (await fetch(`${s.base}/v1/alpha/accounts/${address}/history?limit=100`, { headers: { 'x-api-key': s.keys.premium } })).json() as { data: { position_id: number; fill_count: number }[] };
+    const history = (await (await fetch(`${s.base}/v1/alpha/accounts/${address}/history?limit=100`, { headers: { 'x-api-key': s.keys.premium } })).json()) as {
+      data: { position_id: number; fill_count: number }[];
+    };
     const id = [...history.data].sort((a, b) => b.fill_count - a.fill_count)[0]!.position_id;
     await open(`#/alpha/position/${address}/${id}`);
-    expect(await drew('Price and fills', ACCENT) || await drew('Price and fills', LONG)).toBe(true);
+    expect((await drew('Price and fills', ACCENT)) || (await drew('Price and fills', LONG))).toBe(true);
     expect(await drew('Size and collateral after each fill', ACCENT)).toBe(true);
     expect(await drew('Size and collateral after each fill', AMBER)).toBe(true);
     expect(await page.locator('.panel:has(h2:text-matches("^Fills")) tbody tr').count()).toBeGreaterThan(2);
@@ -185,13 +192,17 @@ describe('explorer', () => {
     await open('#/alpha/tape');
     await page.waitForSelector('.status.live', { timeout: 10_000 });
     const marker = `TapeTest${Date.now()}`;
-    await s.service.append({ fills: [fill({ time: Date.now(), address: `${marker}1111111111111111111111111`.slice(0, 44), position_key: marker, market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]' })], marketSnapshots: [], positionSnapshots: [] });
+    await s.service.append({
+      fills: [fill({ time: Date.now(), address: `${marker}1111111111111111111111111`.slice(0, 44), position_key: marker, market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]' })],
+      marketSnapshots: [],
+      positionSnapshots: [],
+    });
     await page.waitForSelector(`.tape tbody tr a[title^="${marker}"]`, { timeout: 10_000 });
     expect(await text('.status')).toMatch(/Live · [1-9]\d* fills?,/);
     await shot('tape');
   });
 
-  test('live tape on a plan without the stream: the API\'s 403, in words', async () => {
+  test("live tape on a plan without the stream: the API's 403, in words", async () => {
     await useKey(s.keys.starter);
     await open('#/alpha/tape');
     await page.waitForSelector('#view .error');
@@ -224,10 +235,11 @@ describe('explorer', () => {
   test('the page logged no console error; the only failed loads are endpoints this server lacks and the refused key', () => {
     expect(consoleErrors).toEqual([]);
     for (const { url, text: t } of failedLoads) {
-      const expected = (t.includes('404') && /\/v1\/(beta\/|alpha\/prices|alpha\/fills)/.test(url))
-        || (t.includes('401') && url.includes('/v1/'))
-        || (t.includes('429') && url.includes('/v1/'))
-        || (t.includes('403') && url.endsWith('/v1/stream/tickets'));
+      const expected =
+        (t.includes('404') && /\/v1\/(beta\/|alpha\/prices|alpha\/fills)/.test(url)) ||
+        (t.includes('401') && url.includes('/v1/')) ||
+        (t.includes('429') && url.includes('/v1/')) ||
+        (t.includes('403') && url.endsWith('/v1/stream/tickets'));
       expect(expected, `${t} ${url}`).toBe(true);
     }
   });

@@ -37,7 +37,7 @@ const stableHeaders = (r: Response): [string, string][] => [...r.headers].filter
 const answered = (): number => s.server.lane.stats.answered;
 
 describe('hit lane', () => {
-  test('a repeated request is answered by the lane with the full path\'s status, body and headers', async () => {
+  test("a repeated request is answered by the lane with the full path's status, body and headers", async () => {
     const key = s.key('internal');
     for (const path of PATHS) {
       const before = answered();
@@ -55,7 +55,7 @@ describe('hit lane', () => {
     }
   });
 
-  test('rate-limit and credit headers move as on the full path; the 429 is the app\'s', async () => {
+  test("rate-limit and credit headers move as on the full path; the 429 is the app's", async () => {
     const key = s.key('trial', 'lane-limits'); // 60 requests a minute
     const path = '/v1/protocols/stats'; // 1 credit
     const remaining: string[] = [];
@@ -82,7 +82,15 @@ describe('hit lane', () => {
       expect(r.headers.get('x-credits-remaining')).toBe('9940'); // nothing charged for a refusal
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
-    expect(stableHeaders(refused).map(([n]) => n).sort()).toEqual(stableHeaders(full).map(([n]) => n).sort());
+    expect(
+      stableHeaders(refused)
+        .map(([n]) => n)
+        .sort(),
+    ).toEqual(
+      stableHeaders(full)
+        .map(([n]) => n)
+        .sort(),
+    );
   });
 
   test('after an append the lane does not answer until the full path has computed the new answer', async () => {
@@ -100,7 +108,7 @@ describe('hit lane', () => {
     expect(answered()).toBe(before + 1);
   });
 
-  test('no key, a wrong key, HEAD (answered like GET) and POST on a known target are the full path\'s', async () => {
+  test("no key, a wrong key, HEAD (answered like GET) and POST on a known target are the full path's", async () => {
     const key = s.key('internal');
     await get('/v1/protocols', key);
     const before = answered();
@@ -142,7 +150,7 @@ describe('hit lane', () => {
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  test('a plan\'s depth keys the answer: a plan with another depth is not served another\'s', async () => {
+  test("a plan's depth keys the answer: a plan with another depth is not served another's", async () => {
     const trial = s.key('trial', 'lane-depth');
     const premium = s.key('premium', 'lane-depth');
     await get(OI_HISTORY, trial);
@@ -161,9 +169,20 @@ describe('hit lane', () => {
     // index) and a long account history (text the cache keeps as bytes)
     const fills = Array.from({ length: 120 }, (_, i) => [
       fill({ time: at('2026-06-01T03:00:00Z') + i * 1000, address: owner, position_key: `big-${i}`, tx: `big-open-${i}` }),
-      fill({ time: at('2026-06-01T05:00:00Z') + i * 1000, address: owner, position_key: `big-${i}`, tx: `big-liq-${i}`, type: 'liquidation',
-        size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, price: 90 + i / 8,
-        pnl_delta_usd: -100, liquidation_fee_usd: 5 }),
+      fill({
+        time: at('2026-06-01T05:00:00Z') + i * 1000,
+        address: owner,
+        position_key: `big-${i}`,
+        tx: `big-liq-${i}`,
+        type: 'liquidation',
+        size_delta_usd: -1000,
+        position_size_usd: 0,
+        collateral_delta_usd: -100,
+        position_collateral_usd: 0,
+        price: 90 + i / 8,
+        pnl_delta_usd: -100,
+        liquidation_fee_usd: 5,
+      }),
     ]).flat();
     await s.append(fills);
     for (const path of ['/v1/alpha/liquidations/search?limit=500', `/v1/alpha/accounts/${owner}/history?limit=100`]) {

@@ -12,8 +12,7 @@ const D = 'AddrD111111111111111111111111111111111111111';
 const E = 'AddrE111111111111111111111111111111111111111';
 
 const open = (over: Partial<IncomingFill>) => fill({ type: 'open', ...over });
-const close = (over: Partial<IncomingFill>) =>
-  fill({ type: 'close', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, ...over });
+const close = (over: Partial<IncomingFill>) => fill({ type: 'close', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, ...over });
 
 /**
  * Known accounts (alpha; net = realized − trading fees − liquidation fees):
@@ -28,16 +27,60 @@ function journal(): IncomingBatch {
   const fills = [
     open({ time: NOW - 30 * H, position_key: 'A1', address: A, fee_usd: 1, fee_total_usd: 1 }),
     close({ time: NOW - 20 * H, position_key: 'A1', address: A, pnl_delta_usd: 100, price: 110, fee_usd: 1, fee_total_usd: 1 }),
-    open({ time: NOW - 5 * H, position_key: 'A2', address: A, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]',
-      size_delta_usd: 500, position_size_usd: 500, fee_usd: 0.5, fee_total_usd: 0.5 }),
-    open({ time: NOW - 4 * H, protocol: 'beta', position_key: 'AB', address: A, market: 'SOL-PERP', market_variant: null,
-      size_delta_usd: 9000, position_size_usd: 9000, fee_usd: 5, fee_total_usd: 5 }),
-    open({ time: NOW - 40 * H, position_key: 'B1', address: B, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]',
-      side: 'short', size_delta_usd: 2000, position_size_usd: 2000, collateral_delta_usd: 200, position_collateral_usd: 200,
-      fee_usd: 2, fee_total_usd: 2 }),
-    fill({ time: NOW - 38 * H, position_key: 'B1', address: B, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]',
-      side: 'short', type: 'liquidation', size_delta_usd: -2000, position_size_usd: 0, collateral_delta_usd: -200,
-      position_collateral_usd: 0, pnl_delta_usd: -150, fee_usd: 1.5, liquidation_fee_usd: 10, fee_total_usd: 11.5 }),
+    open({
+      time: NOW - 5 * H,
+      position_key: 'A2',
+      address: A,
+      market: 'ETH-PERP',
+      market_variant: 'ETH/USD[USDC-USDC]',
+      size_delta_usd: 500,
+      position_size_usd: 500,
+      fee_usd: 0.5,
+      fee_total_usd: 0.5,
+    }),
+    open({
+      time: NOW - 4 * H,
+      protocol: 'beta',
+      position_key: 'AB',
+      address: A,
+      market: 'SOL-PERP',
+      market_variant: null,
+      size_delta_usd: 9000,
+      position_size_usd: 9000,
+      fee_usd: 5,
+      fee_total_usd: 5,
+    }),
+    open({
+      time: NOW - 40 * H,
+      position_key: 'B1',
+      address: B,
+      market: 'BTC-PERP',
+      market_variant: 'BTC/USD[USDC-USDC]',
+      side: 'short',
+      size_delta_usd: 2000,
+      position_size_usd: 2000,
+      collateral_delta_usd: 200,
+      position_collateral_usd: 200,
+      fee_usd: 2,
+      fee_total_usd: 2,
+    }),
+    fill({
+      time: NOW - 38 * H,
+      position_key: 'B1',
+      address: B,
+      market: 'BTC-PERP',
+      market_variant: 'BTC/USD[USDC-USDC]',
+      side: 'short',
+      type: 'liquidation',
+      size_delta_usd: -2000,
+      position_size_usd: 0,
+      collateral_delta_usd: -200,
+      position_collateral_usd: 0,
+      pnl_delta_usd: -150,
+      fee_usd: 1.5,
+      liquidation_fee_usd: 10,
+      fee_total_usd: 11.5,
+    }),
     open({ time: NOW - 50 * H, position_key: 'C1', address: C }),
     close({ time: NOW - 48 * H, position_key: 'C1', address: C, pnl_delta_usd: 10 }),
     open({ time: NOW - 47 * H, position_key: 'C2', address: C }),
@@ -71,8 +114,15 @@ describe('12: GET /v1/alpha/accounts/stats', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       data: {
-        total_accounts: 5, accounts_with_open_positions: 3, total_positions_ever: 7, total_active_positions: 3,
-        total_volume_usd: 9100, avg_net_pnl_usd: -15.72, total_profits_usd: 97.5, total_losses_usd: -176.1, avg_win_rate: 0.5,
+        total_accounts: 5,
+        accounts_with_open_positions: 3,
+        total_positions_ever: 7,
+        total_active_positions: 3,
+        total_volume_usd: 9100,
+        avg_net_pnl_usd: -15.72,
+        total_profits_usd: 97.5,
+        total_losses_usd: -176.1,
+        avg_win_rate: 0.5,
       },
     });
   });
@@ -84,21 +134,38 @@ describe('14: GET /v1/alpha/accounts/:address', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       data: {
-        address: A, trades: 1, wins: 1, losses: 0, win_rate: 1, volume_usd: 2500, net_pnl_usd: 97.5,
-        positions: 2, open_positions: 1,
-        first_trade_at: '2026-05-31T18:00:00.000Z', last_trade_at: '2026-06-01T19:00:00.000Z',
-        realized_pnl_usd: 100, fees_usd: 2.5, funding_fees_usd: 0, funding_earned_usd: 0, borrowing_fees_usd: 0,
-        liquidation_fees_usd: 0, avg_leverage: 7.5, max_leverage: 10, avg_position_size_usd: 750, max_position_size_usd: 1000,
-        avg_position_duration_hours: 10, open_notional_usd: 500,
-        markets_traded: ['ETH-PERP', 'SOL-PERP'], market_variants_traded: ['ETH/USD[USDC-USDC]', 'SOL/USD[WSOL-USDC]'],
+        address: A,
+        trades: 1,
+        wins: 1,
+        losses: 0,
+        win_rate: 1,
+        volume_usd: 2500,
+        net_pnl_usd: 97.5,
+        positions: 2,
+        open_positions: 1,
+        first_trade_at: '2026-05-31T18:00:00.000Z',
+        last_trade_at: '2026-06-01T19:00:00.000Z',
+        realized_pnl_usd: 100,
+        fees_usd: 2.5,
+        funding_fees_usd: 0,
+        funding_earned_usd: 0,
+        borrowing_fees_usd: 0,
+        liquidation_fees_usd: 0,
+        avg_leverage: 7.5,
+        max_leverage: 10,
+        avg_position_size_usd: 750,
+        max_position_size_usd: 1000,
+        avg_position_duration_hours: 10,
+        open_notional_usd: 500,
+        markets_traded: ['ETH-PERP', 'SOL-PERP'],
+        market_variants_traded: ['ETH/USD[USDC-USDC]', 'SOL/USD[WSOL-USDC]'],
       },
     });
   });
 
   it('B: liquidation counts as a losing trade and its fee is reported', async () => {
     const { body } = await json(`/v1/alpha/accounts/${B}`);
-    expect(body.data).toMatchObject({ trades: 1, wins: 0, losses: 1, win_rate: 0, net_pnl_usd: -163.5, liquidation_fees_usd: 10,
-      volume_usd: 2000, open_positions: 0, open_notional_usd: 0 });
+    expect(body.data).toMatchObject({ trades: 1, wins: 0, losses: 1, win_rate: 0, net_pnl_usd: -163.5, liquidation_fees_usd: 10, volume_usd: 2000, open_positions: 0, open_notional_usd: 0 });
   });
 
   it('D: no closed trade → duration null', async () => {
@@ -156,7 +223,11 @@ describe('13: GET /v1/alpha/accounts/search', () => {
   });
 
   it('offset walk visits every account exactly once; total ignores the page', async () => {
-    for (const [sortBy, order] of [['net_pnl', 'desc'], ['volume', 'asc'], ['current_notional', 'desc']]) {
+    for (const [sortBy, order] of [
+      ['net_pnl', 'desc'],
+      ['volume', 'asc'],
+      ['current_notional', 'desc'],
+    ]) {
       const seen: string[] = [];
       for (let offset = 0; offset < 7; offset += 2) {
         const { body } = await json(`/v1/alpha/accounts/search?sort_by=${sortBy}&order=${order}&limit=2&offset=${offset}`);
@@ -229,4 +300,3 @@ describe('12-14 on an empty journal, then its first alpha fill', () => {
     }
   });
 });
-

@@ -21,8 +21,7 @@ beforeAll(async () => {
   const sim = new Simulator({ seed: 7, start: START, snapshotsFrom: SNAPSHOTS_FROM });
   const batches: IncomingBatch[] = sim.advance(NOW);
   fills = batches.flatMap((b) => b.fills).filter((f) => f.protocol === 'beta');
-  snapshots = batches.flatMap((b) => [...b.marketSnapshots, ...(b.marketSnapshotColumns ? marketSnapshotsOf(b.marketSnapshotColumns) : [])])
-    .filter((s) => s.protocol === 'beta');
+  snapshots = batches.flatMap((b) => [...b.marketSnapshots, ...(b.marketSnapshotColumns ? marketSnapshotsOf(b.marketSnapshotColumns) : [])]).filter((s) => s.protocol === 'beta');
   t = await openTestApp({ now: NOW, batches });
 }, 120_000);
 afterAll(() => t?.close());
@@ -119,7 +118,7 @@ describe('beta: every alpha endpoint under the same paths', () => {
   });
 
   it('clamps history to the plan depth as alpha does', async () => {
-    const trial = await (await t.get('/v1/beta/volume/history?interval=1d&from=2026-01-01', 'trial')).json() as { from: string };
+    const trial = (await (await t.get('/v1/beta/volume/history?interval=1d&from=2026-01-01', 'trial')).json()) as { from: string };
     expect(trial.from).toBe(iso(NOW - 30 * 24 * H));
   });
 });

@@ -52,7 +52,11 @@ function raw(path: string, headers: Record<string, string>, method = 'GET'): Pro
 describe('CORS', () => {
   test('an allowed origin gets its origin back, the headers it may read and Vary: Origin, on answers and errors alike', async () => {
     const key = s.key('pro');
-    for (const [path, sentKey, status] of [['/v1/protocols', key, 200], ['/v1/protocols', 'pa_bad', 401], ['/v1/nowhere', key, 404]] as const) {
+    for (const [path, sentKey, status] of [
+      ['/v1/protocols', key, 200],
+      ['/v1/protocols', 'pa_bad', 401],
+      ['/v1/nowhere', key, 404],
+    ] as const) {
       const r = await raw(path, { origin: ALLOWED, 'x-api-key': sentKey });
       expect(r.status, path).toBe(status);
       expect(r.headers['access-control-allow-origin'], path).toBe(ALLOWED);
@@ -112,7 +116,10 @@ describe('compression', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.bytes.length).toBeGreaterThan(2_000);
     expect(plain.headers.vary).toBe('accept-encoding');
-    for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
       // twice: the second answer comes from the hit lane, whose encoding is kept with the cached body
       for (let i = 0; i < 2; i++) {
         const r = await raw(OI_HISTORY, { 'x-api-key': key, 'accept-encoding': encoding === 'br' ? 'gzip, deflate, br' : 'gzip' });
@@ -194,7 +201,7 @@ describe('browser stream auth', () => {
   });
 });
 
-describe('the explorer\'s files', () => {
+describe("the explorer's files", () => {
   test('/ is the page, its script and style sheet come from this server, compressed, without a key', async () => {
     const page = await raw('/', { 'accept-encoding': 'identity' });
     expect(page.status).toBe(200);
@@ -213,4 +220,3 @@ describe('the explorer\'s files', () => {
     expect(style.headers['content-type']).toBe('text/css;charset=UTF-8');
   });
 });
-

@@ -26,45 +26,143 @@ const C = 'AddrC111111111111111111111111111111111111111';
  */
 function journal(): IncomingBatch {
   const fills = [
-    fill({ time: NOW - 50 * H, protocol: 'beta', position_key: 'G', address: C, market: 'BTC-PERP', market_variant: null,
-      side: 'short', size_delta_usd: 1000, position_size_usd: 1000, fee_usd: 0.6, fee_total_usd: 0.6 }),
-    fill({ time: NOW - 40 * H, position_key: 'D', address: C, market: 'XAU-PERP', market_variant: 'XAU/USD[USDC-USDC]',
-      size_delta_usd: 250, position_size_usd: 250, fee_usd: 0.25, fee_total_usd: 0.25 }),
+    fill({
+      time: NOW - 50 * H,
+      protocol: 'beta',
+      position_key: 'G',
+      address: C,
+      market: 'BTC-PERP',
+      market_variant: null,
+      side: 'short',
+      size_delta_usd: 1000,
+      position_size_usd: 1000,
+      fee_usd: 0.6,
+      fee_total_usd: 0.6,
+    }),
+    fill({
+      time: NOW - 40 * H,
+      position_key: 'D',
+      address: C,
+      market: 'XAU-PERP',
+      market_variant: 'XAU/USD[USDC-USDC]',
+      size_delta_usd: 250,
+      position_size_usd: 250,
+      fee_usd: 0.25,
+      fee_total_usd: 0.25,
+    }),
     fill({ time: NOW - 30 * H, position_key: 'A', address: A, fee_usd: 1, fee_total_usd: 1 }),
-    fill({ time: NOW - 24 * H, position_key: 'E', address: B, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]',
-      size_delta_usd: 700, position_size_usd: 700, fee_usd: 0.7, fee_total_usd: 0.7 }),
-    fill({ time: NOW - 3 * H, position_key: 'B', address: B, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]',
-      side: 'short', size_delta_usd: 2000, position_size_usd: 2000, collateral_delta_usd: 200, position_collateral_usd: 200,
-      price: 65000, entry_price: 65000, fee_usd: 2, fee_total_usd: 2 }),
-    fill({ time: NOW - 2 * H, position_key: 'A', address: A, type: 'increase', size_delta_usd: 500, position_size_usd: 1500,
-      collateral_delta_usd: 0, position_collateral_usd: 100, price: 110, entry_price: 103.333333, fee_usd: 0.5, fee_total_usd: 0.5 }),
-    fill({ time: NOW - 1 * H, protocol: 'beta', position_key: 'F', address: A, market: 'SOL-PERP', market_variant: null,
-      size_delta_usd: 5000, position_size_usd: 5000, collateral_delta_usd: 1000, position_collateral_usd: 1000, fee_usd: 3, fee_total_usd: 3 }),
-    fill({ time: NOW - 1 * H, position_key: 'A', address: A, type: 'decrease', size_delta_usd: -300, position_size_usd: 1200,
-      collateral_delta_usd: 0, position_collateral_usd: 100, price: 120, entry_price: 103.333333, pnl_delta_usd: 48.387097,
-      fee_usd: 0.3, fee_total_usd: 0.3 }),
-    fill({ time: NOW - H / 2, position_key: 'B', address: B, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]',
-      side: 'short', type: 'liquidation', size_delta_usd: -2000, position_size_usd: 0, collateral_delta_usd: -200,
-      position_collateral_usd: 0, price: 71000, entry_price: 65000, pnl_delta_usd: -184.615385, fee_usd: 1.5,
-      liquidation_fee_usd: 10, fee_total_usd: 11.5 }),
-    fill({ time: NOW - H / 6, position_key: 'C', address: C, market_variant: 'SOL/USD[USDC-USDC]',
-      size_delta_usd: 400.123456, position_size_usd: 400.123456, fee_usd: 0.4, fee_total_usd: 0.4 }),
-    fill({ time: NOW, position_key: 'C', address: C, market_variant: 'SOL/USD[USDC-USDC]', type: 'increase',
-      size_delta_usd: 100, position_size_usd: 500.123456, collateral_delta_usd: 0, fee_usd: 0.1, fee_total_usd: 0.1 }),
+    fill({
+      time: NOW - 24 * H,
+      position_key: 'E',
+      address: B,
+      market: 'ETH-PERP',
+      market_variant: 'ETH/USD[USDC-USDC]',
+      size_delta_usd: 700,
+      position_size_usd: 700,
+      fee_usd: 0.7,
+      fee_total_usd: 0.7,
+    }),
+    fill({
+      time: NOW - 3 * H,
+      position_key: 'B',
+      address: B,
+      market: 'BTC-PERP',
+      market_variant: 'BTC/USD[USDC-USDC]',
+      side: 'short',
+      size_delta_usd: 2000,
+      position_size_usd: 2000,
+      collateral_delta_usd: 200,
+      position_collateral_usd: 200,
+      price: 65000,
+      entry_price: 65000,
+      fee_usd: 2,
+      fee_total_usd: 2,
+    }),
+    fill({
+      time: NOW - 2 * H,
+      position_key: 'A',
+      address: A,
+      type: 'increase',
+      size_delta_usd: 500,
+      position_size_usd: 1500,
+      collateral_delta_usd: 0,
+      position_collateral_usd: 100,
+      price: 110,
+      entry_price: 103.333333,
+      fee_usd: 0.5,
+      fee_total_usd: 0.5,
+    }),
+    fill({
+      time: NOW - 1 * H,
+      protocol: 'beta',
+      position_key: 'F',
+      address: A,
+      market: 'SOL-PERP',
+      market_variant: null,
+      size_delta_usd: 5000,
+      position_size_usd: 5000,
+      collateral_delta_usd: 1000,
+      position_collateral_usd: 1000,
+      fee_usd: 3,
+      fee_total_usd: 3,
+    }),
+    fill({
+      time: NOW - 1 * H,
+      position_key: 'A',
+      address: A,
+      type: 'decrease',
+      size_delta_usd: -300,
+      position_size_usd: 1200,
+      collateral_delta_usd: 0,
+      position_collateral_usd: 100,
+      price: 120,
+      entry_price: 103.333333,
+      pnl_delta_usd: 48.387097,
+      fee_usd: 0.3,
+      fee_total_usd: 0.3,
+    }),
+    fill({
+      time: NOW - H / 2,
+      position_key: 'B',
+      address: B,
+      market: 'BTC-PERP',
+      market_variant: 'BTC/USD[USDC-USDC]',
+      side: 'short',
+      type: 'liquidation',
+      size_delta_usd: -2000,
+      position_size_usd: 0,
+      collateral_delta_usd: -200,
+      position_collateral_usd: 0,
+      price: 71000,
+      entry_price: 65000,
+      pnl_delta_usd: -184.615385,
+      fee_usd: 1.5,
+      liquidation_fee_usd: 10,
+      fee_total_usd: 11.5,
+    }),
+    fill({ time: NOW - H / 6, position_key: 'C', address: C, market_variant: 'SOL/USD[USDC-USDC]', size_delta_usd: 400.123456, position_size_usd: 400.123456, fee_usd: 0.4, fee_total_usd: 0.4 }),
+    fill({
+      time: NOW,
+      position_key: 'C',
+      address: C,
+      market_variant: 'SOL/USD[USDC-USDC]',
+      type: 'increase',
+      size_delta_usd: 100,
+      position_size_usd: 500.123456,
+      collateral_delta_usd: 0,
+      fee_usd: 0.1,
+      fee_total_usd: 0.1,
+    }),
   ];
   const snap = (over: Parameters<typeof marketSnapshot>[0]) => marketSnapshot({ time: NOW - 5 * 60_000, ...over });
   const marketSnapshots = [
     snap({ time: NOW - 65 * 60_000, index_price: 99, oi_long_usd: 1, oi_short_usd: 1, funding_rate_long: 0.5, funding_rate_short: 0.5 }),
     snap({ index_price: 118.5, oi_long_usd: 1200, oi_short_usd: 300.5, funding_rate_long: 0.0000123, funding_rate_short: -0.0000456 }),
     snap({ market_variant: 'SOL/USD[USDC-USDC]', index_price: 118.5, oi_long_usd: 400.123456, funding_rate_long: 0.00001, funding_rate_short: -0.00002 }),
-    snap({ market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', index_price: 65000.25, oi_long_usd: 5000,
-      funding_rate_long: -0.00003, funding_rate_short: 0.00001 }),
-    snap({ market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]', index_price: 3000, oi_long_usd: 700, oi_short_usd: 250.25,
-      funding_rate_long: 0.000002, funding_rate_short: -0.000003 }),
-    snap({ protocol: 'beta', market: 'SOL-PERP', market_variant: null, index_price: 118.4, oi_long_usd: 10000, oi_short_usd: 5000,
-      funding_rate_long: -0.00001, funding_rate_short: -0.00002 }),
-    snap({ protocol: 'beta', market: 'ETH-PERP', market_variant: null, index_price: 2999.5, oi_long_usd: 3000, oi_short_usd: 1000,
-      funding_rate_long: -0.000015, funding_rate_short: -0.000025 }),
+    snap({ market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', index_price: 65000.25, oi_long_usd: 5000, funding_rate_long: -0.00003, funding_rate_short: 0.00001 }),
+    snap({ market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]', index_price: 3000, oi_long_usd: 700, oi_short_usd: 250.25, funding_rate_long: 0.000002, funding_rate_short: -0.000003 }),
+    snap({ protocol: 'beta', market: 'SOL-PERP', market_variant: null, index_price: 118.4, oi_long_usd: 10000, oi_short_usd: 5000, funding_rate_long: -0.00001, funding_rate_short: -0.00002 }),
+    snap({ protocol: 'beta', market: 'ETH-PERP', market_variant: null, index_price: 2999.5, oi_long_usd: 3000, oi_short_usd: 1000, funding_rate_long: -0.000015, funding_rate_short: -0.000025 }),
   ];
   return { fills, marketSnapshots, positionSnapshots: [] };
 }
@@ -108,8 +206,7 @@ describe('endpoints 1-4, 20, 21 on a known journal', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       data: [
-        { protocol: 'alpha', open_interest_usd: 7850.873456, volume_24h_usd: 3900.123456, fees_24h_usd: 5.4,
-          liquidations_24h_usd: 2000, markets: 3 },
+        { protocol: 'alpha', open_interest_usd: 7850.873456, volume_24h_usd: 3900.123456, fees_24h_usd: 5.4, liquidations_24h_usd: 2000, markets: 3 },
         { protocol: 'beta', open_interest_usd: 19000, volume_24h_usd: 5000, fees_24h_usd: 3, liquidations_24h_usd: 0, markets: 2 },
       ],
     });
@@ -135,18 +232,54 @@ describe('endpoints 1-4, 20, 21 on a known journal', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       data: [
-        { market_variant: 'BTC/USD[USDC-USDC]', market: 'BTC-PERP', index_price: 65000.25, open_interest_long_usd: 5000,
-          open_interest_short_usd: 0, funding_rate_long: -0.00003, funding_rate_short: 0.00001, volume_24h_usd: 2000,
-          fees_24h_usd: 3.5, liquidations_24h_usd: 2000 },
-        { market_variant: 'ETH/USD[USDC-USDC]', market: 'ETH-PERP', index_price: 3000, open_interest_long_usd: 700,
-          open_interest_short_usd: 250.25, funding_rate_long: 0.000002, funding_rate_short: -0.000003, volume_24h_usd: 700,
-          fees_24h_usd: 0.7, liquidations_24h_usd: 0 },
-        { market_variant: 'SOL/USD[USDC-USDC]', market: 'SOL-PERP', index_price: 118.5, open_interest_long_usd: 400.123456,
-          open_interest_short_usd: 0, funding_rate_long: 0.00001, funding_rate_short: -0.00002, volume_24h_usd: 400.123456,
-          fees_24h_usd: 0.4, liquidations_24h_usd: 0 },
-        { market_variant: 'SOL/USD[WSOL-USDC]', market: 'SOL-PERP', index_price: 118.5, open_interest_long_usd: 1200,
-          open_interest_short_usd: 300.5, funding_rate_long: 0.0000123, funding_rate_short: -0.0000456, volume_24h_usd: 800,
-          fees_24h_usd: 0.8, liquidations_24h_usd: 0 },
+        {
+          market_variant: 'BTC/USD[USDC-USDC]',
+          market: 'BTC-PERP',
+          index_price: 65000.25,
+          open_interest_long_usd: 5000,
+          open_interest_short_usd: 0,
+          funding_rate_long: -0.00003,
+          funding_rate_short: 0.00001,
+          volume_24h_usd: 2000,
+          fees_24h_usd: 3.5,
+          liquidations_24h_usd: 2000,
+        },
+        {
+          market_variant: 'ETH/USD[USDC-USDC]',
+          market: 'ETH-PERP',
+          index_price: 3000,
+          open_interest_long_usd: 700,
+          open_interest_short_usd: 250.25,
+          funding_rate_long: 0.000002,
+          funding_rate_short: -0.000003,
+          volume_24h_usd: 700,
+          fees_24h_usd: 0.7,
+          liquidations_24h_usd: 0,
+        },
+        {
+          market_variant: 'SOL/USD[USDC-USDC]',
+          market: 'SOL-PERP',
+          index_price: 118.5,
+          open_interest_long_usd: 400.123456,
+          open_interest_short_usd: 0,
+          funding_rate_long: 0.00001,
+          funding_rate_short: -0.00002,
+          volume_24h_usd: 400.123456,
+          fees_24h_usd: 0.4,
+          liquidations_24h_usd: 0,
+        },
+        {
+          market_variant: 'SOL/USD[WSOL-USDC]',
+          market: 'SOL-PERP',
+          index_price: 118.5,
+          open_interest_long_usd: 1200,
+          open_interest_short_usd: 300.5,
+          funding_rate_long: 0.0000123,
+          funding_rate_short: -0.0000456,
+          volume_24h_usd: 800,
+          fees_24h_usd: 0.8,
+          liquidations_24h_usd: 0,
+        },
       ],
     });
   });
@@ -168,10 +301,30 @@ describe('endpoints 1-4, 20, 21 on a known journal', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       data: [
-        { market_variant: null, market: 'ETH-PERP', index_price: 2999.5, open_interest_long_usd: 3000, open_interest_short_usd: 1000,
-          funding_rate_long: -0.000015, funding_rate_short: -0.000025, volume_24h_usd: 0, fees_24h_usd: 0, liquidations_24h_usd: 0 },
-        { market_variant: null, market: 'SOL-PERP', index_price: 118.4, open_interest_long_usd: 10000, open_interest_short_usd: 5000,
-          funding_rate_long: -0.00001, funding_rate_short: -0.00002, volume_24h_usd: 5000, fees_24h_usd: 3, liquidations_24h_usd: 0 },
+        {
+          market_variant: null,
+          market: 'ETH-PERP',
+          index_price: 2999.5,
+          open_interest_long_usd: 3000,
+          open_interest_short_usd: 1000,
+          funding_rate_long: -0.000015,
+          funding_rate_short: -0.000025,
+          volume_24h_usd: 0,
+          fees_24h_usd: 0,
+          liquidations_24h_usd: 0,
+        },
+        {
+          market_variant: null,
+          market: 'SOL-PERP',
+          index_price: 118.4,
+          open_interest_long_usd: 10000,
+          open_interest_short_usd: 5000,
+          funding_rate_long: -0.00001,
+          funding_rate_short: -0.00002,
+          volume_24h_usd: 5000,
+          fees_24h_usd: 3,
+          liquidations_24h_usd: 0,
+        },
       ],
     });
   });
@@ -271,13 +424,17 @@ describe('errors and headers', () => {
   it('500 internal_error without stack or SQL; logged with the request id', async () => {
     const spy = vi.spyOn(log, 'error').mockImplementation(() => undefined);
     try {
-      mountRoute(t.app, defineRoute({
-        path: '/v1/test-boom',
-        cost: 1,
-        summary: 'test',
-        query: noQuery,
-        handle: () => t.service.db.querySql('SELECT secret_column FROM no_such_table'),
-      }), t.keys);
+      mountRoute(
+        t.app,
+        defineRoute({
+          path: '/v1/test-boom',
+          cost: 1,
+          summary: 'test',
+          query: noQuery,
+          handle: () => t.service.db.querySql('SELECT secret_column FROM no_such_table'),
+        }),
+        t.keys,
+      );
       const { res, status, body } = await json('/v1/test-boom', 'trial', { headers: { 'x-request-id': 'trace-12345678' } });
       expect(status).toBe(500);
       expectOurError(body, status, 'internal_error');
@@ -293,13 +450,17 @@ describe('errors and headers', () => {
 
   it('validates each distinct query string once and shares its frozen result; a bad one is a 400 every time', async () => {
     const seen: unknown[] = [];
-    mountRoute(t.app, defineRoute({
-      path: '/v1/test-echo',
-      cost: 1,
-      summary: 'test',
-      query: querySchema({ offset: v.optional(offsetParam), market: v.optional(marketParam) }),
-      handle: ({ query }) => (seen.push(query), query),
-    }), t.keys);
+    mountRoute(
+      t.app,
+      defineRoute({
+        path: '/v1/test-echo',
+        cost: 1,
+        summary: 'test',
+        query: querySchema({ offset: v.optional(offsetParam), market: v.optional(marketParam) }),
+        handle: ({ query }) => (seen.push(query), query),
+      }),
+      t.keys,
+    );
     const a1 = await json('/v1/test-echo?offset=5&market=sol-perp');
     const a2 = await json('/v1/test-echo?offset=5&market=sol-perp');
     const b = await json('/v1/test-echo?offset=6');
@@ -319,9 +480,16 @@ describe('errors and headers', () => {
 
   it('every answer carries x-request-id and x-api-version', async () => {
     const cases: [string, string | null, RequestInit?][] = [
-      ['/v1/protocols', 'trial'], ['/v1/alpha/markets/stats', 'trial'], ['/v1/protocols', null], ['/v1/nope', null],
-      ['/v1/protocols?foo=1', 'trial'], ['/v1/protocols', 'trial', { method: 'POST' }], ['/v1/openapi.json', null],
-      ['/v1/protocols', 'internal'], ['/v1/mcp', 'pro'], ['/v1/mcp', 'trial', { method: 'POST' }],
+      ['/v1/protocols', 'trial'],
+      ['/v1/alpha/markets/stats', 'trial'],
+      ['/v1/protocols', null],
+      ['/v1/nope', null],
+      ['/v1/protocols?foo=1', 'trial'],
+      ['/v1/protocols', 'trial', { method: 'POST' }],
+      ['/v1/openapi.json', null],
+      ['/v1/protocols', 'internal'],
+      ['/v1/mcp', 'pro'],
+      ['/v1/mcp', 'trial', { method: 'POST' }],
     ];
     const ids = new Set<string>();
     for (const [path, plan, init] of cases) {

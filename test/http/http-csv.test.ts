@@ -28,7 +28,9 @@ beforeAll(async () => {
     AND address IN (SELECT address FROM lifecycles WHERE protocol = 'alpha') GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1`);
   address = row!.address as string;
   const ids = await t.service.db.querySql(`SELECT protocol, max(position_id) AS id FROM lifecycles WHERE address = $a GROUP BY 1`, { a: address });
-  for (const r of ids) if (r.protocol === 'beta') betaId = r.id as number; else alphaId = r.id as number;
+  for (const r of ids)
+    if (r.protocol === 'beta') betaId = r.id as number;
+    else alphaId = r.id as number;
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -41,9 +43,22 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; } else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
   return rows;
 }
@@ -54,7 +69,9 @@ const cell = (v: unknown): string => (v === null ? '' : typeof v === 'object' ? 
 function urlOf(route: RestRoute): string {
   const beta = route.path.startsWith('/v1/beta/');
   const path = route.path.replace(':address', address).replace(':id', String(beta ? betaId : alphaId));
-  const required = Object.entries(route.query.entries).filter(([, s]) => (s as { type: string }).type !== 'optional').map(([n]) => n);
+  const required = Object.entries(route.query.entries)
+    .filter(([, s]) => (s as { type: string }).type !== 'optional')
+    .map(([n]) => n);
   const sample: Record<string, string> = { market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]' };
   const qs = required.map((n) => `${n}=${encodeURIComponent(sample[n]!)}`).join('&');
   return qs ? `${path}?${qs}` : path;
@@ -68,7 +85,7 @@ describe('Accept: text/csv', () => {
       const url = urlOf(route);
       const json = await t.get(url, 'premium');
       expect(json.status, url).toBe(200);
-      const body = await json.json() as Record<string, any>;
+      const body = (await json.json()) as Record<string, any>;
       const res = await t.get(url, 'premium', { headers: { accept: 'text/csv' } });
       expect(res.status, url).toBe(200);
       const columns = csvColumns(route);
@@ -93,8 +110,7 @@ describe('Accept: text/csv', () => {
   });
 
   it('the data has rows where it matters (accounts with arrays, liquidations, fills, candles)', async () => {
-    for (const path of ['/v1/beta/accounts/search?limit=20', '/v1/alpha/liquidations/search?limit=20', '/v1/beta/fills?limit=20',
-      '/v1/beta/prices/history?market=SOL-PERP']) {
+    for (const path of ['/v1/beta/accounts/search?limit=20', '/v1/alpha/liquidations/search?limit=20', '/v1/beta/fills?limit=20', '/v1/beta/prices/history?market=SOL-PERP']) {
       const rows = parseCsv(await (await t.get(path, 'premium', { headers: { accept: 'text/csv' } })).text());
       expect(rows.length, path).toBeGreaterThan(10);
     }
@@ -112,7 +128,7 @@ describe('Accept: text/csv', () => {
   });
 
   it('the OpenAPI document lists text/csv on the list and history endpoints only', async () => {
-    const doc = await (await t.app.request('/v1/openapi.json')).json() as any;
+    const doc = (await (await t.app.request('/v1/openapi.json')).json()) as any;
     const content = (path: string) => Object.keys(doc.paths[path].get.responses['200'].content);
     expect(content('/v1/beta/fills')).toEqual(['application/json', 'text/csv']);
     expect(content('/v1/alpha/volume/history')).toEqual(['application/json', 'text/csv']);
@@ -133,7 +149,13 @@ describe('Accept: text/csv', () => {
   });
 
   it('quotes as RFC 4180 says', () => {
-    const text = csvOf(['a', 'b', 'c', 'd'], [{ a: 'x,y', b: 'say "hi"', c: null, d: ['SOL-PERP', 'BTC-PERP'] }, { a: 'line\nbreak', b: 1.5, c: true, d: [] }]);
+    const text = csvOf(
+      ['a', 'b', 'c', 'd'],
+      [
+        { a: 'x,y', b: 'say "hi"', c: null, d: ['SOL-PERP', 'BTC-PERP'] },
+        { a: 'line\nbreak', b: 1.5, c: true, d: [] },
+      ],
+    );
     expect(text).toBe('a,b,c,d\r\n"x,y","say ""hi""",,"[""SOL-PERP"",""BTC-PERP""]"\r\n"line\nbreak",1.5,true,[]\r\n');
     expect(parseCsv(text)[1]).toEqual(['x,y', 'say "hi"', '', '["SOL-PERP","BTC-PERP"]']);
   });

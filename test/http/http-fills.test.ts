@@ -54,11 +54,12 @@ describe('GET /v1/{protocol}/fills', () => {
       const { rows, pages } = await walk(`/v1/${protocol}/fills?address=${wallet}&limit=17`);
       expect(pages).toBe(Math.ceil(n / 17));
       // journal order breaks ties in time: the raw rows' order, newest first
-      const expected = raw.map((f, i) => ({ f, i })).filter(({ f }) => f.protocol === protocol && f.address === wallet)
-        .sort((a, b) => b.f.time - a.f.time || b.i - a.i).map(({ f }) => f);
-      expect(rows.map((r) => r.tx + ':' + r.type + ':' + r.size_delta_usd)).toEqual(
-        expected.map((f) => f.tx + ':' + f.type + ':' + Math.round(f.size_delta_usd * 1e6) / 1e6),
-      );
+      const expected = raw
+        .map((f, i) => ({ f, i }))
+        .filter(({ f }) => f.protocol === protocol && f.address === wallet)
+        .sort((a, b) => b.f.time - a.f.time || b.i - a.i)
+        .map(({ f }) => f);
+      expect(rows.map((r) => r.tx + ':' + r.type + ':' + r.size_delta_usd)).toEqual(expected.map((f) => f.tx + ':' + f.type + ':' + Math.round(f.size_delta_usd * 1e6) / 1e6));
       expect(new Set(rows.map((r) => r.seq)).size).toBe(rows.length);
       for (let i = 1; i < rows.length; i++) {
         const [a, b] = [rows[i - 1], rows[i]];
@@ -67,12 +68,18 @@ describe('GET /v1/{protocol}/fills', () => {
     });
   }
 
-  it('each row is the stream\'s data frame for that fill', async () => {
+  it("each row is the stream's data frame for that fill", async () => {
     const page = await get('/v1/beta/fills?limit=50');
     expect(page.data.length).toBe(50);
     const seqs = page.data.map((r: { seq: number }) => r.seq);
     const frames = await t.service.db.query('stream/fills', {
-      after: Math.min(...seqs) - 1, until: Math.max(...seqs), protocol: 'beta', market: null, address: null, since_ms: null, limit: 100_000,
+      after: Math.min(...seqs) - 1,
+      until: Math.max(...seqs),
+      protocol: 'beta',
+      market: null,
+      address: null,
+      since_ms: null,
+      limit: 100_000,
     });
     const bySeq = new Map(frames.map((f) => [f.seq, f]));
     for (const r of page.data) expect(r).toEqual(bySeq.get(r.seq));
@@ -84,8 +91,9 @@ describe('GET /v1/{protocol}/fills', () => {
     const to = '2026-04-21T06:00:00Z';
     const q = `market=sol-perp&type=decrease&side=short&min_size_usd=500&from=${from}&to=${to}&limit=500`;
     const { rows } = await walk(`/v1/alpha/fills?${q}`);
-    const expected = raw.filter((f) => f.protocol === 'alpha' && f.market === 'SOL-PERP' && f.type === 'decrease' && f.side === 'short'
-      && Math.abs(f.size_delta_usd) >= 500 && f.time >= at(from) && f.time < at(to));
+    const expected = raw.filter(
+      (f) => f.protocol === 'alpha' && f.market === 'SOL-PERP' && f.type === 'decrease' && f.side === 'short' && Math.abs(f.size_delta_usd) >= 500 && f.time >= at(from) && f.time < at(to),
+    );
     expect(expected.length).toBeGreaterThan(0);
     expect(rows.map((r) => r.tx).sort()).toEqual(expected.map((f) => f.tx).sort());
     const variant = raw.find((f) => f.protocol === 'alpha')!.market_variant!;
@@ -123,21 +131,23 @@ describe('GET /v1/{protocol}/fills: plan history depth', () => {
   beforeAll(async () => {
     u = await openTestApp({
       now: NOW2,
-      batches: [{
-        fills: [40, 20, 1].map((days, i) => fill({ protocol: 'beta', market_variant: null, position_key: `P${i}`, time: NOW2 - days * D })),
-        marketSnapshots: [],
-        positionSnapshots: [],
-      }],
+      batches: [
+        {
+          fills: [40, 20, 1].map((days, i) => fill({ protocol: 'beta', market_variant: null, position_key: `P${i}`, time: NOW2 - days * D })),
+          marketSnapshots: [],
+          positionSnapshots: [],
+        },
+      ],
     });
   });
   afterAll(() => u?.close());
 
   it('a trial walk ends at 30 days with next_cursor null; premium reaches every fill', async () => {
-    const trial = await (await u.get('/v1/beta/fills?limit=1', 'trial')).json() as any;
-    const second = await (await u.get(`/v1/beta/fills?limit=1&cursor=${trial.next_cursor}`, 'trial')).json() as any;
+    const trial = (await (await u.get('/v1/beta/fills?limit=1', 'trial')).json()) as any;
+    const second = (await (await u.get(`/v1/beta/fills?limit=1&cursor=${trial.next_cursor}`, 'trial')).json()) as any;
     expect(second.data.length).toBe(1);
     expect(second.next_cursor).toBeNull();
-    const premium = await (await u.get('/v1/beta/fills', 'premium')).json() as any;
+    const premium = (await (await u.get('/v1/beta/fills', 'premium')).json()) as any;
     expect(premium.data.length).toBe(3);
     expect(premium.data.map((r: { time: string }) => r.time)).toEqual([1, 20, 40].map((d) => new Date(NOW2 - d * D).toISOString()));
   });

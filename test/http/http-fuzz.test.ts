@@ -16,7 +16,6 @@ import { ERROR_CODES } from '../../server/http/response-schemas/error-body.ts';
 import type { RestRoute } from '../../server/http/routes/define.ts';
 import type { IncomingBatch } from '../../server/journal/rows.ts';
 
-
 // CommonJS interop (both packages also export themselves as `default`).
 const Ajv2020 = ajv2020Module.default;
 type Ajv2020 = InstanceType<typeof Ajv2020>;
@@ -32,27 +31,57 @@ const PER_ROUTE = 130;
 function journal(): IncomingBatch {
   const fills = [
     fill({ time: NOW - 30 * H, position_key: 'A1', address: A }),
-    fill({ time: NOW - 20 * H, position_key: 'A1', address: A, type: 'close', size_delta_usd: -1000, position_size_usd: 0,
-      collateral_delta_usd: -100, position_collateral_usd: 0, price: 110, pnl_delta_usd: 100 }),
-    fill({ time: NOW - 5 * H, position_key: 'A2', address: A, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]',
-      size_delta_usd: 500, position_size_usd: 500, price: 3000, entry_price: 3000 }),
-    fill({ time: NOW - 3 * H, position_key: 'B1', address: B, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]',
-      side: 'short', size_delta_usd: 2000, position_size_usd: 2000, collateral_delta_usd: 200, position_collateral_usd: 200,
-      price: 65000, entry_price: 65000 }),
-    fill({ time: NOW - 1 * H, position_key: 'B1', address: B, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]',
-      side: 'short', type: 'liquidation', size_delta_usd: -2000, position_size_usd: 0, collateral_delta_usd: -200,
-      position_collateral_usd: 0, price: 71000, entry_price: 65000, pnl_delta_usd: -184.615385, liquidation_fee_usd: 10 }),
+    fill({
+      time: NOW - 20 * H,
+      position_key: 'A1',
+      address: A,
+      type: 'close',
+      size_delta_usd: -1000,
+      position_size_usd: 0,
+      collateral_delta_usd: -100,
+      position_collateral_usd: 0,
+      price: 110,
+      pnl_delta_usd: 100,
+    }),
+    fill({ time: NOW - 5 * H, position_key: 'A2', address: A, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]', size_delta_usd: 500, position_size_usd: 500, price: 3000, entry_price: 3000 }),
+    fill({
+      time: NOW - 3 * H,
+      position_key: 'B1',
+      address: B,
+      market: 'BTC-PERP',
+      market_variant: 'BTC/USD[USDC-USDC]',
+      side: 'short',
+      size_delta_usd: 2000,
+      position_size_usd: 2000,
+      collateral_delta_usd: 200,
+      position_collateral_usd: 200,
+      price: 65000,
+      entry_price: 65000,
+    }),
+    fill({
+      time: NOW - 1 * H,
+      position_key: 'B1',
+      address: B,
+      market: 'BTC-PERP',
+      market_variant: 'BTC/USD[USDC-USDC]',
+      side: 'short',
+      type: 'liquidation',
+      size_delta_usd: -2000,
+      position_size_usd: 0,
+      collateral_delta_usd: -200,
+      position_collateral_usd: 0,
+      price: 71000,
+      entry_price: 65000,
+      pnl_delta_usd: -184.615385,
+      liquidation_fee_usd: 10,
+    }),
   ];
   const marketSnapshots = [
     marketSnapshot({ time: NOW - 10 * 60_000, index_price: 118.5, oi_long_usd: 0, funding_rate_long: 0.00001 }),
-    marketSnapshot({ time: NOW - 10 * 60_000, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]', index_price: 3010,
-      oi_long_usd: 500 }),
+    marketSnapshot({ time: NOW - 10 * 60_000, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]', index_price: 3010, oi_long_usd: 500 }),
     marketSnapshot({ time: NOW - 10 * 60_000, protocol: 'beta', market: 'SOL-PERP', market_variant: null, funding_rate_long: -0.00001 }),
   ];
-  const positionSnapshots = [
-    positionSnapshot({ time: NOW - 10 * 60_000, position_key: 'A2', size_usd: 500, collateral_usd: 100, mark_price: 3010,
-      liquidation_price: 2450 }),
-  ];
+  const positionSnapshots = [positionSnapshot({ time: NOW - 10 * 60_000, position_key: 'A2', size_usd: 500, collateral_usd: 100, mark_price: 3010, liquidation_price: 2450 })];
   return { fills, marketSnapshots, positionSnapshots };
 }
 
@@ -80,22 +109,109 @@ const UNICODE = 'aZ09-_/.:%&=?#+ \t\n\'"\\;()[]{}<>*|$`~^ΩμéßЖ中文日本�
 
 /** Values that are wrong (or odd but valid) for almost any parameter. */
 const ODD_VALUES = [
-  '', ' ', '  x  ', '-1', '0', '1', '-0', '1.5', '1e3', '1E-7', '0x10', '+5', '00', '007', '499', '500', '501',
-  '99999999999999999999', '9007199254740993', '2147483648', '1000000000', '1000000001', 'NaN', 'Infinity', '-Infinity',
-  'null', 'undefined', 'true', 'false', 'TRUE', '[]', '{}', '[1,2]',
-  "' OR 1=1 --", "'; DROP TABLE fills; --", '1; SELECT * FROM accounts', "\\' UNION SELECT 1 --", '%', '%25', '%00',
-  '\u0000', '😀', 'Ωμέγα', '中文', '\u202e', 'x'.repeat(5000), '9'.repeat(400),
+  '',
+  ' ',
+  '  x  ',
+  '-1',
+  '0',
+  '1',
+  '-0',
+  '1.5',
+  '1e3',
+  '1E-7',
+  '0x10',
+  '+5',
+  '00',
+  '007',
+  '499',
+  '500',
+  '501',
+  '99999999999999999999',
+  '9007199254740993',
+  '2147483648',
+  '1000000000',
+  '1000000001',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  'TRUE',
+  '[]',
+  '{}',
+  '[1,2]',
+  "' OR 1=1 --",
+  "'; DROP TABLE fills; --",
+  '1; SELECT * FROM accounts',
+  "\\' UNION SELECT 1 --",
+  '%',
+  '%25',
+  '%00',
+  '\u0000',
+  '😀',
+  'Ωμέγα',
+  '中文',
+  '\u202e',
+  'x'.repeat(5000),
+  '9'.repeat(400),
   // timestamps: epochs, far past / future, impossible dates, odd forms
-  '1717200000', '1717200000000', '1780358400000', '-86400', '0001-01-01', '0000-01-01T00:00:00Z', '1970-01-01T00:00:00Z',
-  '1900-01-01', '9999-12-31T23:59:59-01:00',
-  '9999-12-31T23:59:59.999Z', '275760-09-13', '2026-02-30', '2026-13-01', '2026-06-01T24:00:00Z',
-  '2026-06-01T00:00:60Z', '2026-06-01T00:00:00+14:00', '2026-06-01T00:00:00-23:59', '2026-06-01T00:00:00+99:00',
-  '2026-06-01 00:00:00', '2026-06-01T00:00:00', '2026-06-01T00:00:00.123456789Z', '2026-06-01', '2026-06-02T00:00:00Z',
-  '2026-05-01T00:00:00Z', 'yesterday', 'now',
+  '1717200000',
+  '1717200000000',
+  '1780358400000',
+  '-86400',
+  '0001-01-01',
+  '0000-01-01T00:00:00Z',
+  '1970-01-01T00:00:00Z',
+  '1900-01-01',
+  '9999-12-31T23:59:59-01:00',
+  '9999-12-31T23:59:59.999Z',
+  '275760-09-13',
+  '2026-02-30',
+  '2026-13-01',
+  '2026-06-01T24:00:00Z',
+  '2026-06-01T00:00:60Z',
+  '2026-06-01T00:00:00+14:00',
+  '2026-06-01T00:00:00-23:59',
+  '2026-06-01T00:00:00+99:00',
+  '2026-06-01 00:00:00',
+  '2026-06-01T00:00:00',
+  '2026-06-01T00:00:00.123456789Z',
+  '2026-06-01',
+  '2026-06-02T00:00:00Z',
+  '2026-05-01T00:00:00Z',
+  'yesterday',
+  'now',
   // domain values, valid and not
-  'SOL-PERP', 'sol-perp', 'NOPE-PERP', 'SOL', '-PERP', 'SOL/USD[WSOL-USDC]', 'SOL/USD[NOPE]', 'sol/usd[wsol-usdc]',
-  'SOL/USD[]', A, B, 'AddrZ111111111111111111111111111111111111111', '0OIl', 'Addr', 'long', 'short', 'LONG', 'asc',
-  'desc', 'DESC', '5m', '15m', '1h', '4h', '1d', '1w', '0h', '60m',
+  'SOL-PERP',
+  'sol-perp',
+  'NOPE-PERP',
+  'SOL',
+  '-PERP',
+  'SOL/USD[WSOL-USDC]',
+  'SOL/USD[NOPE]',
+  'sol/usd[wsol-usdc]',
+  'SOL/USD[]',
+  A,
+  B,
+  'AddrZ111111111111111111111111111111111111111',
+  '0OIl',
+  'Addr',
+  'long',
+  'short',
+  'LONG',
+  'asc',
+  'desc',
+  'DESC',
+  '5m',
+  '15m',
+  '1h',
+  '4h',
+  '1d',
+  '1w',
+  '0h',
+  '60m',
 ];
 
 const randomValue = (): string => {
@@ -107,14 +223,51 @@ const randomValue = (): string => {
 
 /** Odd path-parameter values. */
 const ODD_PATH_VALUES = [
-  'x', '0', '-1', '1.5', '1e3', '99999999999999999999', '9007199254740993', '000001', A.toLowerCase(), `${A}1`,
-  A.slice(0, 31), 'AddrZ111111111111111111111111111111111111111', "' OR 1=1 --", '%27%3B%20DROP%20TABLE%20fills',
-  '😀', 'Ωμέγα', '..', '.', '%2F', '%00', 'x'.repeat(3000), ' ', 'null',
+  'x',
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '99999999999999999999',
+  '9007199254740993',
+  '000001',
+  A.toLowerCase(),
+  `${A}1`,
+  A.slice(0, 31),
+  'AddrZ111111111111111111111111111111111111111',
+  "' OR 1=1 --",
+  '%27%3B%20DROP%20TABLE%20fills',
+  '😀',
+  'Ωμέγα',
+  '..',
+  '.',
+  '%2F',
+  '%00',
+  'x'.repeat(3000),
+  ' ',
+  'null',
 ];
 
 /** Raw (not URL-encoded by us) odd query strings. */
-const RAW_QUERIES = ['%ZZ=1', 'market=%E0%A4%A', '&&&', '=', '==1', 'a', '%', 'market[]=x', 'market[a]=b', '?', '#frag',
-  'a=1&a=2&a=3', 'limit=1&limit=1', '%00=%00', '__proto__=1', 'constructor=1', 'x=' + '%41'.repeat(2000)];
+const RAW_QUERIES = [
+  '%ZZ=1',
+  'market=%E0%A4%A',
+  '&&&',
+  '=',
+  '==1',
+  'a',
+  '%',
+  'market[]=x',
+  'market[a]=b',
+  '?',
+  '#frag',
+  'a=1&a=2&a=3',
+  'limit=1&limit=1',
+  '%00=%00',
+  '__proto__=1',
+  'constructor=1',
+  'x=' + '%41'.repeat(2000),
+];
 
 // 429: the `trial` key (60 req/min) is used on purpose and runs into its rate limit; the bulk of the
 // requests use an `internal` key, which is never limited.
@@ -138,8 +291,7 @@ beforeAll(async () => {
   ajv = new Ajv2020({ strict: false, allErrors: false });
   addFormats(ajv);
   ajv.addSchema(doc, 'openapi');
-  const [row] = await t.service.db.querySql(
-    "SELECT position_id FROM lifecycles WHERE address = $address ORDER BY position_id LIMIT 1", { address: A });
+  const [row] = await t.service.db.querySql('SELECT position_id FROM lifecycles WHERE address = $address ORDER BY position_id LIMIT 1', { address: A });
   realId = String(row!.position_id);
 });
 afterAll(async () => {
@@ -226,8 +378,7 @@ describe('fuzzing every REST route', () => {
           continue;
         }
         const error = body?.error;
-        const keysOk = body && Object.keys(body).join() === 'error' && error && typeof error === 'object'
-          && Object.keys(error).every((k) => ['code', 'message', 'param'].includes(k));
+        const keysOk = body && Object.keys(body).join() === 'error' && error && typeof error === 'object' && Object.keys(error).every((k) => ['code', 'message', 'param'].includes(k));
         if (!keysOk || typeof error.message !== 'string' || !(ERROR_CODES as readonly string[]).includes(error.code)) {
           failures.push(`${label}: malformed error body ${JSON.stringify(body).slice(0, 300)}`);
           continue;
@@ -249,8 +400,7 @@ describe('fuzzing every REST route', () => {
   it('edge cases on every parameter of every route: none is a 500', async () => {
     const key = t.key('premium');
     const failures: string[] = [];
-    const EDGE = ['', '-1', '1.5', '99999999999999999999', '1717200000000', '0001-01-01', '9999-12-31T23:59:59.999Z',
-      "'; DROP TABLE fills; --", '😀', 'x'.repeat(5000)];
+    const EDGE = ['', '-1', '1.5', '99999999999999999999', '1717200000000', '0001-01-01', '9999-12-31T23:59:59.999Z', "'; DROP TABLE fills; --", '😀', 'x'.repeat(5000)];
     for (const route of routes) {
       const base = route.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => (name === 'id' ? realId : A));
       for (const name of Object.keys(route.query.entries)) {

@@ -23,10 +23,7 @@ afterEach(async () => {
 });
 
 const batch = (day: string) => ({
-  fills: [
-    fill({ time: at(`${day}T10:00:00Z`), position_key: `L${day}` }),
-    fill({ time: at(`${day}T10:05:00Z`), position_key: `S${day}`, side: 'short' }),
-  ],
+  fills: [fill({ time: at(`${day}T10:00:00Z`), position_key: `L${day}` }), fill({ time: at(`${day}T10:05:00Z`), position_key: `S${day}`, side: 'short' })],
   marketSnapshots: [],
   positionSnapshots: [],
 });
@@ -102,7 +99,7 @@ describe('GET /health', () => {
     expect(await warming()).toBe(true);
     release();
     await rebuilt;
-    expect(await settled(), 'the rebuild and the store\'s extension after it are done').toBe(false);
+    expect(await settled(), "the rebuild and the store's extension after it are done").toBe(false);
     expect(history.behind()).toBe(false);
   });
 
@@ -143,7 +140,10 @@ describe('GET /health', () => {
     const db = t.service.db;
     const real = db.queryOne.bind(db);
     const full = new Error('Out of Memory Error: could not allocate block of size 256.0 KiB (610.2 MiB/610.3 MiB used)');
-    const probe = vi.spyOn(db, 'queryOne').mockRejectedValueOnce(full).mockRejectedValueOnce(full)
+    const probe = vi
+      .spyOn(db, 'queryOne')
+      .mockRejectedValueOnce(full)
+      .mockRejectedValueOnce(full)
       .mockImplementation((name, params) => real(name, params));
     const res = await t.get('/health', null);
     expect(probe).toHaveBeenCalledTimes(3);

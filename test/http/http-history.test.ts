@@ -29,33 +29,69 @@ const V3 = 'BTC/USD[USDC-USDC]';
 function journal(): IncomingBatch {
   const fills = [
     fill({ time: NOW - 40 * D, position_key: 'F', size_delta_usd: 100, position_size_usd: 100, fee_usd: 0.05, fee_total_usd: 0.05 }),
-    fill({ time: NOW - 40 * D + H, position_key: 'F', type: 'close', size_delta_usd: -100, position_size_usd: 0,
-      collateral_delta_usd: -100, position_collateral_usd: 0, fee_usd: 0.05, fee_total_usd: 0.05 }),
-    fill({ time: NOW - 10 * D - H, position_key: 'G', market: 'BTC-PERP', market_variant: V3, side: 'short',
-      size_delta_usd: 500, position_size_usd: 500, fee_usd: 0.25, fee_total_usd: 0.25 }),
-    fill({ time: NOW - 10 * D, position_key: 'G', market: 'BTC-PERP', market_variant: V3, side: 'short', type: 'liquidation',
-      size_delta_usd: -500, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0,
-      fee_usd: 0.25, liquidation_fee_usd: 5, fee_total_usd: 5.25 }),
+    fill({
+      time: NOW - 40 * D + H,
+      position_key: 'F',
+      type: 'close',
+      size_delta_usd: -100,
+      position_size_usd: 0,
+      collateral_delta_usd: -100,
+      position_collateral_usd: 0,
+      fee_usd: 0.05,
+      fee_total_usd: 0.05,
+    }),
+    fill({ time: NOW - 10 * D - H, position_key: 'G', market: 'BTC-PERP', market_variant: V3, side: 'short', size_delta_usd: 500, position_size_usd: 500, fee_usd: 0.25, fee_total_usd: 0.25 }),
+    fill({
+      time: NOW - 10 * D,
+      position_key: 'G',
+      market: 'BTC-PERP',
+      market_variant: V3,
+      side: 'short',
+      type: 'liquidation',
+      size_delta_usd: -500,
+      position_size_usd: 0,
+      collateral_delta_usd: -100,
+      position_collateral_usd: 0,
+      fee_usd: 0.25,
+      liquidation_fee_usd: 5,
+      fee_total_usd: 5.25,
+    }),
     fill({ time: T('08:10:00'), position_key: 'A', size_delta_usd: 1000, position_size_usd: 1000, fee_usd: 0.5, fee_total_usd: 0.5 }),
     fill({ time: T('08:12:30'), position_key: 'B', side: 'short', size_delta_usd: 400, position_size_usd: 400, fee_usd: 0.2, fee_total_usd: 0.2 }),
-    fill({ time: T('08:20:00'), position_key: 'D', market: 'BTC-PERP', market_variant: V3, side: 'short',
-      size_delta_usd: 2000, position_size_usd: 2000, fee_usd: 1, fee_total_usd: 1 }),
-    fill({ time: T('09:00:00'), protocol: 'beta', position_key: 'Z', market: 'SOL-PERP', market_variant: null,
-      size_delta_usd: 5000, position_size_usd: 5000, fee_usd: 3, fee_total_usd: 3 }),
-    fill({ time: T('09:03:00'), position_key: 'A', type: 'increase', size_delta_usd: 500, position_size_usd: 1500,
-      collateral_delta_usd: 0, fee_usd: 0.25, fee_total_usd: 0.25 }),
-    fill({ time: T('09:30:00'), position_key: 'C', market_variant: V2, size_delta_usd: 200, position_size_usd: 200,
-      fee_usd: 0.1, fee_total_usd: 0.1 }),
-    fill({ time: T('09:40:00'), position_key: 'E', market_variant: V2, size_delta_usd: 300, position_size_usd: 300,
-      fee_usd: 0.3, fee_total_usd: 0.3 }),
-    fill({ time: T('10:02:00'), position_key: 'D', market: 'BTC-PERP', market_variant: V3, side: 'short', type: 'liquidation',
-      size_delta_usd: -2000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0,
-      fee_usd: 1.5, liquidation_fee_usd: 10, fee_total_usd: 11.5 }),
-    fill({ time: T('10:03:30'), position_key: 'E', market_variant: V2, type: 'liquidation',
-      size_delta_usd: -300, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0,
-      fee_usd: 0.3, liquidation_fee_usd: 3, fee_total_usd: 3.3 }),
-    fill({ time: T('10:07:00'), position_key: 'A', type: 'decrease', size_delta_usd: -300, position_size_usd: 1200,
-      collateral_delta_usd: 0, fee_usd: 0.15, fee_total_usd: 0.15 }),
+    fill({ time: T('08:20:00'), position_key: 'D', market: 'BTC-PERP', market_variant: V3, side: 'short', size_delta_usd: 2000, position_size_usd: 2000, fee_usd: 1, fee_total_usd: 1 }),
+    fill({ time: T('09:00:00'), protocol: 'beta', position_key: 'Z', market: 'SOL-PERP', market_variant: null, size_delta_usd: 5000, position_size_usd: 5000, fee_usd: 3, fee_total_usd: 3 }),
+    fill({ time: T('09:03:00'), position_key: 'A', type: 'increase', size_delta_usd: 500, position_size_usd: 1500, collateral_delta_usd: 0, fee_usd: 0.25, fee_total_usd: 0.25 }),
+    fill({ time: T('09:30:00'), position_key: 'C', market_variant: V2, size_delta_usd: 200, position_size_usd: 200, fee_usd: 0.1, fee_total_usd: 0.1 }),
+    fill({ time: T('09:40:00'), position_key: 'E', market_variant: V2, size_delta_usd: 300, position_size_usd: 300, fee_usd: 0.3, fee_total_usd: 0.3 }),
+    fill({
+      time: T('10:02:00'),
+      position_key: 'D',
+      market: 'BTC-PERP',
+      market_variant: V3,
+      side: 'short',
+      type: 'liquidation',
+      size_delta_usd: -2000,
+      position_size_usd: 0,
+      collateral_delta_usd: -100,
+      position_collateral_usd: 0,
+      fee_usd: 1.5,
+      liquidation_fee_usd: 10,
+      fee_total_usd: 11.5,
+    }),
+    fill({
+      time: T('10:03:30'),
+      position_key: 'E',
+      market_variant: V2,
+      type: 'liquidation',
+      size_delta_usd: -300,
+      position_size_usd: 0,
+      collateral_delta_usd: -100,
+      position_collateral_usd: 0,
+      fee_usd: 0.3,
+      liquidation_fee_usd: 3,
+      fee_total_usd: 3.3,
+    }),
+    fill({ time: T('10:07:00'), position_key: 'A', type: 'decrease', size_delta_usd: -300, position_size_usd: 1200, collateral_delta_usd: 0, fee_usd: 0.15, fee_total_usd: 0.15 }),
   ];
   const marketSnapshots = [
     marketSnapshot({ time: T('10:00:00'), oi_long_usd: 1600, oi_short_usd: 400, funding_rate_long: 0.0001, funding_rate_short: -0.0002 }),
@@ -92,7 +128,12 @@ describe('window logic (contract §4)', () => {
   });
 
   it('default window per interval: 5m → 1 d, 15m → 3 d, 4h → 30 d, 1d → 365 d (before to)', async () => {
-    for (const [interval, days] of [['5m', 1], ['15m', 3], ['4h', 30], ['1d', 365]] as const) {
+    for (const [interval, days] of [
+      ['5m', 1],
+      ['15m', 3],
+      ['4h', 30],
+      ['1d', 365],
+    ] as const) {
       const { body } = await get(`/v1/alpha/volume/history?interval=${interval}&to=2026-06-01T00:00:00Z`);
       expect(body.from).toBe(iso(at('2026-06-01T00:00:00Z') - days * D));
       expect(body.to).toBe('2026-06-01T00:00:00.000Z');
@@ -107,8 +148,7 @@ describe('window logic (contract §4)', () => {
     expect((await get('/v1/alpha/volume/history?interval=1d', 'trial')).body.from).toBe(iso(NOW - 30 * D));
     // liquidations use the liquidation lookback (trial 7 d), funding the funding depth (30 d, every plan)
     expect((await get(`/v1/alpha/liquidations/history?from=${iso(NOW - 15 * D)}`, 'trial')).body.from).toBe(iso(NOW - 7 * D));
-    expect((await get(`/v1/alpha/funding-rates/history?market_variant=${encodeURIComponent(V1)}&from=${iso(NOW - 40 * D)}`, 'premium'))
-      .body.from).toBe(iso(NOW - 30 * D));
+    expect((await get(`/v1/alpha/funding-rates/history?market_variant=${encodeURIComponent(V1)}&from=${iso(NOW - 40 * D)}`, 'premium')).body.from).toBe(iso(NOW - 30 * D));
   });
 
   it('a window ending before the plan depth is a 400 on to', async () => {
@@ -118,8 +158,7 @@ describe('window logic (contract §4)', () => {
   });
 
   it('from >= to is a 400 invalid_parameter on from', async () => {
-    for (const q of ['from=2026-06-02T10:00:00Z&to=2026-06-02T10:00:00Z', 'from=2026-06-02T11:00:00Z&to=2026-06-02T10:00:00Z',
-      'from=2026-06-03']) {
+    for (const q of ['from=2026-06-02T10:00:00Z&to=2026-06-02T10:00:00Z', 'from=2026-06-02T11:00:00Z&to=2026-06-02T10:00:00Z', 'from=2026-06-03']) {
       const { status, body } = await get(`/v1/alpha/volume/history?${q}`);
       expect(status).toBe(400);
       expect(body.error).toMatchObject({ code: 'invalid_parameter', param: 'from' });
@@ -144,8 +183,12 @@ describe('window logic (contract §4)', () => {
   });
 
   it('times outside 1970-01-01 … 9999-12-31 are a 400 naming the parameter (answers could not echo them)', async () => {
-    for (const [q, param] of [['to=0000-01-01T00:00:00Z', 'to'], ['from=1969-12-31T23:59:59.999Z', 'from'],
-      ['from=0001-01-01', 'from'], ['to=9999-12-31T23:59:59-00:01', 'to']] as const) {
+    for (const [q, param] of [
+      ['to=0000-01-01T00:00:00Z', 'to'],
+      ['from=1969-12-31T23:59:59.999Z', 'from'],
+      ['from=0001-01-01', 'from'],
+      ['to=9999-12-31T23:59:59-00:01', 'to'],
+    ] as const) {
       for (const path of ['/v1/alpha/volume/history', '/v1/alpha/liquidations/search']) {
         const { status, body } = await get(`${path}?${q.replace('+', '%2B')}`);
         expect(status, `${path}?${q}`).toBe(400);
@@ -168,8 +211,7 @@ describe('window logic (contract §4)', () => {
   });
 
   it('an unknown market or variant is a 400 naming it, not an empty series', async () => {
-    for (const path of ['/v1/alpha/volume/history?market=DOGE-PERP', '/v1/alpha/open-interest/history?market=DOGE-PERP',
-      '/v1/alpha/liquidations/history?market=DOGE-PERP']) {
+    for (const path of ['/v1/alpha/volume/history?market=DOGE-PERP', '/v1/alpha/open-interest/history?market=DOGE-PERP', '/v1/alpha/liquidations/history?market=DOGE-PERP']) {
       const { status, body } = await get(path);
       expect(status).toBe(400);
       expect(body.error).toMatchObject({ code: 'invalid_parameter', param: 'market' });
@@ -181,17 +223,20 @@ describe('window logic (contract §4)', () => {
 
 describe('8: amounts in the millions, exact', () => {
   it('sums exact millions across a snapshot variant and a fills-only one, through increases and decreases', async () => {
-    const t2 = await openTestApp({ now: NOW, batches: [{
-      fills: [
-        fill({ time: T('08:10:00'), position_key: 'P', market_variant: V2, size_delta_usd: 3_000_000.25, position_size_usd: 3_000_000.25 }),
-        fill({ time: T('08:20:00'), position_key: 'Q', market_variant: V2, side: 'short', size_delta_usd: 1_234_567.891234,
-          position_size_usd: 1_234_567.891234 }),
-        fill({ time: T('09:10:00'), position_key: 'P', market_variant: V2, type: 'decrease', size_delta_usd: -1_250_000.5,
-          position_size_usd: 1_749_999.75, collateral_delta_usd: 0 }),
+    const t2 = await openTestApp({
+      now: NOW,
+      batches: [
+        {
+          fills: [
+            fill({ time: T('08:10:00'), position_key: 'P', market_variant: V2, size_delta_usd: 3_000_000.25, position_size_usd: 3_000_000.25 }),
+            fill({ time: T('08:20:00'), position_key: 'Q', market_variant: V2, side: 'short', size_delta_usd: 1_234_567.891234, position_size_usd: 1_234_567.891234 }),
+            fill({ time: T('09:10:00'), position_key: 'P', market_variant: V2, type: 'decrease', size_delta_usd: -1_250_000.5, position_size_usd: 1_749_999.75, collateral_delta_usd: 0 }),
+          ],
+          marketSnapshots: [marketSnapshot({ time: T('10:00:00'), oi_long_usd: 2_500_000.5, oi_short_usd: 1_000_000.123456 })],
+          positionSnapshots: [],
+        },
       ],
-      marketSnapshots: [marketSnapshot({ time: T('10:00:00'), oi_long_usd: 2_500_000.5, oi_short_usd: 1_000_000.123456 })],
-      positionSnapshots: [],
-    }] });
+    });
     try {
       const res = await t2.get('/v1/alpha/open-interest/history?interval=1h&from=2026-06-02T08:00:00Z&to=2026-06-02T11:00:00Z', 'premium');
       expect(res.status).toBe(200);
@@ -222,8 +267,11 @@ describe('known markets (server/http/scope.ts)', () => {
       expect((await vol('DOGE-PERP')).status).toBe(400);
       expect((await vol('DOGE-PERP')).status).toBe(400);
       expect([seedLookups(), scopeLookups()]).toEqual([1, 2]);
-      await t2.service.append({ fills: [fill({ time: T('09:00:00'), market: 'DOGE-PERP', market_variant: 'DOGE/USD[USDC-USDC]', position_key: 'DOGE1' })],
-        marketSnapshots: [], positionSnapshots: [] });
+      await t2.service.append({
+        fills: [fill({ time: T('09:00:00'), market: 'DOGE-PERP', market_variant: 'DOGE/USD[USDC-USDC]', position_key: 'DOGE1' })],
+        marketSnapshots: [],
+        positionSnapshots: [],
+      });
       const after = await vol('DOGE-PERP');
       expect(after.status).toBe(200);
       expect(((await after.json()) as any).data).toHaveLength(1);
@@ -269,12 +317,8 @@ describe('9: volume history', () => {
   });
 
   it('4h and 1d buckets are aligned to the UTC epoch', async () => {
-    expect((await get(`/v1/alpha/volume/history?interval=4h&${FROM8}`)).body.data).toEqual([
-      { time: '2026-06-02T08:00:00.000Z', volume_usd: 4700, fees_usd: 4.3 },
-    ]);
-    expect((await get('/v1/alpha/volume/history?interval=1d&from=2026-06-02T06:00:00Z')).body.data).toEqual([
-      { time: '2026-06-02T00:00:00.000Z', volume_usd: 4700, fees_usd: 4.3 },
-    ]);
+    expect((await get(`/v1/alpha/volume/history?interval=4h&${FROM8}`)).body.data).toEqual([{ time: '2026-06-02T08:00:00.000Z', volume_usd: 4700, fees_usd: 4.3 }]);
+    expect((await get('/v1/alpha/volume/history?interval=1d&from=2026-06-02T06:00:00Z')).body.data).toEqual([{ time: '2026-06-02T00:00:00.000Z', volume_usd: 4700, fees_usd: 4.3 }]);
   });
 });
 
@@ -282,9 +326,7 @@ describe('6: liquidation history', () => {
   it('protocol-wide and per market; empty buckets omitted', async () => {
     const all = await get(`/v1/alpha/liquidations/history?${FROM8}`);
     expect(all.status).toBe(200);
-    expect(all.body.data).toEqual([
-      { time: '2026-06-02T10:00:00.000Z', count: 2, long_usd: 300, short_usd: 2000, total_usd: 2300, fees_usd: 13 },
-    ]);
+    expect(all.body.data).toEqual([{ time: '2026-06-02T10:00:00.000Z', count: 2, long_usd: 300, short_usd: 2000, total_usd: 2300, fees_usd: 13 }]);
     expect((await get(`/v1/alpha/liquidations/history?${FROM8}&market=BTC-PERP`)).body.data).toEqual([
       { time: '2026-06-02T10:00:00.000Z', count: 1, long_usd: 0, short_usd: 2000, total_usd: 2000, fees_usd: 10 },
     ]);
@@ -338,12 +380,8 @@ describe('8: open-interest history', () => {
 
   it('a running or truncated last bucket is the state at to (replay includes fills inside the partial 5 minutes)', async () => {
     const q = '/v1/alpha/open-interest/history?interval=1h&market=BTC-PERP&from=2026-06-02T10:00:00Z';
-    expect((await get(`${q}&to=2026-06-02T10:02:00Z`)).body.data).toEqual([
-      { time: '2026-06-02T10:00:00.000Z', long_usd: 0, short_usd: 2000, total_usd: 2000 },
-    ]);
-    expect((await get(`${q}&to=2026-06-02T10:02:01Z`)).body.data).toEqual([
-      { time: '2026-06-02T10:00:00.000Z', long_usd: 0, short_usd: 0, total_usd: 0 },
-    ]);
+    expect((await get(`${q}&to=2026-06-02T10:02:00Z`)).body.data).toEqual([{ time: '2026-06-02T10:00:00.000Z', long_usd: 0, short_usd: 2000, total_usd: 2000 }]);
+    expect((await get(`${q}&to=2026-06-02T10:02:01Z`)).body.data).toEqual([{ time: '2026-06-02T10:00:00.000Z', long_usd: 0, short_usd: 0, total_usd: 0 }]);
     // a future to: rows stop at the bucket holding now
     const future = await get('/v1/alpha/open-interest/history?market=BTC-PERP&from=2026-06-02T10:00:00Z&to=2026-06-03T00:00:00Z');
     expect(future.body.to).toBe('2026-06-03T00:00:00.000Z');

@@ -12,7 +12,11 @@ const WSOL = 'SOL/USD[WSOL-USDC]';
 const USOL = 'SOL/USD[USDC-USDC]';
 const BTC = 'BTC/USD[USDC-USDC]';
 
-interface Liq { name: string; ago: number; variant: string }
+interface Liq {
+  name: string;
+  ago: number;
+  variant: string;
+}
 /** Liquidations in journal (seq) order; L2, L3, L4 share one time, so seq breaks the tie (L4 first). */
 const LIQS: Liq[] = [
   { name: 'L9', ago: 40 * DAY, variant: WSOL },
@@ -36,40 +40,77 @@ const marketOf = (variant: string) => (variant.startsWith('BTC') ? 'BTC-PERP' : 
  * follows LIQS order. Plus a beta liquidation and an alpha close (neither listed).
  */
 function batches(): IncomingBatch[] {
-  const opens: IncomingFill[] = LIQS.map((l, i) => fill({
-    time: NOW - 45 * DAY + i * 60_000, position_key: l.name, address: ADDR, market: marketOf(l.variant), market_variant: l.variant,
-    side: 'short', size_delta_usd: 1000 * (i + 1), position_size_usd: 1000 * (i + 1), collateral_delta_usd: 100,
-    position_collateral_usd: 100, price: 100, entry_price: 100,
-  }));
+  const opens: IncomingFill[] = LIQS.map((l, i) =>
+    fill({
+      time: NOW - 45 * DAY + i * 60_000,
+      position_key: l.name,
+      address: ADDR,
+      market: marketOf(l.variant),
+      market_variant: l.variant,
+      side: 'short',
+      size_delta_usd: 1000 * (i + 1),
+      position_size_usd: 1000 * (i + 1),
+      collateral_delta_usd: 100,
+      position_collateral_usd: 100,
+      price: 100,
+      entry_price: 100,
+    }),
+  );
   opens.push(
     fill({ time: NOW - 45 * DAY, protocol: 'beta', position_key: 'BETA', address: ADDR, market: 'SOL-PERP', market_variant: null }),
     fill({ time: NOW - 45 * DAY, position_key: 'CLOSED', address: ADDR }),
   );
   const out: IncomingBatch[] = [{ fills: opens, marketSnapshots: [], positionSnapshots: [] }];
-  LIQS.forEach((l, i) => out.push({
-    fills: [fill({
-      time: NOW - l.ago, tx: `tx-${l.name}`, position_key: l.name, address: ADDR, market: marketOf(l.variant), market_variant: l.variant,
-      side: 'short', type: 'liquidation', size_delta_usd: -1000 * (i + 1), position_size_usd: 0, collateral_delta_usd: -100,
-      position_collateral_usd: 0, price: 120, entry_price: 100, pnl_delta_usd: -(90 + i + 1), fee_usd: 1,
-      liquidation_fee_usd: 5 + i + 1, fee_total_usd: 6 + i + 1,
-    })],
-    marketSnapshots: [], positionSnapshots: [],
-  }));
+  LIQS.forEach((l, i) =>
+    out.push({
+      fills: [
+        fill({
+          time: NOW - l.ago,
+          tx: `tx-${l.name}`,
+          position_key: l.name,
+          address: ADDR,
+          market: marketOf(l.variant),
+          market_variant: l.variant,
+          side: 'short',
+          type: 'liquidation',
+          size_delta_usd: -1000 * (i + 1),
+          position_size_usd: 0,
+          collateral_delta_usd: -100,
+          position_collateral_usd: 0,
+          price: 120,
+          entry_price: 100,
+          pnl_delta_usd: -(90 + i + 1),
+          fee_usd: 1,
+          liquidation_fee_usd: 5 + i + 1,
+          fee_total_usd: 6 + i + 1,
+        }),
+      ],
+      marketSnapshots: [],
+      positionSnapshots: [],
+    }),
+  );
   out.push({
     fills: [
-      fill({ time: NOW - 30 * 60_000, protocol: 'beta', position_key: 'BETA', address: ADDR, market: 'SOL-PERP', market_variant: null,
-        type: 'liquidation', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0 }),
-      fill({ time: NOW - 30 * 60_000, position_key: 'CLOSED', address: ADDR, type: 'close', size_delta_usd: -1000, position_size_usd: 0,
-        collateral_delta_usd: -100, position_collateral_usd: 0 }),
+      fill({
+        time: NOW - 30 * 60_000,
+        protocol: 'beta',
+        position_key: 'BETA',
+        address: ADDR,
+        market: 'SOL-PERP',
+        market_variant: null,
+        type: 'liquidation',
+        size_delta_usd: -1000,
+        position_size_usd: 0,
+        collateral_delta_usd: -100,
+        position_collateral_usd: 0,
+      }),
+      fill({ time: NOW - 30 * 60_000, position_key: 'CLOSED', address: ADDR, type: 'close', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0 }),
     ],
     marketSnapshots: [
       marketSnapshot({ time: NOW - 10 * 60_000, market_variant: WSOL, oi_long_usd: 1, oi_short_usd: 2, funding_rate_long: 0.9, funding_rate_short: 0.9 }),
-      marketSnapshot({ time: NOW - 5 * 60_000, market_variant: WSOL, oi_long_usd: 1200.5, oi_short_usd: 300.25,
-        funding_rate_long: 0.0000123, funding_rate_short: -0.0000456 }),
-      marketSnapshot({ time: NOW - 5 * 60_000, market_variant: USOL, oi_long_usd: 400.123456, oi_short_usd: 0,
-        funding_rate_long: 0.00001, funding_rate_short: -0.00002 }),
-      marketSnapshot({ time: NOW - 7 * 60_000, market: 'BTC-PERP', market_variant: BTC, oi_long_usd: 5000, oi_short_usd: 2500,
-        funding_rate_long: -0.00003, funding_rate_short: 0.00001 }),
+      marketSnapshot({ time: NOW - 5 * 60_000, market_variant: WSOL, oi_long_usd: 1200.5, oi_short_usd: 300.25, funding_rate_long: 0.0000123, funding_rate_short: -0.0000456 }),
+      marketSnapshot({ time: NOW - 5 * 60_000, market_variant: USOL, oi_long_usd: 400.123456, oi_short_usd: 0, funding_rate_long: 0.00001, funding_rate_short: -0.00002 }),
+      marketSnapshot({ time: NOW - 7 * 60_000, market: 'BTC-PERP', market_variant: BTC, oi_long_usd: 5000, oi_short_usd: 2500, funding_rate_long: -0.00003, funding_rate_short: 0.00001 }),
       marketSnapshot({ time: NOW - 5 * 60_000, protocol: 'beta', market_variant: null, oi_long_usd: 99, oi_short_usd: 99 }),
     ],
     positionSnapshots: [],
@@ -125,9 +166,20 @@ describe('5: GET /v1/alpha/liquidations/search', () => {
     const l3 = body.data.find((r: any) => r.tx === 'tx-L3');
     // L3 is LIQS[6]: size 7,000, pnl −97, liquidation fee 12
     expect(l3).toEqual({
-      time: '2026-06-01T22:00:00.000Z', position_id: l3.position_id, protocol: 'alpha', market: 'BTC-PERP', market_variant: BTC,
-      address: ADDR, side: 'short', size_usd: 7000, collateral_usd: 100, price: 120, entry_price: 100, pnl_usd: -97,
-      liquidation_fee_usd: 12, tx: 'tx-L3',
+      time: '2026-06-01T22:00:00.000Z',
+      position_id: l3.position_id,
+      protocol: 'alpha',
+      market: 'BTC-PERP',
+      market_variant: BTC,
+      address: ADDR,
+      side: 'short',
+      size_usd: 7000,
+      collateral_usd: 100,
+      price: 120,
+      entry_price: 100,
+      pnl_usd: -97,
+      liquidation_fee_usd: 12,
+      tx: 'tx-L3',
     });
     expect(Number.isInteger(l3.position_id)).toBe(true);
     const ids = body.data.map((r: any) => r.position_id);
@@ -142,16 +194,23 @@ describe('5: GET /v1/alpha/liquidations/search', () => {
 
   it('a full last page (exactly limit rows left) has next_cursor null', async () => {
     const pages = await walk(`${PATH}?limit=3`, 'premium', 3);
-    expect(pages).toEqual([['L1', 'L4', 'L3'], ['L2', 'L5', 'L6'], ['L7', 'L8', 'L9']]);
+    expect(pages).toEqual([
+      ['L1', 'L4', 'L3'],
+      ['L2', 'L5', 'L6'],
+      ['L7', 'L8', 'L9'],
+    ]);
   });
 
   it('lookback per plan: trial stops at 7 days (page ends early, next_cursor null); others further', async () => {
     const trial = await walk(`${PATH}?limit=4`, 'trial', 4);
-    expect(trial).toEqual([['L1', 'L4', 'L3', 'L2'], ['L5', 'L6']]);
+    expect(trial).toEqual([
+      ['L1', 'L4', 'L3', 'L2'],
+      ['L5', 'L6'],
+    ]);
     expect((await json(PATH, 'trial')).body.next_cursor).toBeNull();
     expect((await walk(PATH, 'starter')).flat()).toEqual(NEWEST_FIRST.slice(0, 8));
     expect((await walk(PATH, 'pro')).flat()).toEqual(NEWEST_FIRST);
-    expect((await walk(`${PATH}?limit=4`, 'premium', 4))).toEqual([['L1', 'L4', 'L3', 'L2'], ['L5', 'L6', 'L7', 'L8'], ['L9']]);
+    expect(await walk(`${PATH}?limit=4`, 'premium', 4)).toEqual([['L1', 'L4', 'L3', 'L2'], ['L5', 'L6', 'L7', 'L8'], ['L9']]);
     // a from before the floor is clamped to it
     expect(names((await json(`${PATH}?from=2026-01-01`, 'trial')).body)).toEqual(NEWEST_FIRST.slice(0, 6));
   });
@@ -168,7 +227,10 @@ describe('5: GET /v1/alpha/liquidations/search', () => {
 
   it('a cursor carries its filters: the walk stays filtered with the cursor alone or with the same filters', async () => {
     const pages = await walk(`${PATH}?market=SOL-PERP&limit=4`, 'premium', 4);
-    expect(pages).toEqual([['L1', 'L4', 'L2', 'L6'], ['L7', 'L9']]);
+    expect(pages).toEqual([
+      ['L1', 'L4', 'L2', 'L6'],
+      ['L7', 'L9'],
+    ]);
     const first = await json(`${PATH}?market=SOL-PERP&limit=4`);
     const same = await json(`${PATH}?market=SOL-PERP&limit=4&cursor=${first.body.next_cursor}`);
     expect(same.status).toBe(200);

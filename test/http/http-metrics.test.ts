@@ -35,10 +35,15 @@ describe('/metrics and the access log', () => {
     service.source.setSource('simulated');
     service.source.set('backfilling', { progress: 0.5, etaS: 30, completeToMs: at('2026-05-01T00:00:00Z') });
     for (const [path, headers] of [
-      ['/v1/protocols', undefined], ['/v1/protocols', undefined], ['/v1/protocols', {}],
-      [`/v1/alpha/accounts/${ADDRESS}`, undefined], ['/v1/alpha/accounts/NoSuchAccount1111111111111111111111111111111', undefined],
-      ['/v1/nope', undefined], ['/health', {}],
-    ] as const) await (await get(path, headers)).arrayBuffer();
+      ['/v1/protocols', undefined],
+      ['/v1/protocols', undefined],
+      ['/v1/protocols', {}],
+      [`/v1/alpha/accounts/${ADDRESS}`, undefined],
+      ['/v1/alpha/accounts/NoSuchAccount1111111111111111111111111111111', undefined],
+      ['/v1/nope', undefined],
+      ['/health', {}],
+    ] as const)
+      await (await get(path, headers)).arrayBuffer();
     await service.append({ fills: [fill({ time: at('2026-06-01T11:00:00Z') }), fill({ time: at('2026-06-01T11:00:00Z') })], marketSnapshots: [], positionSnapshots: [] });
 
     const res = await get('/metrics', {});
@@ -103,13 +108,21 @@ describe('/metrics and the access log', () => {
     expect(text).not.toContain(key);
     expect(text).not.toContain(key.slice(12));
     expect(text).not.toContain(ADDRESS);
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const traced = lines.find((l) => l.request_id === 'trace-0001-abcd');
     expect(traced).toMatchObject({ method: 'GET', route: '/v1/protocols', status: 200, key_id: id });
     expect(typeof traced!.ms).toBe('number');
     expect(Object.keys(traced!).sort()).toEqual(['key_id', 'method', 'ms', 'request_id', 'route', 'status', 'time']);
     expect(lines.find((l) => l.request_id === fresh.headers.get('x-request-id'))).toMatchObject({ route: '/v1/protocols', status: 200, key_id: id });
-    expect(lines.filter((l) => l.key_id === null).map((l) => l.status).sort()).toEqual(expect.arrayContaining([401]));
+    expect(
+      lines
+        .filter((l) => l.key_id === null)
+        .map((l) => l.status)
+        .sort(),
+    ).toEqual(expect.arrayContaining([401]));
     expect(lines.find((l) => l.route === '/v1/alpha/accounts/:address')).toMatchObject({ status: 200, key_id: id });
   });
 });

@@ -40,33 +40,45 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function journal(): IncomingBatch {
   const fills = [
     open({ time: NOW - 10 * H, position_key: 'P1', address: A, ...SOL_W }),
-    open({ time: NOW - 9 * H, position_key: 'P2', address: B, ...SOL_U, side: 'short', size_delta_usd: 2000,
-      position_size_usd: 2000, collateral_delta_usd: 400, position_collateral_usd: 400 }),
-    open({ time: NOW - 8 * H, position_key: 'P3', address: C, ...ETH, ...ethPrices, size_delta_usd: 500,
-      position_size_usd: 500, collateral_delta_usd: 250, position_collateral_usd: 250 }),
-    open({ time: NOW - 7 * H, position_key: 'P4', address: D, ...SOL_W, side: 'short', size_delta_usd: 3000,
-      position_size_usd: 3000, collateral_delta_usd: 150, position_collateral_usd: 150 }),
-    fill({ time: NOW - 3 * H, type: 'increase', position_key: 'P4', address: D, ...SOL_W, side: 'short',
-      size_delta_usd: 1000, position_size_usd: 4000, collateral_delta_usd: 50, position_collateral_usd: 200, index_price: 104 }),
+    open({ time: NOW - 9 * H, position_key: 'P2', address: B, ...SOL_U, side: 'short', size_delta_usd: 2000, position_size_usd: 2000, collateral_delta_usd: 400, position_collateral_usd: 400 }),
+    open({ time: NOW - 8 * H, position_key: 'P3', address: C, ...ETH, ...ethPrices, size_delta_usd: 500, position_size_usd: 500, collateral_delta_usd: 250, position_collateral_usd: 250 }),
+    open({ time: NOW - 7 * H, position_key: 'P4', address: D, ...SOL_W, side: 'short', size_delta_usd: 3000, position_size_usd: 3000, collateral_delta_usd: 150, position_collateral_usd: 150 }),
+    fill({
+      time: NOW - 3 * H,
+      type: 'increase',
+      position_key: 'P4',
+      address: D,
+      ...SOL_W,
+      side: 'short',
+      size_delta_usd: 1000,
+      position_size_usd: 4000,
+      collateral_delta_usd: 50,
+      position_collateral_usd: 200,
+      index_price: 104,
+    }),
     open({ time: NOW - 6 * H, position_key: 'P5', address: E, ...SOL_W }),
-    open({ time: NOW - 4 * H, position_key: 'P6', address: A, ...ETH, ...ethPrices, side: 'short', size_delta_usd: 500,
-      position_size_usd: 500 }),
+    open({ time: NOW - 4 * H, position_key: 'P6', address: A, ...ETH, ...ethPrices, side: 'short', size_delta_usd: 500, position_size_usd: 500 }),
     open({ time: NOW - 5 * H, position_key: 'P7', address: A, ...SOL_U }),
     open({ time: NOW - 20 * H, position_key: 'F1', address: F, ...BTC }),
-    fill({ time: NOW - 15 * H, type: 'close', position_key: 'F1', address: F, ...BTC, size_delta_usd: -1000,
-      position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0 }),
+    fill({ time: NOW - 15 * H, type: 'close', position_key: 'F1', address: F, ...BTC, size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0 }),
     open({ time: NOW - 2 * H, protocol: 'beta', position_key: 'BETA1', address: A, market: 'SOL-PERP', market_variant: null }),
   ].sort((x, y) => x.time - y.time);
   const positionSnapshots = [
-    positionSnapshot({ time: NOW - 2 * H, position_key: 'P1', unsettled_borrowing_usd: 1.5, unsettled_funding_usd: 0.5,
-      claimable_funding_usd: 0.25, mark_price: 110, liquidation_price: 91, source: 'poll' }),
+    positionSnapshot({
+      time: NOW - 2 * H,
+      position_key: 'P1',
+      unsettled_borrowing_usd: 1.5,
+      unsettled_funding_usd: 0.5,
+      claimable_funding_usd: 0.25,
+      mark_price: 110,
+      liquidation_price: 91,
+      source: 'poll',
+    }),
     positionSnapshot({ time: NOW - 9 * H, position_key: 'P2', size_usd: 2000, collateral_usd: 400, mark_price: 100, liquidation_price: 119 }),
     positionSnapshot({ time: NOW - 1 * H, position_key: 'P2', size_usd: 2000, collateral_usd: 400, mark_price: 105, liquidation_price: 119 }),
-    positionSnapshot({ time: NOW - 5 * H, position_key: 'P4', size_usd: 3000, collateral_usd: 150, mark_price: 101,
-      liquidation_price: 104.5, source: 'poll' }),
+    positionSnapshot({ time: NOW - 5 * H, position_key: 'P4', size_usd: 3000, collateral_usd: 150, mark_price: 101, liquidation_price: 104.5, source: 'poll' }),
     positionSnapshot({ time: NOW - 6 * H, position_key: 'P5', liquidation_price: 90.5 }),
-    positionSnapshot({ time: NOW - 1.5 * H, position_key: 'P6', size_usd: 500, collateral_usd: 100, mark_price: 2050,
-      liquidation_price: 2150, source: 'poll' }),
+    positionSnapshot({ time: NOW - 1.5 * H, position_key: 'P6', size_usd: 500, collateral_usd: 100, mark_price: 2050, liquidation_price: 2150, source: 'poll' }),
     positionSnapshot({ time: NOW - 5 * H, position_key: 'P7', liquidation_price: 90.5 }),
     positionSnapshot({ time: NOW - 16 * H, position_key: 'F1', mark_price: 99, liquidation_price: 90, source: 'poll' }),
     positionSnapshot({ time: NOW - H / 6, protocol: 'beta', position_key: 'BETA1', mark_price: 100, liquidation_price: 80, source: 'poll' }),
@@ -129,26 +141,56 @@ describe('16: GET /v1/alpha/open-positions/search', () => {
     expect(body.meta).toEqual({ oldest_updated: iso(NOW - 8 * H), last_full_refresh: iso(NOW - 1.5 * H) });
     const byKey = (k: string) => body.data.find((r: any) => r.position_id === id[k]);
     expect(byKey('P1')).toEqual({
-      protocol: 'alpha', position_id: id.P1, market_variant: 'SOL/USD[WSOL-USDC]', market: 'SOL-PERP', address: A,
-      side: 'long', current_size_usd: 1000, max_size_usd: 1000, current_collateral_usd: 100, max_collateral_usd: 100,
-      unsettled_borrowing_usd: 1.5, unsettled_funding_usd: 0.5, claimable_funding_usd: 0.25, entry_price: 100,
-      leverage: 10, opened_at: iso(NOW - 10 * H), mark_price: 110, unrealized_pnl_usd: 100, liquidation_price: 91,
+      protocol: 'alpha',
+      position_id: id.P1,
+      market_variant: 'SOL/USD[WSOL-USDC]',
+      market: 'SOL-PERP',
+      address: A,
+      side: 'long',
+      current_size_usd: 1000,
+      max_size_usd: 1000,
+      current_collateral_usd: 100,
+      max_collateral_usd: 100,
+      unsettled_borrowing_usd: 1.5,
+      unsettled_funding_usd: 0.5,
+      claimable_funding_usd: 0.25,
+      entry_price: 100,
+      leverage: 10,
+      opened_at: iso(NOW - 10 * H),
+      mark_price: 110,
+      unrealized_pnl_usd: 100,
+      liquidation_price: 91,
       updated_at: iso(NOW - 2 * H),
     });
     // no snapshot: lifecycle state, mark from the (newer) market snapshot, updated_at = the fill
     expect(byKey('P3')).toMatchObject({
-      side: 'long', current_size_usd: 500, current_collateral_usd: 250, unsettled_borrowing_usd: 0,
-      unsettled_funding_usd: 0, claimable_funding_usd: 0, entry_price: 2000, leverage: 2, mark_price: 2100,
-      unrealized_pnl_usd: 25, liquidation_price: null, updated_at: iso(NOW - 8 * H),
+      side: 'long',
+      current_size_usd: 500,
+      current_collateral_usd: 250,
+      unsettled_borrowing_usd: 0,
+      unsettled_funding_usd: 0,
+      claimable_funding_usd: 0,
+      entry_price: 2000,
+      leverage: 2,
+      mark_price: 2100,
+      unrealized_pnl_usd: 25,
+      liquidation_price: null,
+      updated_at: iso(NOW - 8 * H),
     });
     // snapshot older than the last fill: fill state, mark = the fill's index price (market snapshot is older)
     expect(byKey('P4')).toMatchObject({
-      side: 'short', current_size_usd: 4000, max_size_usd: 4000, current_collateral_usd: 200, leverage: 20,
-      mark_price: 104, unrealized_pnl_usd: -160, liquidation_price: null, updated_at: iso(NOW - 3 * H),
+      side: 'short',
+      current_size_usd: 4000,
+      max_size_usd: 4000,
+      current_collateral_usd: 200,
+      leverage: 20,
+      mark_price: 104,
+      unrealized_pnl_usd: -160,
+      liquidation_price: null,
+      updated_at: iso(NOW - 3 * H),
       opened_at: iso(NOW - 7 * H),
     });
-    expect(byKey('P2')).toMatchObject({ side: 'short', mark_price: 105, unrealized_pnl_usd: -100, liquidation_price: 119,
-      leverage: 5, updated_at: iso(NOW - H) });
+    expect(byKey('P2')).toMatchObject({ side: 'short', mark_price: 105, unrealized_pnl_usd: -100, liquidation_price: 119, leverage: 5, updated_at: iso(NOW - H) });
     expect(byKey('P6')).toMatchObject({ mark_price: 2050, unrealized_pnl_usd: -12.5, liquidation_price: 2150, leverage: 5 });
   });
 
@@ -157,8 +199,10 @@ describe('16: GET /v1/alpha/open-positions/search', () => {
     expect(body.data.map((r: any) => r.address)).not.toContain(F);
     expect(body.data.every((r: any) => r.protocol === 'alpha')).toBe(true);
     expect((await search('market=BTC-PERP')).data).toEqual([]);
-    expect((await search(`address=${F}`))).toEqual({
-      data: [], pagination: { limit: 500, offset: 0, total: 0 }, meta: { oldest_updated: null, last_full_refresh: null },
+    expect(await search(`address=${F}`)).toEqual({
+      data: [],
+      pagination: { limit: 500, offset: 0, total: 0 },
+      meta: { oldest_updated: null, last_full_refresh: null },
     });
   });
 
@@ -224,12 +268,17 @@ describe('16: GET /v1/alpha/open-positions/search', () => {
     expect((await search(`address=${A}&limit=1`)).meta).toEqual({ oldest_updated: iso(NOW - 5 * H), last_full_refresh: iso(NOW - 1.5 * H) });
     expect((await search('market=ETH-PERP&side=long')).meta).toEqual({ oldest_updated: iso(NOW - 8 * H), last_full_refresh: null });
     const past = await search('offset=10');
-    expect(past).toEqual({ data: [], pagination: { limit: 500, offset: 10, total: 7 },
-      meta: { oldest_updated: iso(NOW - 8 * H), last_full_refresh: iso(NOW - 1.5 * H) } });
+    expect(past).toEqual({ data: [], pagination: { limit: 500, offset: 10, total: 7 }, meta: { oldest_updated: iso(NOW - 8 * H), last_full_refresh: iso(NOW - 1.5 * H) } });
   });
 
   it('offset walk visits every row exactly once, in the order of the full list', async () => {
-    for (const [sortBy, order] of [['size', 'desc'], ['pnl', 'asc'], ['leverage', 'desc'], ['liq_proximity', 'asc'], ['collateral', 'asc']]) {
+    for (const [sortBy, order] of [
+      ['size', 'desc'],
+      ['pnl', 'asc'],
+      ['leverage', 'desc'],
+      ['liq_proximity', 'asc'],
+      ['collateral', 'asc'],
+    ]) {
       const full = keysOf(await search(`sort_by=${sortBy}&order=${order}`));
       const seen: string[] = [];
       for (let offset = 0; offset < full.length + 2; offset += 2) {
@@ -275,8 +324,15 @@ describe('17: GET /v1/alpha/open-positions/stats', () => {
   it('protocol-wide known answer', async () => {
     const s = await stats();
     expect(s).toEqual({
-      market: null, snapshot_ts: iso(NOW - H), total_positions: 7, long_positions: 4, short_positions: 3,
-      long_notional_usd: 3500, short_notional_usd: 6500, long_upnl_usd: 125, short_upnl_usd: -272.5,
+      market: null,
+      snapshot_ts: iso(NOW - H),
+      total_positions: 7,
+      long_positions: 4,
+      short_positions: 3,
+      long_notional_usd: 3500,
+      short_notional_usd: 6500,
+      long_upnl_usd: 125,
+      short_upnl_usd: -272.5,
       avg_leverage: expect.any(Number),
     });
     expect(s.avg_leverage).toBeCloseTo(62 / 7, 12);
@@ -284,16 +340,40 @@ describe('17: GET /v1/alpha/open-positions/stats', () => {
 
   it('per market: sums over its variants; known market without open positions → zeros, snapshot_ts null', async () => {
     expect(await stats('market=SOL-PERP')).toEqual({
-      market: 'SOL-PERP', snapshot_ts: iso(NOW - H), total_positions: 5, long_positions: 3, short_positions: 2,
-      long_notional_usd: 3000, short_notional_usd: 6000, long_upnl_usd: 100, short_upnl_usd: -260, avg_leverage: 11,
+      market: 'SOL-PERP',
+      snapshot_ts: iso(NOW - H),
+      total_positions: 5,
+      long_positions: 3,
+      short_positions: 2,
+      long_notional_usd: 3000,
+      short_notional_usd: 6000,
+      long_upnl_usd: 100,
+      short_upnl_usd: -260,
+      avg_leverage: 11,
     });
     expect(await stats('market=eth-perp')).toEqual({
-      market: 'ETH-PERP', snapshot_ts: iso(NOW - 1.5 * H), total_positions: 2, long_positions: 1, short_positions: 1,
-      long_notional_usd: 500, short_notional_usd: 500, long_upnl_usd: 25, short_upnl_usd: -12.5, avg_leverage: 3.5,
+      market: 'ETH-PERP',
+      snapshot_ts: iso(NOW - 1.5 * H),
+      total_positions: 2,
+      long_positions: 1,
+      short_positions: 1,
+      long_notional_usd: 500,
+      short_notional_usd: 500,
+      long_upnl_usd: 25,
+      short_upnl_usd: -12.5,
+      avg_leverage: 3.5,
     });
     expect(await stats('market=BTC-PERP')).toEqual({
-      market: 'BTC-PERP', snapshot_ts: null, total_positions: 0, long_positions: 0, short_positions: 0,
-      long_notional_usd: 0, short_notional_usd: 0, long_upnl_usd: 0, short_upnl_usd: 0, avg_leverage: 0,
+      market: 'BTC-PERP',
+      snapshot_ts: null,
+      total_positions: 0,
+      long_positions: 0,
+      short_positions: 0,
+      long_notional_usd: 0,
+      short_notional_usd: 0,
+      long_upnl_usd: 0,
+      short_upnl_usd: 0,
+      avg_leverage: 0,
     });
   });
 

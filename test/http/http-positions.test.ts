@@ -34,55 +34,169 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * Address B: P7 SOL long, closed. A also has a beta position (ignored).
  */
 const P1: IncomingFill[] = [
-  fill({ time: NOW - 10 * D, position_key: 'P1', address: A, type: 'open', size_delta_usd: 1000, position_size_usd: 1000,
-    collateral_delta_usd: 100, position_collateral_usd: 100, price: 100, entry_price: 100, fee_usd: 0.5, fee_total_usd: 0.5 }),
-  fill({ time: NOW - 9 * D, position_key: 'P1', address: A, type: 'increase', size_delta_usd: 1000, position_size_usd: 2000,
-    collateral_delta_usd: 50, position_collateral_usd: 150, price: 110, entry_price: 105, fee_usd: 0.5,
-    borrowing_fee_usd: 0.2, fee_total_usd: 0.7 }),
-  fill({ time: NOW - 8 * D, position_key: 'P1', address: A, type: 'increase', size_delta_usd: 0, position_size_usd: 2000,
-    collateral_delta_usd: 100, position_collateral_usd: 250, price: 112, entry_price: 105, fee_usd: 0, fee_total_usd: 0 }),
-  fill({ time: NOW - 7.5 * D, position_key: 'P1', address: A, type: 'decrease', size_delta_usd: 0, position_size_usd: 2000,
-    collateral_delta_usd: -50, position_collateral_usd: 200, price: 115, entry_price: 105, fee_usd: 0, fee_total_usd: 0 }),
-  fill({ time: NOW - 7 * D, position_key: 'P1', address: A, type: 'decrease', size_delta_usd: -500, position_size_usd: 1500,
-    collateral_delta_usd: -50, position_collateral_usd: 150, price: 120, entry_price: 105, pnl_delta_usd: 70, fee_usd: 0.25,
-    funding_fee_usd: 0.1, fee_total_usd: 0.35 }),
-  fill({ time: NOW - 6 * D, position_key: 'P1', address: A, type: 'close', size_delta_usd: -1500, position_size_usd: 0,
-    collateral_delta_usd: -150, position_collateral_usd: 0, price: 130, entry_price: 105, pnl_delta_usd: 350, fee_usd: 0.75,
-    funding_earned_usd: 0.3, fee_total_usd: 0.75 }),
+  fill({
+    time: NOW - 10 * D,
+    position_key: 'P1',
+    address: A,
+    type: 'open',
+    size_delta_usd: 1000,
+    position_size_usd: 1000,
+    collateral_delta_usd: 100,
+    position_collateral_usd: 100,
+    price: 100,
+    entry_price: 100,
+    fee_usd: 0.5,
+    fee_total_usd: 0.5,
+  }),
+  fill({
+    time: NOW - 9 * D,
+    position_key: 'P1',
+    address: A,
+    type: 'increase',
+    size_delta_usd: 1000,
+    position_size_usd: 2000,
+    collateral_delta_usd: 50,
+    position_collateral_usd: 150,
+    price: 110,
+    entry_price: 105,
+    fee_usd: 0.5,
+    borrowing_fee_usd: 0.2,
+    fee_total_usd: 0.7,
+  }),
+  fill({
+    time: NOW - 8 * D,
+    position_key: 'P1',
+    address: A,
+    type: 'increase',
+    size_delta_usd: 0,
+    position_size_usd: 2000,
+    collateral_delta_usd: 100,
+    position_collateral_usd: 250,
+    price: 112,
+    entry_price: 105,
+    fee_usd: 0,
+    fee_total_usd: 0,
+  }),
+  fill({
+    time: NOW - 7.5 * D,
+    position_key: 'P1',
+    address: A,
+    type: 'decrease',
+    size_delta_usd: 0,
+    position_size_usd: 2000,
+    collateral_delta_usd: -50,
+    position_collateral_usd: 200,
+    price: 115,
+    entry_price: 105,
+    fee_usd: 0,
+    fee_total_usd: 0,
+  }),
+  fill({
+    time: NOW - 7 * D,
+    position_key: 'P1',
+    address: A,
+    type: 'decrease',
+    size_delta_usd: -500,
+    position_size_usd: 1500,
+    collateral_delta_usd: -50,
+    position_collateral_usd: 150,
+    price: 120,
+    entry_price: 105,
+    pnl_delta_usd: 70,
+    fee_usd: 0.25,
+    funding_fee_usd: 0.1,
+    fee_total_usd: 0.35,
+  }),
+  fill({
+    time: NOW - 6 * D,
+    position_key: 'P1',
+    address: A,
+    type: 'close',
+    size_delta_usd: -1500,
+    position_size_usd: 0,
+    collateral_delta_usd: -150,
+    position_collateral_usd: 0,
+    price: 130,
+    entry_price: 105,
+    pnl_delta_usd: 350,
+    fee_usd: 0.75,
+    funding_earned_usd: 0.3,
+    fee_total_usd: 0.75,
+  }),
 ];
 const P2: IncomingFill[] = [
-  fill({ time: NOW - 3 * D, position_key: 'P2', address: A, ...ETH, size_delta_usd: 500, position_size_usd: 500,
-    collateral_delta_usd: 50, position_collateral_usd: 50, price: 2000, entry_price: 2000, index_price: 2000 }),
-  fill({ time: NOW - 2 * D, position_key: 'P2', address: A, ...ETH, type: 'liquidation', size_delta_usd: -500,
-    position_size_usd: 0, collateral_delta_usd: -50, position_collateral_usd: 0, price: 1820, entry_price: 2000,
-    pnl_delta_usd: -45, fee_usd: 0.25, liquidation_fee_usd: 2, fee_total_usd: 2.25, index_price: 1820 }),
+  fill({
+    time: NOW - 3 * D,
+    position_key: 'P2',
+    address: A,
+    ...ETH,
+    size_delta_usd: 500,
+    position_size_usd: 500,
+    collateral_delta_usd: 50,
+    position_collateral_usd: 50,
+    price: 2000,
+    entry_price: 2000,
+    index_price: 2000,
+  }),
+  fill({
+    time: NOW - 2 * D,
+    position_key: 'P2',
+    address: A,
+    ...ETH,
+    type: 'liquidation',
+    size_delta_usd: -500,
+    position_size_usd: 0,
+    collateral_delta_usd: -50,
+    position_collateral_usd: 0,
+    price: 1820,
+    entry_price: 2000,
+    pnl_delta_usd: -45,
+    fee_usd: 0.25,
+    liquidation_fee_usd: 2,
+    fee_total_usd: 2.25,
+    index_price: 1820,
+  }),
 ];
 const P3: IncomingFill[] = [
   fill({ time: NOW - 40 * D, position_key: 'P3', address: A, side: 'short', size_delta_usd: 3000, position_size_usd: 3000 }),
-  fill({ time: NOW - 35 * D, position_key: 'P3', address: A, side: 'short', type: 'close', size_delta_usd: -3000,
-    position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, price: 99.6, pnl_delta_usd: 10 }),
+  fill({
+    time: NOW - 35 * D,
+    position_key: 'P3',
+    address: A,
+    side: 'short',
+    type: 'close',
+    size_delta_usd: -3000,
+    position_size_usd: 0,
+    collateral_delta_usd: -100,
+    position_collateral_usd: 0,
+    price: 99.6,
+    pnl_delta_usd: 10,
+  }),
 ];
 const P6: IncomingFill[] = [
   fill({ time: NOW - 3 * D, position_key: 'P6', address: A, ...BTC, size_delta_usd: 500, position_size_usd: 500 }),
-  fill({ time: NOW - 1 * D, position_key: 'P6', address: A, ...BTC, type: 'close', size_delta_usd: -500, position_size_usd: 0,
-    collateral_delta_usd: -100, position_collateral_usd: 0, pnl_delta_usd: -5 }),
+  fill({
+    time: NOW - 1 * D,
+    position_key: 'P6',
+    address: A,
+    ...BTC,
+    type: 'close',
+    size_delta_usd: -500,
+    position_size_usd: 0,
+    collateral_delta_usd: -100,
+    position_collateral_usd: 0,
+    pnl_delta_usd: -5,
+  }),
 ];
-const P4: IncomingFill[] = [
-  fill({ time: NOW - 1 * D, position_key: 'P4', address: A, size_delta_usd: 800, position_size_usd: 800,
-    collateral_delta_usd: 80, position_collateral_usd: 80 }),
-];
+const P4: IncomingFill[] = [fill({ time: NOW - 1 * D, position_key: 'P4', address: A, size_delta_usd: 800, position_size_usd: 800, collateral_delta_usd: 80, position_collateral_usd: 80 })];
 const P5: IncomingFill[] = [
-  fill({ time: NOW - 20 * H, position_key: 'P5', address: A, side: 'short', size_delta_usd: 200, position_size_usd: 200,
-    collateral_delta_usd: 40, position_collateral_usd: 40 }),
+  fill({ time: NOW - 20 * H, position_key: 'P5', address: A, side: 'short', size_delta_usd: 200, position_size_usd: 200, collateral_delta_usd: 40, position_collateral_usd: 40 }),
 ];
 /** P8 SOL long, open, no snapshot: live fields from its last fill (index price 102 as mark). */
-const P8: IncomingFill[] = [
-  fill({ time: NOW - 10 * H, position_key: 'P8', address: A, index_price: 102 }),
-];
+const P8: IncomingFill[] = [fill({ time: NOW - 10 * H, position_key: 'P8', address: A, index_price: 102 })];
 const P7: IncomingFill[] = [
   fill({ time: NOW - 5 * D, position_key: 'P7', address: B }),
-  fill({ time: NOW - 4 * D, position_key: 'P7', address: B, type: 'close', size_delta_usd: -1000, position_size_usd: 0,
-    collateral_delta_usd: -100, position_collateral_usd: 0, pnl_delta_usd: 1 }),
+  fill({ time: NOW - 4 * D, position_key: 'P7', address: B, type: 'close', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, pnl_delta_usd: 1 }),
 ];
 const BETA = fill({ time: NOW - 2 * H, protocol: 'beta', position_key: 'AB', address: A, market_variant: null });
 
@@ -92,8 +206,17 @@ function journal(): IncomingBatch {
     fills,
     marketSnapshots: [],
     positionSnapshots: [
-      positionSnapshot({ time: NOW - H, position_key: 'P4', size_usd: 800, collateral_usd: 79.5, unsettled_borrowing_usd: 0.12,
-        unsettled_funding_usd: 0.03, claimable_funding_usd: 0.01, mark_price: 105, liquidation_price: 91 }),
+      positionSnapshot({
+        time: NOW - H,
+        position_key: 'P4',
+        size_usd: 800,
+        collateral_usd: 79.5,
+        unsettled_borrowing_usd: 0.12,
+        unsettled_funding_usd: 0.03,
+        claimable_funding_usd: 0.01,
+        mark_price: 105,
+        liquidation_price: 91,
+      }),
       positionSnapshot({ time: NOW - H, position_key: 'P5', size_usd: 200, collateral_usd: 40, mark_price: 95, liquidation_price: null }),
     ],
   };
@@ -105,7 +228,14 @@ const id: Record<string, number> = {};
 beforeAll(async () => {
   t = await openTestApp({ now: NOW, batches: [journal()] });
   const opens: Record<string, IncomingFill> = {
-    P1: P1[0]!, P2: P2[0]!, P3: P3[0]!, P4: P4[0]!, P5: P5[0]!, P8: P8[0]!, P6: P6[0]!, P7: P7[0]!,
+    P1: P1[0]!,
+    P2: P2[0]!,
+    P3: P3[0]!,
+    P4: P4[0]!,
+    P5: P5[0]!,
+    P8: P8[0]!,
+    P6: P6[0]!,
+    P7: P7[0]!,
   };
   const rows = await t.service.db.querySql("SELECT position_id, open_tx FROM lifecycles WHERE protocol = 'alpha'");
   for (const [name, f] of Object.entries(opens)) {
@@ -141,16 +271,33 @@ describe('15: GET /v1/alpha/accounts/:address/history', () => {
     expect(body.pagination).toEqual({ limit: 500, offset: 0, total: 4 });
     const p1 = body.data.find((r: any) => r.position_id === id.P1);
     expect(p1).toEqual({
-      protocol: 'alpha', position_id: id.P1, market_variant: 'SOL/USD[WSOL-USDC]', market: 'SOL-PERP', address: A,
-      side: 'long', max_size_usd: 2000, max_collateral_usd: 250, entry_price: 105,
-      opened_at: iso(NOW - 10 * D), status: 'closed', closed_at: iso(NOW - 6 * D), exit_price: 127.5,
-      max_leverage: 2000 / 150, realized_pnl_usd: 420, fees_usd: 2, liquidation_fees_usd: 0, funding_fees_usd: 0.1,
-      borrowing_fees_usd: 0.2, funding_earned_usd: 0.3, net_pnl_usd: 418, fill_count: 6,
-      open_tx: P1[0]!.tx, close_tx: P1[5]!.tx,
+      protocol: 'alpha',
+      position_id: id.P1,
+      market_variant: 'SOL/USD[WSOL-USDC]',
+      market: 'SOL-PERP',
+      address: A,
+      side: 'long',
+      max_size_usd: 2000,
+      max_collateral_usd: 250,
+      entry_price: 105,
+      opened_at: iso(NOW - 10 * D),
+      status: 'closed',
+      closed_at: iso(NOW - 6 * D),
+      exit_price: 127.5,
+      max_leverage: 2000 / 150,
+      realized_pnl_usd: 420,
+      fees_usd: 2,
+      liquidation_fees_usd: 0,
+      funding_fees_usd: 0.1,
+      borrowing_fees_usd: 0.2,
+      funding_earned_usd: 0.3,
+      net_pnl_usd: 418,
+      fill_count: 6,
+      open_tx: P1[0]!.tx,
+      close_tx: P1[5]!.tx,
     });
     const p2 = body.data.find((r: any) => r.position_id === id.P2);
-    expect(p2).toMatchObject({ status: 'liquidated', exit_price: 1820, realized_pnl_usd: -45, fees_usd: 0.75,
-      liquidation_fees_usd: 2, net_pnl_usd: -47.75, max_leverage: 10, close_tx: P2[1]!.tx });
+    expect(p2).toMatchObject({ status: 'liquidated', exit_price: 1820, realized_pnl_usd: -45, fees_usd: 0.75, liquidation_fees_usd: 2, net_pnl_usd: -47.75, max_leverage: 10, close_tx: P2[1]!.tx });
   });
 
   it.each([
@@ -211,8 +358,12 @@ describe('15: GET /v1/alpha/accounts/:address/history', () => {
   });
 
   it.each([
-    ['sort_by=size_usd', 'sort_by'], ['order=up', 'order'], ['limit=0', 'limit'], ['limit=501', 'limit'],
-    ['offset=-1', 'offset'], ['market=SOL', 'market'],
+    ['sort_by=size_usd', 'sort_by'],
+    ['order=up', 'order'],
+    ['limit=0', 'limit'],
+    ['limit=501', 'limit'],
+    ['offset=-1', 'offset'],
+    ['market=SOL', 'market'],
   ])('400 invalid_parameter on %s', async (qs, param) => {
     const { status, body } = await json(`/v1/alpha/accounts/${A}/history?${qs}`);
     expect(status).toBe(400);
@@ -232,14 +383,39 @@ describe('18: GET /v1/alpha/positions/:address/:id', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       data: {
-        protocol: 'alpha', position_id: id.P1, market_variant: 'SOL/USD[WSOL-USDC]', market: 'SOL-PERP', address: A,
-        side: 'long', current_size_usd: null, max_size_usd: 2000, current_collateral_usd: null, max_collateral_usd: 250,
-        unsettled_borrowing_usd: null, unsettled_funding_usd: null, claimable_funding_usd: null, entry_price: 105,
-        opened_at: iso(NOW - 10 * D), status: 'closed', closed_at: iso(NOW - 6 * D), exit_price: 127.5,
-        max_leverage: 2000 / 150, realized_pnl_usd: 420, fees_usd: 2, liquidation_fees_usd: 0, funding_fees_usd: 0.1,
-        borrowing_fees_usd: 0.2, funding_earned_usd: 0.3, net_pnl_usd: 418, fill_count: 6,
-        open_tx: P1[0]!.tx, close_tx: P1[5]!.tx,
-        mark_price: null, unrealized_pnl_usd: null, liquidation_price: null, updated_at: null,
+        protocol: 'alpha',
+        position_id: id.P1,
+        market_variant: 'SOL/USD[WSOL-USDC]',
+        market: 'SOL-PERP',
+        address: A,
+        side: 'long',
+        current_size_usd: null,
+        max_size_usd: 2000,
+        current_collateral_usd: null,
+        max_collateral_usd: 250,
+        unsettled_borrowing_usd: null,
+        unsettled_funding_usd: null,
+        claimable_funding_usd: null,
+        entry_price: 105,
+        opened_at: iso(NOW - 10 * D),
+        status: 'closed',
+        closed_at: iso(NOW - 6 * D),
+        exit_price: 127.5,
+        max_leverage: 2000 / 150,
+        realized_pnl_usd: 420,
+        fees_usd: 2,
+        liquidation_fees_usd: 0,
+        funding_fees_usd: 0.1,
+        borrowing_fees_usd: 0.2,
+        funding_earned_usd: 0.3,
+        net_pnl_usd: 418,
+        fill_count: 6,
+        open_tx: P1[0]!.tx,
+        close_tx: P1[5]!.tx,
+        mark_price: null,
+        unrealized_pnl_usd: null,
+        liquidation_price: null,
+        updated_at: null,
       },
     });
   });
@@ -248,36 +424,64 @@ describe('18: GET /v1/alpha/positions/:address/:id', () => {
     const { status, body } = await json(`/v1/alpha/positions/${A}/${id.P4}`);
     expect(status).toBe(200);
     expect(body.data).toMatchObject({
-      status: 'open', closed_at: null, close_tx: null, exit_price: null, entry_price: 100, max_size_usd: 800,
-      current_size_usd: 800, current_collateral_usd: 79.5, unsettled_borrowing_usd: 0.12, unsettled_funding_usd: 0.03,
-      claimable_funding_usd: 0.01, mark_price: 105, unrealized_pnl_usd: 40, liquidation_price: 91,
-      updated_at: iso(NOW - H), fill_count: 1,
+      status: 'open',
+      closed_at: null,
+      close_tx: null,
+      exit_price: null,
+      entry_price: 100,
+      max_size_usd: 800,
+      current_size_usd: 800,
+      current_collateral_usd: 79.5,
+      unsettled_borrowing_usd: 0.12,
+      unsettled_funding_usd: 0.03,
+      claimable_funding_usd: 0.01,
+      mark_price: 105,
+      unrealized_pnl_usd: 40,
+      liquidation_price: 91,
+      updated_at: iso(NOW - H),
+      fill_count: 1,
     });
   });
 
   it('open short: unrealized PnL sign-flipped; liquidation price null when unknown', async () => {
     const { body } = await json(`/v1/alpha/positions/${A}/${id.P5}`);
-    expect(body.data).toMatchObject({ side: 'short', status: 'open', current_size_usd: 200, mark_price: 95,
-      unrealized_pnl_usd: 10, liquidation_price: null });
+    expect(body.data).toMatchObject({ side: 'short', status: 'open', current_size_usd: 200, mark_price: 95, unrealized_pnl_usd: 10, liquidation_price: null });
   });
 
   it('open without any snapshot: the state after its last fill (no unsettled charges, no liquidation price)', async () => {
     const { body } = await json(`/v1/alpha/positions/${A}/${id.P8}`);
-    expect(body.data).toMatchObject({ status: 'open', current_size_usd: 1000, current_collateral_usd: 100,
-      unsettled_borrowing_usd: 0, unsettled_funding_usd: 0, claimable_funding_usd: 0, mark_price: 102,
-      unrealized_pnl_usd: 20, liquidation_price: null, updated_at: iso(NOW - 10 * H) });
+    expect(body.data).toMatchObject({
+      status: 'open',
+      current_size_usd: 1000,
+      current_collateral_usd: 100,
+      unsettled_borrowing_usd: 0,
+      unsettled_funding_usd: 0,
+      claimable_funding_usd: 0,
+      mark_price: 102,
+      unrealized_pnl_usd: 20,
+      liquidation_price: null,
+      updated_at: iso(NOW - 10 * H),
+    });
   });
 
   it('liquidated lifecycle: status liquidated, live fields null', async () => {
     const { body } = await json(`/v1/alpha/positions/${A}/${id.P2}`);
-    expect(body.data).toMatchObject({ status: 'liquidated', current_size_usd: null, mark_price: null,
-      unrealized_pnl_usd: null, updated_at: null, liquidation_fees_usd: 2 });
+    expect(body.data).toMatchObject({ status: 'liquidated', current_size_usd: null, mark_price: null, unrealized_pnl_usd: null, updated_at: null, liquidation_fees_usd: 2 });
   });
 
-  it('404: another address\'s id, a beta id of the same address, unknown id, non-integer id, malformed or unknown address', async () => {
+  it("404: another address's id, a beta id of the same address, unknown id, non-integer id, malformed or unknown address", async () => {
     for (const path of [
-      `${B}/${id.P1}`, `${A}/${id.P7}`, `${A}/${id.BETA}`, `${A}/999999`, `${A}/abc`, `${A}/1.5`, `${A}/-1`, `${A}/${'9'.repeat(30)}`,
-      `not-an-address/${id.P1}`, `${Z}/${id.P1}`, `${A.toLowerCase()}/${id.P1}`,
+      `${B}/${id.P1}`,
+      `${A}/${id.P7}`,
+      `${A}/${id.BETA}`,
+      `${A}/999999`,
+      `${A}/abc`,
+      `${A}/1.5`,
+      `${A}/-1`,
+      `${A}/${'9'.repeat(30)}`,
+      `not-an-address/${id.P1}`,
+      `${Z}/${id.P1}`,
+      `${A.toLowerCase()}/${id.P1}`,
     ]) {
       const { status, body } = await json(`/v1/alpha/positions/${path}`);
       expect(status, path).toBe(404);
@@ -297,9 +501,20 @@ describe('19: GET /v1/alpha/positions/:address/:id/lifecycle', () => {
     expect(txs(body)).toEqual(tx(0, 1, 4, 5));
     expect(body.pagination).toEqual({ limit: 500, offset: 0, total: 4 });
     expect(body.data[1]).toEqual({
-      time: iso(NOW - 9 * D), type: 'increase', size_delta_usd: 1000, position_size_usd: 2000, collateral_delta_usd: 50,
-      price: 110, entry_price: 105, pnl_delta_usd: 0, fee_usd: 0.5, borrowing_fee_usd: 0.2, funding_fee_usd: null,
-      liquidation_fee_usd: null, fee_total_usd: 0.7, tx: P1[1]!.tx,
+      time: iso(NOW - 9 * D),
+      type: 'increase',
+      size_delta_usd: 1000,
+      position_size_usd: 2000,
+      collateral_delta_usd: 50,
+      price: 110,
+      entry_price: 105,
+      pnl_delta_usd: 0,
+      fee_usd: 0.5,
+      borrowing_fee_usd: 0.2,
+      funding_fee_usd: null,
+      liquidation_fee_usd: null,
+      fee_total_usd: 0.7,
+      tx: P1[1]!.tx,
     });
     expect(body.data[2]).toMatchObject({ type: 'decrease', size_delta_usd: -500, pnl_delta_usd: 70, funding_fee_usd: 0.1 });
   });
@@ -346,8 +561,9 @@ describe('19: GET /v1/alpha/positions/:address/:id/lifecycle', () => {
 
   it('liquidation events are always included', async () => {
     const { body } = await json(`/v1/alpha/positions/${A}/${id.P2}/lifecycle?type=liquidation`);
-    expect(body.data).toEqual([expect.objectContaining({ type: 'liquidation', size_delta_usd: -500, liquidation_fee_usd: 2,
-      fee_usd: 0.25, fee_total_usd: 2.25, pnl_delta_usd: -45, price: 1820, tx: P2[1]!.tx })]);
+    expect(body.data).toEqual([
+      expect.objectContaining({ type: 'liquidation', size_delta_usd: -500, liquidation_fee_usd: 2, fee_usd: 0.25, fee_total_usd: 2.25, pnl_delta_usd: -45, price: 1820, tx: P2[1]!.tx }),
+    ]);
   });
 
   it('offset walk visits every event once', async () => {
@@ -363,7 +579,7 @@ describe('19: GET /v1/alpha/positions/:address/:id/lifecycle', () => {
     }
   });
 
-  it('404: another address\'s id, a beta id of the same address, unknown id, malformed id or address', async () => {
+  it("404: another address's id, a beta id of the same address, unknown id, malformed id or address", async () => {
     for (const path of [`${B}/${id.P1}`, `${A}/${id.P7}`, `${A}/${id.BETA}`, `${A}/999999`, `${A}/abc`, `bad/${id.P1}`, `${Z}/${id.P1}`]) {
       const { status, body } = await json(`/v1/alpha/positions/${path}/lifecycle`);
       expect(status, path).toBe(404);
@@ -372,8 +588,11 @@ describe('19: GET /v1/alpha/positions/:address/:id/lifecycle', () => {
   });
 
   it.each([
-    ['type=liquidated', 'type'], ['sort_by=price', 'sort_by'], ['order=up', 'order'],
-    ['include_collateral_events=1', 'include_collateral_events'], ['limit=501', 'limit'],
+    ['type=liquidated', 'type'],
+    ['sort_by=price', 'sort_by'],
+    ['order=up', 'order'],
+    ['include_collateral_events=1', 'include_collateral_events'],
+    ['limit=501', 'limit'],
   ])('400 invalid_parameter on %s', async (qs, param) => {
     const { status, body } = await json(`${base()}?${qs}`);
     expect(status).toBe(400);

@@ -40,7 +40,8 @@ function expectedCandles(protocol: Protocol, market: string, from: number, to: n
   const obs = [
     ...fills.filter((f) => f.protocol === protocol && f.market === market && f.time < first).map((f, i) => ({ t: f.time, src: 0, i, v: '', p: f.index_price })),
     ...snaps.map((s) => ({ t: s.time, src: 1, i: 0, v: s.market_variant ?? '', p: s.index_price })),
-  ].filter((o) => o.t >= from && o.t < to)
+  ]
+    .filter((o) => o.t >= from && o.t < to)
     .sort((a, b) => a.t - b.t || a.src - b.src || (a.v < b.v ? -1 : a.v > b.v ? 1 : 0) || a.i - b.i);
   const out = new Map<number, { open: number; high: number; low: number; close: number; observations: number }>();
   for (const o of obs) {
@@ -53,7 +54,7 @@ function expectedCandles(protocol: Protocol, market: string, from: number, to: n
 }
 
 describe('GET /v1/{protocol}/prices/history', () => {
-  it('windows that cut 5-minute buckets (and the first snapshot\'s) equal the raw observations', async () => {
+  it("windows that cut 5-minute buckets (and the first snapshot's) equal the raw observations", async () => {
     // whole 5-minute buckets are read from the derived price_5m, partial ones from raw rows
     const windows: [number, number, string, number][] = [
       [START + 6 * H + 150_000, NOW - H - 7 * 60_000, '5m', 5 * 60_000],
@@ -99,7 +100,10 @@ describe('GET /v1/{protocol}/prices/history', () => {
              arg_min(first_seq, (first_us, first_k, first_seq)) AS first_seq, max(last_us) AS last_us,
              arg_max(last_k, (last_us, last_k, last_seq)) AS last_k, arg_max(last_seq, (last_us, last_k, last_seq)) AS last_seq
       FROM price_5m GROUP BY ALL`;
-    for (const [table, unit] of [['price_1h', 'HOUR'], ['price_1d', 'DAY']]) {
+    for (const [table, unit] of [
+      ['price_1h', 'HOUR'],
+      ['price_1d', 'DAY'],
+    ]) {
       const [counts] = await t.service.db.querySql(`SELECT
         (SELECT count(*) FROM (SELECT * FROM ${table} EXCEPT ALL (${level(unit!)})))::INTEGER AS only_kept,
         (SELECT count(*) FROM ((${level(unit!)}) EXCEPT ALL SELECT * FROM ${table}))::INTEGER AS only_aggregate,
@@ -124,13 +128,13 @@ describe('GET /v1/{protocol}/prices/history', () => {
     });
   }
 
-  it('takes the history envelope\'s defaults and the plan depth', async () => {
+  it("takes the history envelope's defaults and the plan depth", async () => {
     const body = await get('/v1/beta/prices/history?market=ETH-PERP');
     expect(body.interval).toBe('1h');
     expect(body.to).toBe(new Date(NOW).toISOString());
     expect(body.from).toBe(new Date(NOW - 7 * 24 * H).toISOString());
     expect(body.data.length).toBeGreaterThan(24);
-    const trial = await (await t.get('/v1/beta/prices/history?market=ETH-PERP&interval=1d&from=2025-01-01', 'trial')).json() as any;
+    const trial = (await (await t.get('/v1/beta/prices/history?market=ETH-PERP&interval=1d&from=2025-01-01', 'trial')).json()) as any;
     expect(trial.from).toBe(new Date(NOW - 30 * 24 * H).toISOString());
   });
 

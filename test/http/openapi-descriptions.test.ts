@@ -62,8 +62,7 @@ function undescribed(schema: Json, where: string, seen = new Set<Json>()): strin
 
 /** Every operation of the document: [label, operation]. */
 function operations(): [string, Json][] {
-  return Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op as Json] as [string, Json]));
+  return Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op as Json] as [string, Json]));
 }
 
 describe('OpenAPI descriptions', () => {
@@ -82,7 +81,8 @@ describe('OpenAPI descriptions', () => {
 
   it('describes every parameter', () => {
     const missing = operations().flatMap(([label, op]) =>
-      ((op.parameters ?? []) as Json[]).filter((p) => !(typeof p.description === 'string' && p.description.length > 3)).map((p) => `${label} ${p.name}`));
+      ((op.parameters ?? []) as Json[]).filter((p) => !(typeof p.description === 'string' && p.description.length > 3)).map((p) => `${label} ${p.name}`),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -90,8 +90,7 @@ describe('OpenAPI descriptions', () => {
     for (const [label, op] of operations()) {
       if ((op.security ?? []).length === 0) continue;
       const ok = op.responses['200'] ?? op.responses['201'];
-      expect(Object.keys(ok.headers ?? {}), label).toEqual(expect.arrayContaining(
-        ['x-request-id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Credits-Remaining']));
+      expect(Object.keys(ok.headers ?? {}), label).toEqual(expect.arrayContaining(['x-request-id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Credits-Remaining']));
       if (label.startsWith('POST')) continue; // MCP answers limits inside a tool result, never as a 429
       const tooMany = deref(op.responses['429']);
       expect(Object.keys(tooMany.headers), label).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'X-Credits-Remaining']));
@@ -127,7 +126,7 @@ describe('OpenAPI examples', () => {
   });
 });
 
-describe('the stream\'s data frame', () => {
+describe("the stream's data frame", () => {
   it('StreamFill lists exactly the fields a data frame carries, in order', () => {
     const frame = fillRow({ ...fill(), seq: 1, position_id: 1 });
     expect(Object.keys(doc.components.schemas.StreamFill.properties)).toEqual(Object.keys(frame));

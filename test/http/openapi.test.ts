@@ -10,7 +10,6 @@ import type { RestRoute } from '../../server/http/routes/define.ts';
 import type { IncomingBatch } from '../../server/journal/rows.ts';
 import { resolveStreamScope, scopeEcho } from '../../server/stream/scope.ts';
 
-
 // CommonJS interop (both packages also export themselves as `default`).
 const Ajv2020 = ajv2020Module.default;
 type Ajv2020 = InstanceType<typeof Ajv2020>;
@@ -29,47 +28,93 @@ const C = 'AddrC111111111111111111111111111111111111111';
 function journal(): IncomingBatch {
   const btc = { market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', side: 'short' as const, address: B };
   const fills = [
-    fill({ time: NOW - 40 * H, position_key: 'X1', address: C, market: 'XAU-PERP', market_variant: 'XAU/USD[USDC-USDC]',
-      size_delta_usd: 250, position_size_usd: 250 }),
+    fill({ time: NOW - 40 * H, position_key: 'X1', address: C, market: 'XAU-PERP', market_variant: 'XAU/USD[USDC-USDC]', size_delta_usd: 250, position_size_usd: 250 }),
     fill({ time: NOW - 30 * H, position_key: 'A1', address: A }),
-    fill({ time: NOW - 28 * H, position_key: 'A1', address: A, type: 'increase', size_delta_usd: 500, position_size_usd: 1500,
-      collateral_delta_usd: 0, price: 110, entry_price: 103.333333 }),
-    fill({ time: NOW - 26 * H, position_key: 'A1', address: A, type: 'decrease', size_delta_usd: -500, position_size_usd: 1000,
-      collateral_delta_usd: 0, price: 120, entry_price: 103.333333, pnl_delta_usd: 80.645161, borrowing_fee_usd: 0.2,
-      funding_fee_usd: 0.1, fee_total_usd: 0.8 }),
-    fill({ time: NOW - 20 * H, position_key: 'A1', address: A, type: 'close', size_delta_usd: -1000, position_size_usd: 0,
-      collateral_delta_usd: -100, position_collateral_usd: 0, price: 125, entry_price: 103.333333, pnl_delta_usd: 209.677419 }),
+    fill({ time: NOW - 28 * H, position_key: 'A1', address: A, type: 'increase', size_delta_usd: 500, position_size_usd: 1500, collateral_delta_usd: 0, price: 110, entry_price: 103.333333 }),
+    fill({
+      time: NOW - 26 * H,
+      position_key: 'A1',
+      address: A,
+      type: 'decrease',
+      size_delta_usd: -500,
+      position_size_usd: 1000,
+      collateral_delta_usd: 0,
+      price: 120,
+      entry_price: 103.333333,
+      pnl_delta_usd: 80.645161,
+      borrowing_fee_usd: 0.2,
+      funding_fee_usd: 0.1,
+      fee_total_usd: 0.8,
+    }),
+    fill({
+      time: NOW - 20 * H,
+      position_key: 'A1',
+      address: A,
+      type: 'close',
+      size_delta_usd: -1000,
+      position_size_usd: 0,
+      collateral_delta_usd: -100,
+      position_collateral_usd: 0,
+      price: 125,
+      entry_price: 103.333333,
+      pnl_delta_usd: 209.677419,
+    }),
     ...[10, 8, 6].flatMap((h, i) => [
-      fill({ ...btc, time: NOW - h * H, position_key: `B${i}`, size_delta_usd: 2000, position_size_usd: 2000,
-        collateral_delta_usd: 200, position_collateral_usd: 200, price: 65000, entry_price: 65000, fee_usd: 2, fee_total_usd: 2 }),
-      fill({ ...btc, time: NOW - h * H + H, position_key: `B${i}`, type: 'liquidation', size_delta_usd: -2000, position_size_usd: 0,
-        collateral_delta_usd: -200, position_collateral_usd: 0, price: 71000, entry_price: 65000, pnl_delta_usd: -184.615385,
-        fee_usd: 1.5, liquidation_fee_usd: 10, fee_total_usd: 11.5 }),
+      fill({
+        ...btc,
+        time: NOW - h * H,
+        position_key: `B${i}`,
+        size_delta_usd: 2000,
+        position_size_usd: 2000,
+        collateral_delta_usd: 200,
+        position_collateral_usd: 200,
+        price: 65000,
+        entry_price: 65000,
+        fee_usd: 2,
+        fee_total_usd: 2,
+      }),
+      fill({
+        ...btc,
+        time: NOW - h * H + H,
+        position_key: `B${i}`,
+        type: 'liquidation',
+        size_delta_usd: -2000,
+        position_size_usd: 0,
+        collateral_delta_usd: -200,
+        position_collateral_usd: 0,
+        price: 71000,
+        entry_price: 65000,
+        pnl_delta_usd: -184.615385,
+        fee_usd: 1.5,
+        liquidation_fee_usd: 10,
+        fee_total_usd: 11.5,
+      }),
     ]),
-    fill({ time: NOW - 5 * H, position_key: 'A2', address: A, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]',
-      size_delta_usd: 500, position_size_usd: 500, price: 3000, entry_price: 3000 }),
-    fill({ time: NOW - 4 * H, position_key: 'C1', address: C, market_variant: 'SOL/USD[USDC-USDC]', side: 'short',
-      size_delta_usd: 400.123456, position_size_usd: 400.123456 }),
-    fill({ time: NOW - 2 * H, protocol: 'beta', position_key: 'F1', address: A, market: 'SOL-PERP', market_variant: null,
-      size_delta_usd: 5000, position_size_usd: 5000 }),
+    fill({ time: NOW - 5 * H, position_key: 'A2', address: A, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]', size_delta_usd: 500, position_size_usd: 500, price: 3000, entry_price: 3000 }),
+    fill({ time: NOW - 4 * H, position_key: 'C1', address: C, market_variant: 'SOL/USD[USDC-USDC]', side: 'short', size_delta_usd: 400.123456, position_size_usd: 400.123456 }),
+    fill({ time: NOW - 2 * H, protocol: 'beta', position_key: 'F1', address: A, market: 'SOL-PERP', market_variant: null, size_delta_usd: 5000, position_size_usd: 5000 }),
   ].sort((x, y) => x.time - y.time);
   const marketSnapshots = [
     marketSnapshot({ time: NOW - 25 * H, index_price: 118, oi_long_usd: 1000, funding_rate_long: 0.00001, funding_rate_short: -0.00002 }),
-    marketSnapshot({ time: NOW - 10 * 60_000, index_price: 118.5, oi_long_usd: 1200, oi_short_usd: 300.5,
-      funding_rate_long: 0.0000123, funding_rate_short: -0.0000456 }),
+    marketSnapshot({ time: NOW - 10 * 60_000, index_price: 118.5, oi_long_usd: 1200, oi_short_usd: 300.5, funding_rate_long: 0.0000123, funding_rate_short: -0.0000456 }),
     marketSnapshot({ time: NOW - 10 * 60_000, market_variant: 'SOL/USD[USDC-USDC]', oi_short_usd: 400.123456 }),
     marketSnapshot({ time: NOW - 10 * 60_000, market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', index_price: 65000.25 }),
-    marketSnapshot({ time: NOW - 10 * 60_000, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]', index_price: 3010,
-      oi_long_usd: 500 }),
-    marketSnapshot({ time: NOW - 10 * 60_000, protocol: 'beta', market: 'SOL-PERP', market_variant: null, index_price: 118.4,
-      oi_long_usd: 5000, funding_rate_long: -0.00001, funding_rate_short: -0.00002 }),
+    marketSnapshot({ time: NOW - 10 * 60_000, market: 'ETH-PERP', market_variant: 'ETH/USD[USDC-USDC]', index_price: 3010, oi_long_usd: 500 }),
+    marketSnapshot({
+      time: NOW - 10 * 60_000,
+      protocol: 'beta',
+      market: 'SOL-PERP',
+      market_variant: null,
+      index_price: 118.4,
+      oi_long_usd: 5000,
+      funding_rate_long: -0.00001,
+      funding_rate_short: -0.00002,
+    }),
   ];
   const positionSnapshots = [
     positionSnapshot({ time: NOW - 4 * H, position_key: 'A2', size_usd: 500, collateral_usd: 100, mark_price: 3005 }),
-    positionSnapshot({ time: NOW - 10 * 60_000, position_key: 'A2', size_usd: 500, collateral_usd: 100, mark_price: 3010,
-      unsettled_borrowing_usd: 0.05, liquidation_price: 2450.5 }),
-    positionSnapshot({ time: NOW - 10 * 60_000, position_key: 'C1', size_usd: 400.123456, collateral_usd: 100, mark_price: 118.5,
-      source: 'poll' }),
+    positionSnapshot({ time: NOW - 10 * 60_000, position_key: 'A2', size_usd: 500, collateral_usd: 100, mark_price: 3010, unsettled_borrowing_usd: 0.05, liquidation_price: 2450.5 }),
+    positionSnapshot({ time: NOW - 10 * 60_000, position_key: 'C1', size_usd: 400.123456, collateral_usd: 100, mark_price: 118.5, source: 'poll' }),
   ];
   return { fills, marketSnapshots, positionSnapshots };
 }
@@ -102,15 +147,9 @@ beforeAll(async () => {
   addFormats(ajv);
   ajv.addSchema(doc, 'openapi');
   // a lifecycle of A, for /:address/:id routes
-  const [row] = await t.service.db.querySql(
-    "SELECT position_id FROM lifecycles WHERE protocol = 'alpha' AND address = $address ORDER BY position_id LIMIT 1",
-    { address: A },
-  );
+  const [row] = await t.service.db.querySql("SELECT position_id FROM lifecycles WHERE protocol = 'alpha' AND address = $address ORDER BY position_id LIMIT 1", { address: A });
   pathParams = { address: A, id: String(row!.position_id) };
-  const [beta] = await t.service.db.querySql(
-    "SELECT position_id FROM lifecycles WHERE protocol = 'beta' AND address = $address ORDER BY position_id LIMIT 1",
-    { address: A },
-  );
+  const [beta] = await t.service.db.querySql("SELECT position_id FROM lifecycles WHERE protocol = 'beta' AND address = $address ORDER BY position_id LIMIT 1", { address: A });
   betaId = String(beta!.position_id);
 });
 afterAll(async () => {
@@ -166,7 +205,10 @@ describe('GET /v1/openapi.json', () => {
       expect(op.summary).toBe(route.summary);
       const parameters: any[] = op.parameters ?? [];
       for (const name of params) {
-        expect(parameters.find((p) => p.in === 'path' && p.name === name), `${path} path ${name}`).toMatchObject({ required: true });
+        expect(
+          parameters.find((p) => p.in === 'path' && p.name === name),
+          `${path} path ${name}`,
+        ).toMatchObject({ required: true });
       }
       const query = queryParams(route);
       expect(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.required])).toEqual(query.map((q) => [q.name, q.required]));
@@ -184,7 +226,12 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents the stream (22) and MCP (23) endpoints; the scope echo matches its schema', async () => {
     const stream = doc.paths['/v1/stream/{protocol}/fills'].get;
-    expect(stream.parameters.map((p: any) => [p.name, p.in])).toEqual([['protocol', 'path'], ['market', 'query'], ['address', 'query'], ['since_seq', 'query']]);
+    expect(stream.parameters.map((p: any) => [p.name, p.in])).toEqual([
+      ['protocol', 'path'],
+      ['market', 'query'],
+      ['address', 'query'],
+      ['since_seq', 'query'],
+    ]);
     expect(Object.keys(stream.responses).sort()).toEqual(['101', '200', '400', '401', '404', '429', '500']);
     expect(stream.description).toMatch(/slow_consumer/);
     const check = ajv.compile({ $ref: 'openapi#/paths/~1v1~1stream~1{protocol}~1fills/get/responses/200/content/application~1json/schema' });
@@ -241,8 +288,14 @@ describe('real responses validate against the document', () => {
   });
 
   it('bodies are not trivially empty (the journal exercises the schemas)', async () => {
-    for (const path of ['/v1/alpha/liquidations/search?limit=2', `/v1/alpha/accounts/${A}`, '/v1/alpha/markets/stats',
-      '/v1/alpha/liquidations/history', '/v1/alpha/volume/history', '/v1/alpha/open-interest/history']) {
+    for (const path of [
+      '/v1/alpha/liquidations/search?limit=2',
+      `/v1/alpha/accounts/${A}`,
+      '/v1/alpha/markets/stats',
+      '/v1/alpha/liquidations/history',
+      '/v1/alpha/volume/history',
+      '/v1/alpha/open-interest/history',
+    ]) {
       const body = (await (await t.get(path, 'premium')).json()) as any;
       expect(Array.isArray(body.data) ? body.data.length : 1, path).toBeGreaterThan(0);
     }

@@ -36,7 +36,10 @@ function journal(): { fills: IncomingFill[]; marketSnapshots: MarketSnapshot[] }
   let n = 0;
   for (const days of [...HORIZONS, DEEP]) {
     const edge = NOW - days * D;
-    for (const [where, t] of [['in', edge], ['out', edge - 1]] as const) {
+    for (const [where, t] of [
+      ['in', edge],
+      ['out', edge - 1],
+    ] as const) {
       if (days === DEEP && where === 'out') continue;
       n += 1;
       const size = 100 * n;
@@ -45,8 +48,18 @@ function journal(): { fills: IncomingFill[]; marketSnapshots: MarketSnapshot[] }
       const liq = `liq-${where}-${days}`;
       fills.push(
         fill({ time: t - 3 * H, address: TRADER, position_key: liq, size_delta_usd: size, position_size_usd: size }),
-        fill({ time: t, address: TRADER, position_key: liq, type: 'liquidation', size_delta_usd: -size, position_size_usd: 0,
-          collateral_delta_usd: -100, position_collateral_usd: 0, liquidation_fee_usd: n, fee_total_usd: n + 0.5 }),
+        fill({
+          time: t,
+          address: TRADER,
+          position_key: liq,
+          type: 'liquidation',
+          size_delta_usd: -size,
+          position_size_usd: 0,
+          collateral_delta_usd: -100,
+          position_collateral_usd: 0,
+          liquidation_fee_usd: n,
+          fee_total_usd: n + 0.5,
+        }),
       );
       // a lifecycle opened exactly at t and closed two hours later
       // (`GET /v1/alpha/open-interest/history`, `GET /v1/alpha/volume/history` and
@@ -54,8 +67,7 @@ function journal(): { fills: IncomingFill[]; marketSnapshots: MarketSnapshot[] }
       const life = `life-${where}-${days}`;
       fills.push(
         fill({ time: t, address: HISTORIAN, position_key: life, size_delta_usd: size + 7, position_size_usd: size + 7 }),
-        fill({ time: t + 2 * H, address: HISTORIAN, position_key: life, type: 'close', size_delta_usd: -(size + 7),
-          position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0 }),
+        fill({ time: t + 2 * H, address: HISTORIAN, position_key: life, type: 'close', size_delta_usd: -(size + 7), position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0 }),
       );
       // a funding snapshot exactly at t (`GET /v1/alpha/funding-rates/history`)
       snaps.push(marketSnapshot({ time: t, market_variant: V2, funding_rate_long: n / 10_000, funding_rate_short: -n / 10_000 }));
@@ -78,7 +90,10 @@ async function get(path: string, plan: PlanName): Promise<{ status: number; body
   return { status: res.status, body: await res.json() };
 }
 
-const since = (floor: number | null) => (time: number): boolean => floor === null || time >= floor;
+const since =
+  (floor: number | null) =>
+  (time: number): boolean =>
+    floor === null || time >= floor;
 const FAR = iso(NOW - 300 * D);
 
 describe.each(SOLD_PLANS.map((p) => [p] as const))('plan %s', (plan) => {
@@ -112,7 +127,10 @@ describe.each(SOLD_PLANS.map((p) => [p] as const))('plan %s', (plan) => {
     const count = body.data.reduce((s: number, b: any) => s + b.count, 0);
     expect(count).toBe(seenLiq.length);
     const fees = body.data.reduce((s: number, b: any) => s + b.fees_usd, 0);
-    expect(fees).toBeCloseTo(seenLiq.reduce((s, f) => s + (f.liquidation_fee_usd ?? 0), 0), 6);
+    expect(fees).toBeCloseTo(
+      seenLiq.reduce((s, f) => s + (f.liquidation_fee_usd ?? 0), 0),
+      6,
+    );
     if (liqFloor !== null) await expectEdge400('/v1/alpha/liquidations/history?interval=1h', liqFloor, plan);
   });
 
@@ -133,9 +151,7 @@ describe.each(SOLD_PLANS.map((p) => [p] as const))('plan %s', (plan) => {
     const { status, body } = await get(`/v1/alpha/volume/history?interval=1d&from=${iso(NOW - 250 * D)}`, plan);
     expect(status).toBe(200);
     expect(body.from).toBe(iso(histFloor ?? NOW - 250 * D));
-    const expected = J.fills
-      .filter((f) => f.type !== 'liquidation' && since(histFloor)(f.time))
-      .reduce((s, f) => s + Math.abs(f.size_delta_usd), 0);
+    const expected = J.fills.filter((f) => f.type !== 'liquidation' && since(histFloor)(f.time)).reduce((s, f) => s + Math.abs(f.size_delta_usd), 0);
     const volume = body.data.reduce((s: number, b: any) => s + b.volume_usd, 0);
     expect(volume).toBeCloseTo(expected, 6);
     if (histFloor !== null) await expectEdge400('/v1/alpha/volume/history?interval=1h', histFloor, plan);
@@ -154,7 +170,10 @@ describe.each(SOLD_PLANS.map((p) => [p] as const))('plan %s', (plan) => {
   it('15 accounts/:address/history: a lifecycle opened at the history floor is listed, 1 ms before is omitted', async () => {
     const { status, body } = await get(`/v1/alpha/accounts/${HISTORIAN}/history?sort_by=opened_at&order=desc`, plan);
     expect(status).toBe(200);
-    const opened = J.fills.filter((f) => f.address === HISTORIAN && f.type === 'open').map((f) => f.time).filter(since(histFloor));
+    const opened = J.fills
+      .filter((f) => f.address === HISTORIAN && f.type === 'open')
+      .map((f) => f.time)
+      .filter(since(histFloor));
     expect(body.data.map((r: any) => r.opened_at)).toEqual(opened.sort((a, b) => b - a).map(iso));
     expect(body.pagination.total).toBe(opened.length);
   });

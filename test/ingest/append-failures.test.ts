@@ -19,10 +19,7 @@ afterEach(async () => {
 });
 
 const batch = (day: string) => ({
-  fills: [
-    fill({ time: at(`${day}T10:00:00Z`), position_key: 'P1' }),
-    fill({ time: at(`${day}T10:05:00Z`), position_key: 'P2', side: 'short' }),
-  ],
+  fills: [fill({ time: at(`${day}T10:00:00Z`), position_key: 'P1' }), fill({ time: at(`${day}T10:05:00Z`), position_key: 'P2', side: 'short' })],
   marketSnapshots: [marketSnapshot({ time: at(`${day}T10:00:00Z`) })],
   positionSnapshots: [positionSnapshot({ time: at(`${day}T10:00:00Z`), position_key: 'P1' })],
 });

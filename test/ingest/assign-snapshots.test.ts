@@ -30,11 +30,12 @@ describe('position snapshots of keys not in memory', () => {
       service = await openService({ dataDir: dir, clock });
       const queries: string[] = [];
       const write = service.db.write.bind(service.db);
-      service.db.write = (fn) => write((w) => {
-        const run = w.run.bind(w);
-        w.run = (name, params) => (queries.push(name), run(name, params));
-        return fn(w);
-      });
+      service.db.write = (fn) =>
+        write((w) => {
+          const run = w.run.bind(w);
+          w.run = (name, params) => (queries.push(name), run(name, params));
+          return fn(w);
+        });
       await service.append({
         fills: [],
         marketSnapshots: [],

@@ -92,9 +92,7 @@ describe('a full disk', () => {
          FROM read_parquet('${join(dir, 'journal/fills/**/*.parquet')}', hive_partitioning = true)`,
       );
       expect(j).toEqual({ n: 4, seqs: 4, hi: 4 });
-      const [p] = await service.db.querySql(
-        `SELECT count(*)::INTEGER AS n FROM read_parquet('${join(dir, 'journal/position_snapshots/**/*.parquet')}', hive_partitioning = true)`,
-      );
+      const [p] = await service.db.querySql(`SELECT count(*)::INTEGER AS n FROM read_parquet('${join(dir, 'journal/position_snapshots/**/*.parquet')}', hive_partitioning = true)`);
       expect(p!.n).toBe(4);
       await service.db.checkpoint();
       await rebuildState(dir, join(dir, 'rebuilt.duckdb'));

@@ -17,17 +17,60 @@ async function open(): Promise<Service> {
 /** The known-answer lifecycle: open 1,000 @100 → increase 500 @110 → decrease 600 @120 → close 900 @90. */
 function lifecycleFills() {
   return [
-    fill({ time: at('2026-06-01T00:00:00Z'), type: 'open', size_delta_usd: 1000, position_size_usd: 1000,
-      collateral_delta_usd: 100, position_collateral_usd: 100, price: 100, entry_price: 100, fee_usd: 0.7, fee_total_usd: 0.7 }),
-    fill({ time: at('2026-06-01T01:00:00Z'), type: 'increase', size_delta_usd: 500, position_size_usd: 1500,
-      collateral_delta_usd: 50, position_collateral_usd: 150, price: 110, entry_price: 103.333333, fee_usd: 0.35,
-      borrowing_fee_usd: 0.2, funding_fee_usd: 0.1, fee_total_usd: 0.65 }),
-    fill({ time: at('2026-06-01T02:00:00Z'), type: 'decrease', size_delta_usd: -600, position_size_usd: 900,
-      collateral_delta_usd: -60, position_collateral_usd: 90, price: 120, entry_price: 103.333333, pnl_delta_usd: 96.774194,
-      fee_usd: 0.42, funding_earned_usd: 0.05, fee_total_usd: 0.42 }),
-    fill({ time: at('2026-06-01T05:00:00Z'), type: 'close', size_delta_usd: -900, position_size_usd: 0,
-      collateral_delta_usd: -90, position_collateral_usd: 0, price: 90, entry_price: 103.333333, pnl_delta_usd: -116.129032,
-      fee_usd: 0.63, borrowing_fee_usd: 0.3, fee_total_usd: 0.93 }),
+    fill({
+      time: at('2026-06-01T00:00:00Z'),
+      type: 'open',
+      size_delta_usd: 1000,
+      position_size_usd: 1000,
+      collateral_delta_usd: 100,
+      position_collateral_usd: 100,
+      price: 100,
+      entry_price: 100,
+      fee_usd: 0.7,
+      fee_total_usd: 0.7,
+    }),
+    fill({
+      time: at('2026-06-01T01:00:00Z'),
+      type: 'increase',
+      size_delta_usd: 500,
+      position_size_usd: 1500,
+      collateral_delta_usd: 50,
+      position_collateral_usd: 150,
+      price: 110,
+      entry_price: 103.333333,
+      fee_usd: 0.35,
+      borrowing_fee_usd: 0.2,
+      funding_fee_usd: 0.1,
+      fee_total_usd: 0.65,
+    }),
+    fill({
+      time: at('2026-06-01T02:00:00Z'),
+      type: 'decrease',
+      size_delta_usd: -600,
+      position_size_usd: 900,
+      collateral_delta_usd: -60,
+      position_collateral_usd: 90,
+      price: 120,
+      entry_price: 103.333333,
+      pnl_delta_usd: 96.774194,
+      fee_usd: 0.42,
+      funding_earned_usd: 0.05,
+      fee_total_usd: 0.42,
+    }),
+    fill({
+      time: at('2026-06-01T05:00:00Z'),
+      type: 'close',
+      size_delta_usd: -900,
+      position_size_usd: 0,
+      collateral_delta_usd: -90,
+      position_collateral_usd: 0,
+      price: 90,
+      entry_price: 103.333333,
+      pnl_delta_usd: -116.129032,
+      fee_usd: 0.63,
+      borrowing_fee_usd: 0.3,
+      fee_total_usd: 0.93,
+    }),
   ];
 }
 
@@ -69,14 +112,46 @@ describe('lifecycle derivation (contract §6)', () => {
     const s = await open();
     await s.append({
       fills: [
-        fill({ time: at('2026-06-01T00:00:00Z'), type: 'open', size_delta_usd: 344242.440442, position_size_usd: 344242.440442,
-          collateral_delta_usd: 40000, position_collateral_usd: 40000, price: p, entry_price: p }),
-        fill({ time: at('2026-06-01T01:00:00Z'), type: 'increase', size_delta_usd: 488471.838702, position_size_usd: 832714.279144,
-          collateral_delta_usd: 50000, position_collateral_usd: 90000, price: p, entry_price: p }),
-        fill({ time: at('2026-06-01T02:00:00Z'), type: 'decrease', size_delta_usd: -72092.515695, position_size_usd: 760621.763449,
-          collateral_delta_usd: -8000, position_collateral_usd: 82000, price: q, entry_price: p }),
-        fill({ time: at('2026-06-01T03:00:00Z'), type: 'close', size_delta_usd: -760621.763449, position_size_usd: 0,
-          collateral_delta_usd: -82000, position_collateral_usd: 0, price: q, entry_price: p }),
+        fill({
+          time: at('2026-06-01T00:00:00Z'),
+          type: 'open',
+          size_delta_usd: 344242.440442,
+          position_size_usd: 344242.440442,
+          collateral_delta_usd: 40000,
+          position_collateral_usd: 40000,
+          price: p,
+          entry_price: p,
+        }),
+        fill({
+          time: at('2026-06-01T01:00:00Z'),
+          type: 'increase',
+          size_delta_usd: 488471.838702,
+          position_size_usd: 832714.279144,
+          collateral_delta_usd: 50000,
+          position_collateral_usd: 90000,
+          price: p,
+          entry_price: p,
+        }),
+        fill({
+          time: at('2026-06-01T02:00:00Z'),
+          type: 'decrease',
+          size_delta_usd: -72092.515695,
+          position_size_usd: 760621.763449,
+          collateral_delta_usd: -8000,
+          position_collateral_usd: 82000,
+          price: q,
+          entry_price: p,
+        }),
+        fill({
+          time: at('2026-06-01T03:00:00Z'),
+          type: 'close',
+          size_delta_usd: -760621.763449,
+          position_size_usd: 0,
+          collateral_delta_usd: -82000,
+          position_collateral_usd: 0,
+          price: q,
+          entry_price: p,
+        }),
       ],
       marketSnapshots: [],
       positionSnapshots: [],
@@ -93,10 +168,24 @@ describe('lifecycle derivation (contract §6)', () => {
     expect(l).toMatchObject({ status: 'open', closed_at: null, exit_price: null, close_tx: null, size_usd: 900 });
     await s.append({ fills: [c!], marketSnapshots: [], positionSnapshots: [] });
     const again = await s.append({
-      fills: [fill({ time: at('2026-06-01T06:00:00Z') }), fill({ time: at('2026-06-01T07:00:00Z'), type: 'liquidation',
-        size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, price: 91,
-        pnl_delta_usd: -90, fee_usd: 0.7, liquidation_fee_usd: 2, fee_total_usd: 2.7 })],
-      marketSnapshots: [], positionSnapshots: [],
+      fills: [
+        fill({ time: at('2026-06-01T06:00:00Z') }),
+        fill({
+          time: at('2026-06-01T07:00:00Z'),
+          type: 'liquidation',
+          size_delta_usd: -1000,
+          position_size_usd: 0,
+          collateral_delta_usd: -100,
+          position_collateral_usd: 0,
+          price: 91,
+          pnl_delta_usd: -90,
+          fee_usd: 0.7,
+          liquidation_fee_usd: 2,
+          fee_total_usd: 2.7,
+        }),
+      ],
+      marketSnapshots: [],
+      positionSnapshots: [],
     });
     expect(again.fills.map((f) => f.position_id)).toEqual([2, 2]);
     [l] = await s.db.querySql('SELECT * FROM lifecycles WHERE position_id = $id', { id: 2 });
@@ -110,7 +199,10 @@ describe('lifecycle derivation (contract §6)', () => {
     expect(first.duplicates).toBe(1);
     const second = await s.append({ fills, marketSnapshots: [], positionSnapshots: [] });
     expect(second.duplicates).toBe(2);
-    expect(second.fills.map((f) => [f.seq, f.type])).toEqual([[3, 'decrease'], [4, 'close']]);
+    expect(second.fills.map((f) => [f.seq, f.type])).toEqual([
+      [3, 'decrease'],
+      [4, 'close'],
+    ]);
     const [n] = await s.db.querySql('SELECT count(*) AS n FROM fills');
     expect(n!.n).toBe(4);
   });

@@ -18,10 +18,7 @@ const MIN = 60_000;
 function batches(): IncomingBatch[] {
   return [
     {
-      fills: [
-        fill({ time: T0, tx: 'OPEN1', position_key: 'POS1' }),
-        fill({ time: T0, tx: 'OPEN2', position_key: 'POS2', side: 'short' }),
-      ],
+      fills: [fill({ time: T0, tx: 'OPEN1', position_key: 'POS1' }), fill({ time: T0, tx: 'OPEN2', position_key: 'POS2', side: 'short' })],
       marketSnapshots: [],
       positionSnapshots: [
         positionSnapshot({ time: T0, position_key: 'POS1' }),
@@ -34,7 +31,17 @@ function batches(): IncomingBatch[] {
     {
       fills: [
         fill({ time: T0 + 2 * MIN, tx: 'INC1', position_key: 'POS1', type: 'increase', size_delta_usd: 500, position_size_usd: 1500, collateral_delta_usd: 0 }),
-        fill({ time: T0 + 2 * MIN, tx: 'CLOSE2', position_key: 'POS2', side: 'short', type: 'close', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0 }),
+        fill({
+          time: T0 + 2 * MIN,
+          tx: 'CLOSE2',
+          position_key: 'POS2',
+          side: 'short',
+          type: 'close',
+          size_delta_usd: -1000,
+          position_size_usd: 0,
+          collateral_delta_usd: -100,
+          position_collateral_usd: 0,
+        }),
       ],
       marketSnapshots: [],
       positionSnapshots: [
@@ -115,9 +122,8 @@ describe('position snapshot dedup key', () => {
     expect(readdirSync(day)).toContain('000000000001-000000000001.parquet');
     // commit 3 wrote no position snapshot that day: its name holds a re-emitted copy of commit 1's
     copyFileSync(join(day, '000000000001-000000000001.parquet'), join(day, '000000000003-000000000003.parquet'));
-    const dupes = async () => (await app.service.db.querySql(
-      `SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM read_parquet('${day}/*.parquet') GROUP BY position_key, source, time HAVING count(*) > 1)`,
-    ))[0]!.n;
+    const dupes = async () =>
+      (await app.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM read_parquet('${day}/*.parquet') GROUP BY position_key, source, time HAVING count(*) > 1)`))[0]!.n;
     expect(await dupes()).toBeGreaterThan(0);
     await compactJournal(app.service);
     expect(await dupes()).toBe(0);

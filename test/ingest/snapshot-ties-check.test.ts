@@ -9,10 +9,16 @@ const snap = (minute: number, market: string, variant: string | null, protocol: 
   marketSnapshot({ time: t + minute * 60_000, protocol, market, market_variant: variant });
 const asRows = (s: MarketSnapshot[]): IncomingBatch => ({ fills: [], marketSnapshots: s, positionSnapshots: [] });
 const asColumns = (s: MarketSnapshot[]): IncomingBatch => ({
-  fills: [], marketSnapshots: [], positionSnapshots: [], marketSnapshotColumns: toColumns(s, MARKET_SNAPSHOT_COLUMNS),
+  fills: [],
+  marketSnapshots: [],
+  positionSnapshots: [],
+  marketSnapshotColumns: toColumns(s, MARKET_SNAPSHOT_COLUMNS),
 });
 
-describe.each([['rows', asRows], ['columns', asColumns]] as const)('mayHaveSameInstantTies on %s', (_, batchOf) => {
+describe.each([
+  ['rows', asRows],
+  ['columns', asColumns],
+] as const)('mayHaveSameInstantTies on %s', (_, batchOf) => {
   it('is false for one snapshot per market key and instant, in time order', () => {
     const s = [0, 1, 2].flatMap((m) => [snap(m, 'SOL', 'SOL/USDC'), snap(m, 'SOL', 'SOL/USDT'), snap(m, 'SOL', null), snap(m, 'SOL', null, 'beta'), snap(m, 'BTC', null)]);
     expect(mayHaveSameInstantTies(batchOf(s))).toBe(false);

@@ -21,20 +21,12 @@ describe('same-instant snapshots', () => {
     done = cleanup;
     const t = at('2026-06-01T00:00:00Z');
     await service.append({
-      fills: [
-        fill({ time: t, tx: 'TIE1', event_index: 0 }),
-        fill({ time: t, tx: 'TIE1', event_index: 1, type: 'increase', size_delta_usd: 1000, position_size_usd: 2000, collateral_delta_usd: 0 }),
-      ],
+      fills: [fill({ time: t, tx: 'TIE1', event_index: 0 }), fill({ time: t, tx: 'TIE1', event_index: 1, type: 'increase', size_delta_usd: 1000, position_size_usd: 2000, collateral_delta_usd: 0 })],
       marketSnapshots: [],
-      positionSnapshots: [
-        positionSnapshot({ time: t, size_usd: 1000 }),
-        positionSnapshot({ time: t, size_usd: 2000 }),
-      ],
+      positionSnapshots: [positionSnapshot({ time: t, size_usd: 1000 }), positionSnapshot({ time: t, size_usd: 2000 })],
     });
     const journal = async () =>
-      service.db.querySql(
-        `SELECT time, size_usd::DOUBLE AS size FROM read_parquet('${join(dir, 'journal/position_snapshots/**/*.parquet')}', hive_partitioning = true) ORDER BY ALL`,
-      );
+      service.db.querySql(`SELECT time, size_usd::DOUBLE AS size FROM read_parquet('${join(dir, 'journal/position_snapshots/**/*.parquet')}', hive_partitioning = true) ORDER BY ALL`);
     expect((await journal()).map((r) => r.size)).toEqual([2000]);
     const latest = async () => (await service.db.querySql('SELECT size_usd::DOUBLE AS size FROM position_latest'))[0]?.size;
     expect(await latest()).toBe(2000);
@@ -62,12 +54,11 @@ describe('same-instant snapshots', () => {
     const t = at('2026-06-01T00:00:00Z');
     const next = t + 60_000;
     const latest = async () => (await service.db.querySql('SELECT index_price FROM market_latest'))[0]?.index_price;
-    const snapshots = (...s: [number, number][]) =>
-      service.append({ fills: [], marketSnapshots: s.map(([time, index_price]) => marketSnapshot({ time, index_price })), positionSnapshots: [] });
+    const snapshots = (...s: [number, number][]) => service.append({ fills: [], marketSnapshots: s.map(([time, index_price]) => marketSnapshot({ time, index_price })), positionSnapshots: [] });
     const journal = async () =>
-      (await service.db.querySql(
-        `SELECT index_price FROM read_parquet('${join(dir, 'journal/market_snapshots/**/*.parquet')}', hive_partitioning = true) ORDER BY time, index_price`,
-      )).map((r) => r.index_price);
+      (await service.db.querySql(`SELECT index_price FROM read_parquet('${join(dir, 'journal/market_snapshots/**/*.parquet')}', hive_partitioning = true) ORDER BY time, index_price`)).map(
+        (r) => r.index_price,
+      );
     await snapshots([t, 99], [next, 100], [next, 101]); // a tie in one batch: journal order
     expect(await latest()).toBe(101);
     expect(await journal()).toEqual([99, 101]);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fillsOf, positionSnapshotsOf, toColumns } from '../../server/ingest/columns.ts';
 import { InvalidBatchError, validateBatch } from '../../server/ingest/validate.ts';
-import { FILL_COLUMNS, MARKET_SNAPSHOT_COLUMNS, POSITION_SNAPSHOT_COLUMNS, type IncomingBatch, type IncomingFill, type IncomingPositionSnapshot, type MarketSnapshot } from '../../server/journal/rows.ts';
+import {
+  FILL_COLUMNS,
+  MARKET_SNAPSHOT_COLUMNS,
+  POSITION_SNAPSHOT_COLUMNS,
+  type IncomingBatch,
+  type IncomingFill,
+  type IncomingPositionSnapshot,
+  type MarketSnapshot,
+} from '../../server/journal/rows.ts';
 import { fill, marketSnapshot, positionSnapshot } from '../helpers/fixtures.ts';
 
 const FILL_IN = FILL_COLUMNS.filter(([n]) => n !== 'seq' && n !== 'position_id');
@@ -41,10 +49,13 @@ describe('validation of batches with column mirrors', () => {
     expect(() => validateBatch(mirrored(good(), [inf]))).toThrow('position snapshot 0: liquidation_price is not a number or null');
   });
 
-  it('checks where a market snapshot\'s index price came from and when, as rows and as columns', () => {
+  it("checks where a market snapshot's index price came from and when, as rows and as columns", () => {
     const rows = (over: Partial<MarketSnapshot>): IncomingBatch => ({ fills: [], marketSnapshots: [marketSnapshot(), marketSnapshot(over)], positionSnapshots: [] });
     const cols = (over: Partial<MarketSnapshot>): IncomingBatch => ({
-      fills: [], marketSnapshots: [], positionSnapshots: [], marketSnapshotColumns: toColumns([marketSnapshot(), marketSnapshot(over)], MARKET_SNAPSHOT_COLUMNS),
+      fills: [],
+      marketSnapshots: [],
+      positionSnapshots: [],
+      marketSnapshotColumns: toColumns([marketSnapshot(), marketSnapshot(over)], MARKET_SNAPSHOT_COLUMNS),
     });
     for (const make of [rows, cols]) {
       expect(() => validateBatch(make({ index_price_time: 1_700_000_000_000, index_price_source: 'oracle' }))).not.toThrow();

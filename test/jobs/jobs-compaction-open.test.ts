@@ -17,7 +17,20 @@ function todayBatch(mm: number): IncomingBatch {
   const time = at(`2026-06-03T00:${String(mm).padStart(2, '0')}:00Z`);
   const size = 1000 + 100 * (mm - 10);
   return {
-    fills: [fill({ time, position_key: 'P3', address: A, type: 'increase', size_delta_usd: 100, position_size_usd: size, position_collateral_usd: 100 + mm, collateral_delta_usd: 1, price: 100 + mm, index_price: 100 + mm })],
+    fills: [
+      fill({
+        time,
+        position_key: 'P3',
+        address: A,
+        type: 'increase',
+        size_delta_usd: 100,
+        position_size_usd: size,
+        position_collateral_usd: 100 + mm,
+        collateral_delta_usd: 1,
+        price: 100 + mm,
+        index_price: 100 + mm,
+      }),
+    ],
     marketSnapshots: [marketSnapshot({ time, index_price: 100 + mm, oi_long_usd: size })],
     positionSnapshots: [
       positionSnapshot({ time, position_key: 'P3', size_usd: size, collateral_usd: 100 + mm }),
@@ -27,7 +40,9 @@ function todayBatch(mm: number): IncomingBatch {
 }
 
 const names = (dir: string, kind: 'fills' | 'market_snapshots' | 'position_snapshots', day = '2026-06-03'): string[] =>
-  dataPartitions(dir, kind).find((p) => p.day === day)!.files.map((f) => f.name);
+  dataPartitions(dir, kind)
+    .find((p) => p.day === day)!
+    .files.map((f) => f.name);
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -62,7 +77,11 @@ describe("journal compaction of today's partitions", () => {
     const fills = join(app.dir, 'journal/fills/protocol=alpha/day=2026-06-03');
     const frozen = statSync(join(fills, '000000000006-000000000009.parquet')).size;
     for (const mm of [14, 15, 16]) await app.service.append(todayBatch(mm));
-    expect(readdirSync(fills).map((f) => statSync(join(fills, f)).size).filter((size) => size < frozen)).toHaveLength(3);
+    expect(
+      readdirSync(fills)
+        .map((f) => statSync(join(fills, f)).size)
+        .filter((size) => size < frozen),
+    ).toHaveLength(3);
     const again = await compactJournal(app.service, { openRunMinFiles: 3, openRunFrozenBytes: frozen });
     expect(again).toMatchObject({ skipped: 0 });
     expect(names(app.dir, 'fills')).toEqual(['000000000006-000000000009.parquet', '000000000010-000000000012.parquet']);

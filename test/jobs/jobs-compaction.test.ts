@@ -53,7 +53,10 @@ describe('journal compaction', () => {
     expect(await journalRows(app, 'fills')).toEqual(fillRows);
     expect(await journalRows(app, 'market_snapshots')).toEqual(marketRows);
     const polls = (await journalRows(app, 'position_snapshots')).filter((p) => p.source === 'poll').map((p) => [p.time, p.mark_price]);
-    expect(polls).toEqual([['2026-06-01T06:00:00.000Z', 106], ['2026-06-02T04:00:00.000Z', 113]]);
+    expect(polls).toEqual([
+      ['2026-06-01T06:00:00.000Z', 106],
+      ['2026-06-02T04:00:00.000Z', 113],
+    ]);
     expect((await journalRows(app, 'position_snapshots')).length).toBe(positionRows.length - 3);
     const seqs = await app.service.db.querySql(`SELECT seq FROM read_parquet('${join(app.dir, 'journal/fills/protocol=alpha/day=2026-06-01/*.parquet')}')`);
     expect(seqs.map((s) => s.seq)).toEqual([1, 2, 3]);
@@ -77,9 +80,7 @@ describe('journal compaction', () => {
       },
     });
     expect(r.skipped).toBe(1);
-    expect(dataPartitions(app.dir, 'fills')[0]!.files.map((f) => f.name)).toEqual([
-      '000000000001-000000000002.parquet', '000000000003-000000000003.parquet', '000000000007-000000000007.parquet',
-    ]);
+    expect(dataPartitions(app.dir, 'fills')[0]!.files.map((f) => f.name)).toEqual(['000000000001-000000000002.parquet', '000000000003-000000000003.parquet', '000000000007-000000000007.parquet']);
     expect(await compactJournal(app.service)).toMatchObject({ partitions: 1, skipped: 0 });
     expect(dataPartitions(app.dir, 'fills')[0]!.files.map((f) => f.name)).toEqual(['000000000001-000000000007.parquet']);
     const [n] = await app.service.db.querySql(`SELECT count(*) AS n FROM read_parquet('${join(app.dir, 'journal/fills/*/*/*.parquet')}')`);

@@ -37,8 +37,18 @@ function journal(): IncomingBatch[] {
         marketSnapshot({ time: T0, ...W, cum_borrowing_long: 0.01, cum_funding_paid_long: 0.002, cum_funding_earned_long: 0.0005, cum_funding_paid_short: 0.001 }),
         marketSnapshot({ time: T0, ...BETA, cum_borrowing_long: 0.001 }),
         marketSnapshot({ time: T1, ...W, cum_borrowing_long: 0.02, cum_funding_paid_long: 0.004, cum_funding_earned_long: 0.001 }),
-        marketSnapshot({ time: T2, ...W, index_price: 110, oi_long_usd: 6000, oi_short_usd: 3000, cum_borrowing_long: 0.03, cum_funding_paid_long: 0.005,
-          cum_funding_earned_long: 0.0015, cum_funding_paid_short: 0.004, cum_funding_earned_short: 0.002 }),
+        marketSnapshot({
+          time: T2,
+          ...W,
+          index_price: 110,
+          oi_long_usd: 6000,
+          oi_short_usd: 3000,
+          cum_borrowing_long: 0.03,
+          cum_funding_paid_long: 0.005,
+          cum_funding_earned_long: 0.0015,
+          cum_funding_paid_short: 0.004,
+          cum_funding_earned_short: 0.002,
+        }),
         marketSnapshot({ time: T2, ...BETA, index_price: 120, cum_borrowing_long: 0.004 }),
       ],
       positionSnapshots: [positionSnapshot({ time: T1, position_key: 'O', source: 'poll', unsettled_borrowing_usd: 2, unsettled_funding_usd: 1, mark_price: 100 })],
@@ -62,17 +72,14 @@ describe('full position refresh', () => {
     const common = { time: T2, source: 'poll' };
     // L: 1000 × (0.03 − 0.01) etc.; closing the long improves the balance (fee 0.05 %): due 0.5 + 20 + 3,
     // threshold 5: liq = 100 × (1000 + 5 + 23.5 − 100) / 1000
-    expect(by.L).toMatchObject({ ...common, protocol: 'alpha', size_usd: 1000, collateral_usd: 100, unsettled_borrowing_usd: 20,
-      unsettled_funding_usd: 3, claimable_funding_usd: 1, mark_price: 110 });
+    expect(by.L).toMatchObject({ ...common, protocol: 'alpha', size_usd: 1000, collateral_usd: 100, unsettled_borrowing_usd: 20, unsettled_funding_usd: 3, claimable_funding_usd: 1, mark_price: 110 });
     expect(by.L!.liquidation_price).toBeCloseTo(92.85, 9);
     // S: 4 WSOL at 110 = 440; funding 2000 × 0.003, claimable 2000 × 0.002; closing worsens (0.07 %: 1.4),
     // threshold 10: liq = (2000 − 10 − 7.4) / (2000 / 100 − 4)
-    expect(by.S).toMatchObject({ ...common, size_usd: 2000, collateral_usd: 440, unsettled_borrowing_usd: 0, unsettled_funding_usd: 6,
-      claimable_funding_usd: 4, mark_price: 110 });
+    expect(by.S).toMatchObject({ ...common, size_usd: 2000, collateral_usd: 440, unsettled_borrowing_usd: 0, unsettled_funding_usd: 6, claimable_funding_usd: 4, mark_price: 110 });
     expect(by.S!.liquidation_price).toBeCloseTo(123.9125, 9);
     // B: borrowing 1000 × 0.003 = 3; fee 0.6 + 1000² / 1.25e10; room = 100 − 2 − 3.60008
-    expect(by.B).toMatchObject({ ...common, protocol: 'beta', collateral_usd: 100, unsettled_borrowing_usd: 3, unsettled_funding_usd: 0,
-      claimable_funding_usd: 0, mark_price: 120 });
+    expect(by.B).toMatchObject({ ...common, protocol: 'beta', collateral_usd: 100, unsettled_borrowing_usd: 3, unsettled_funding_usd: 0, claimable_funding_usd: 0, mark_price: 120 });
     expect(by.B!.liquidation_price).toBeCloseTo(90.560008, 9);
     // O: from its 11:00 poll: 2 + 1000 × (0.03 − 0.02), 1 + 1000 × (0.005 − 0.004), 0 + 1000 × (0.0015 − 0.001)
     expect(by.O).toMatchObject({ ...common, unsettled_borrowing_usd: 12, unsettled_funding_usd: 2, claimable_funding_usd: 0.5, collateral_usd: 100 });
@@ -99,8 +106,7 @@ describe('full position refresh', () => {
     expect(computed()).toBe(2);
     // a newer market snapshot: L, S, O and F (opened after 12:00) are re-marked at it; B's market has none newer
     const t3 = T2 + 30 * 60_000;
-    await app.service.append({ fills: [], positionSnapshots: [],
-      marketSnapshots: [marketSnapshot({ time: t3, ...W, index_price: 111, cum_borrowing_long: 0.04 })] });
+    await app.service.append({ fills: [], positionSnapshots: [], marketSnapshots: [marketSnapshot({ time: t3, ...W, index_price: 111, cum_borrowing_long: 0.04 })] });
     expect(await refreshPositions(app.service)).toEqual({ marked: 4, skipped: 1 });
     expect(computed()).toBe(3);
     const { rows } = await computeRefresh(app.service);
@@ -109,8 +115,7 @@ describe('full position refresh', () => {
     await refreshPositions(app.service);
     expect(await refreshPositions(app.service)).toEqual({ marked: 0, skipped: 1 });
     const computedBefore = computed();
-    await app.service.append({ fills: [], marketSnapshots: [],
-      positionSnapshots: [positionSnapshot({ time: t3, position_key: 'F', source: 'event', mark_price: 111 })] });
+    await app.service.append({ fills: [], marketSnapshots: [], positionSnapshots: [positionSnapshot({ time: t3, position_key: 'F', source: 'event', mark_price: 111 })] });
     await refreshPositions(app.service);
     expect(computed()).toBe(computedBefore + 1);
   });
@@ -131,8 +136,7 @@ describe('full position refresh', () => {
         expect(await refreshPositions(service)).toEqual({ marked: 0, skipped: 1 });
         expect(computed()).toBe(0);
         // a newer market snapshot moves the position: computed again, and L, S, O and F re-marked
-        await service.append({ fills: [], positionSnapshots: [],
-          marketSnapshots: [marketSnapshot({ time: T2 + 30 * 60_000, ...W, index_price: 111, cum_borrowing_long: 0.04 })] });
+        await service.append({ fills: [], positionSnapshots: [], marketSnapshots: [marketSnapshot({ time: T2 + 30 * 60_000, ...W, index_price: 111, cum_borrowing_long: 0.04 })] });
         expect(await refreshPositions(service)).toEqual({ marked: 4, skipped: 1 });
         expect(computed()).toBe(1);
       } finally {
@@ -143,24 +147,24 @@ describe('full position refresh', () => {
     }
   });
 
-  it('prices liquidation from the position\'s own entry, while every endpoint serves the contract\'s entry_price', async () => {
+  it("prices liquidation from the position's own entry, while every endpoint serves the contract's entry_price", async () => {
     // R, alpha long, USDC collateral 100: open 1000 @100, decrease −500 @110, increase +500 @130.
     // Served entry (contract §6, increases only): (1000 × 100 + 500 × 130) / 1500 = 110.
     // Own entry (by the size held, protocols.md): (500 × 100 + 500 × 130) / 1000 = 115.
     const R = 'AddrR111111111111111111111111111111111111111';
     const leg = (over: Parameters<typeof fill>[0]) => fill({ ...W, position_key: 'R', address: R, collateral_delta_usd: 0, position_collateral_usd: 100, ...over });
-    const batches: IncomingBatch[] = [{
-      fills: [
-        leg({ time: T0 + 30_000, type: 'open', collateral_delta_usd: 100, entry_price: 100, position_entry_price: 100 }),
-        leg({ time: T1, type: 'decrease', size_delta_usd: -500, position_size_usd: 500, price: 110, index_price: 110, pnl_delta_usd: 50,
-          entry_price: 100, position_entry_price: 100 }),
-        leg({ time: T2 - 30_000, type: 'increase', size_delta_usd: 500, position_size_usd: 1000, price: 130, index_price: 130,
-          entry_price: 110, position_entry_price: 115 }),
-      ],
-      // zero settlement factors and open interest: nothing pending, the close worsens the balance (0.07 %)
-      marketSnapshots: [marketSnapshot({ time: T2 - 60_000, ...W, index_price: 130 }), marketSnapshot({ time: T2, ...W, index_price: 120 })],
-      positionSnapshots: [],
-    }];
+    const batches: IncomingBatch[] = [
+      {
+        fills: [
+          leg({ time: T0 + 30_000, type: 'open', collateral_delta_usd: 100, entry_price: 100, position_entry_price: 100 }),
+          leg({ time: T1, type: 'decrease', size_delta_usd: -500, position_size_usd: 500, price: 110, index_price: 110, pnl_delta_usd: 50, entry_price: 100, position_entry_price: 100 }),
+          leg({ time: T2 - 30_000, type: 'increase', size_delta_usd: 500, position_size_usd: 1000, price: 130, index_price: 130, entry_price: 110, position_entry_price: 115 }),
+        ],
+        // zero settlement factors and open interest: nothing pending, the close worsens the balance (0.07 %)
+        marketSnapshots: [marketSnapshot({ time: T2 - 60_000, ...W, index_price: 130 }), marketSnapshot({ time: T2, ...W, index_price: 120 })],
+        positionSnapshots: [],
+      },
+    ];
     app = await openTestApp({ now: T2 + 60_000, batches });
     // due 0.7, threshold max(1000 × 0.5 %, 1) = 5: liq = entry × (1000 + 5 + 0.7 − 100) / 1000, by the own entry 115
     // (by the served 110 it would be 99.627)
@@ -175,7 +179,11 @@ describe('full position refresh', () => {
     expect(detail.liquidation_price).toBeCloseTo(104.1555, 9);
     // the fill frames (GET /v1/alpha/fills rows are the stream's data frames) and the lifecycle's timeline
     const frames = await get(`/v1/alpha/fills?address=${R}&limit=10`);
-    expect(frames.map((f) => [f.type, f.entry_price])).toEqual([['increase', 110], ['decrease', 100], ['open', 100]]);
+    expect(frames.map((f) => [f.type, f.entry_price])).toEqual([
+      ['increase', 110],
+      ['decrease', 100],
+      ['open', 100],
+    ]);
     expect(frames.every((f) => !('position_entry_price' in f))).toBe(true);
     const timeline = await get(`/v1/alpha/positions/${R}/${id}/lifecycle?limit=10`);
     expect(timeline.map((f) => f.entry_price)).toEqual([100, 100, 110]);

@@ -14,9 +14,7 @@ afterEach(async () => {
 });
 
 const snaps = (from: string, minutes: number, rate: number) =>
-  Array.from({ length: minutes }, (_, i) =>
-    marketSnapshot({ time: at(from) + i * 60_000, oi_long_usd: 1000 + i, funding_rate_long: rate * (i + 1), funding_rate_short: -rate }),
-  );
+  Array.from({ length: minutes }, (_, i) => marketSnapshot({ time: at(from) + i * 60_000, oi_long_usd: 1000 + i, funding_rate_long: rate * (i + 1), funding_rate_short: -rate }));
 
 describe('rollup refresh', () => {
   it('recomputes exactly the buckets touched since its last run, repairing drift there', async () => {
@@ -62,9 +60,7 @@ describe('rollup refresh', () => {
       rollup_5m: { onlyLive: 1, onlyRebuilt: 1 },
       oi_snapshot_5m: { onlyLive: 1, onlyRebuilt: 1 },
     });
-    const [r] = await service.db.querySql(
-      `SELECT volume_usd::DOUBLE AS v, fill_count AS n FROM rollup_5m WHERE bucket = TIMESTAMP '2026-06-01 10:00:00'`,
-    );
+    const [r] = await service.db.querySql(`SELECT volume_usd::DOUBLE AS v, fill_count AS n FROM rollup_5m WHERE bucket = TIMESTAMP '2026-06-01 10:00:00'`);
     expect(r).toEqual({ v: 1500, n: 2 });
     const [f] = await service.db.querySql(`SELECT snapshots, rate_long_sum::DOUBLE AS s FROM funding_1h`);
     expect(f!.snapshots).toBe(11);
@@ -77,7 +73,10 @@ describe('rollup refresh', () => {
   it('has nothing to recompute after a rebuild or a start on a deleted state (both built the rollups from the journal)', async () => {
     const { dir, cleanup: rm } = tempDataDir();
     let service: Service | undefined;
-    cleanup = async () => { await service?.close(); rm(); };
+    cleanup = async () => {
+      await service?.close();
+      rm();
+    };
     const open = async () => (service = await openService({ dataDir: dir, clock: () => at('2026-06-02T00:00:00Z') }));
     await open();
     await service!.append({

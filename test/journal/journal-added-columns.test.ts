@@ -55,7 +55,10 @@ describe('journal columns added later', () => {
     expect(await diffWithRebuild(app.service)).toEqual({});
     const oldOnly = await new ReplayReader(app.service.db, app.dir).read(at('2026-06-01T00:00:00Z'), at('2026-06-02T00:00:00Z'));
     expect(oldOnly.marketSnapshots.map((s) => [s.index_price, s.index_price_time, s.index_price_source])).toEqual([
-      [100, null, null], [101, null, null], [104, null, null], [99, null, null],
+      [100, null, null],
+      [101, null, null],
+      [104, null, null],
+      [99, null, null],
     ]);
     // later appends carry the new columns (an oracle price published 20 s before the snapshot)
     for (const b of all.slice(3)) {
@@ -93,8 +96,13 @@ describe('journal columns added later', () => {
     // replay reads both shapes as incoming rows
     const replay = await new ReplayReader(app.service.db, app.dir).read(at('2026-06-01T00:00:00Z'), at('2026-06-04T00:00:00Z'));
     expect(replay.marketSnapshots.map((s) => [s.index_price, s.index_price_time === null ? null : Number(s.index_price_time), s.index_price_source])).toEqual([
-      [100, null, null], [101, null, null], [104, null, null], [99, null, null],
-      [110, at('2026-06-02T00:59:40Z'), 'oracle'], [112, at('2026-06-02T02:59:40Z'), 'oracle'], [115, at('2026-06-03T00:09:40Z'), 'oracle'],
+      [100, null, null],
+      [101, null, null],
+      [104, null, null],
+      [99, null, null],
+      [110, at('2026-06-02T00:59:40Z'), 'oracle'],
+      [112, at('2026-06-02T02:59:40Z'), 'oracle'],
+      [115, at('2026-06-03T00:09:40Z'), 'oracle'],
     ]);
 
     // compaction merges old-shape files into one file of the current shape, nulls kept
@@ -127,7 +135,14 @@ describe('journal columns added later', () => {
     }
     expect(await diffWithRebuild(app.service)).toEqual({});
     const derived = await app.service.db.querySql('SELECT position_key, position_entry_price FROM fills ORDER BY seq');
-    expect(derived.map((r) => [r.position_key, r.position_entry_price])).toEqual([['P1', null], ['P2', null], ['P1', null], ['P1', 101], ['P2', 101], ['P3', 101]]);
+    expect(derived.map((r) => [r.position_key, r.position_entry_price])).toEqual([
+      ['P1', null],
+      ['P2', null],
+      ['P1', null],
+      ['P1', 101],
+      ['P2', 101],
+      ['P3', 101],
+    ]);
     const replay = await new ReplayReader(app.service.db, app.dir).read(at('2026-06-01T00:00:00Z'), at('2026-06-04T00:00:00Z'));
     expect(replay.fills.map((f) => f.position_entry_price)).toEqual([null, null, null, 101, 101, 101]);
     const { rows } = await computeRefresh(app.service);

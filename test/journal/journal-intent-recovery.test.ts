@@ -7,9 +7,15 @@ import { at, fill, marketSnapshot, positionSnapshot, tempDataDir } from '../help
 import { diffWithRebuild } from '../helpers/rebuild-diff.ts';
 
 const NOW = at('2026-06-02T00:00:00Z');
-const first: IncomingBatch = { fills: [fill({ time: at('2026-06-01T01:00:00Z'), position_key: 'P1' })], marketSnapshots: [marketSnapshot({ time: at('2026-06-01T01:00:00Z') })], positionSnapshots: [] };
+const first: IncomingBatch = {
+  fills: [fill({ time: at('2026-06-01T01:00:00Z'), position_key: 'P1' })],
+  marketSnapshots: [marketSnapshot({ time: at('2026-06-01T01:00:00Z') })],
+  positionSnapshots: [],
+};
 const second: IncomingBatch = {
-  fills: [fill({ time: at('2026-06-01T02:00:00Z'), position_key: 'P1', type: 'close', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, price: 101 })],
+  fills: [
+    fill({ time: at('2026-06-01T02:00:00Z'), position_key: 'P1', type: 'close', size_delta_usd: -1000, position_size_usd: 0, collateral_delta_usd: -100, position_collateral_usd: 0, price: 101 }),
+  ],
   marketSnapshots: [marketSnapshot({ time: at('2026-06-01T02:00:00Z'), index_price: 101 })],
   positionSnapshots: [positionSnapshot({ time: at('2026-06-01T02:00:00Z'), position_key: 'P1', size_usd: 0, collateral_usd: 0 })],
 };

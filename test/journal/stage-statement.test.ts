@@ -43,9 +43,30 @@ async function staged(table: StagingTable, block: ColumnBlock, via: StageVia): P
 
 describe('staging a small block by one statement', () => {
   const cases: [StagingTable, () => ColumnBlock][] = [
-    ['batch_fills', () => toColumns(fills(), STAGING.batch_fills.filter(([n]) => n !== 'ord_row'))],
-    ['batch_msnap', () => toColumns(AWKWARD.map((x, i) => marketSnapshot({ time: at('2026-06-01T00:00:00Z') + i, index_price: x, oi_long_usd: Math.abs(x) < 1e12 ? x : 0, funding_rate_long: x })), STAGING.batch_msnap.filter(([n]) => !n.startsWith('ord_')))],
-    ['batch_psnap', () => toColumns(AWKWARD.map((x, i) => ({ ...positionSnapshot({ time: at('2026-06-01T00:00:00Z') + i, mark_price: x, liquidation_price: i % 2 ? null : x }), position_id: i })), STAGING.batch_psnap.filter(([n]) => !n.startsWith('ord_')))],
+    [
+      'batch_fills',
+      () =>
+        toColumns(
+          fills(),
+          STAGING.batch_fills.filter(([n]) => n !== 'ord_row'),
+        ),
+    ],
+    [
+      'batch_msnap',
+      () =>
+        toColumns(
+          AWKWARD.map((x, i) => marketSnapshot({ time: at('2026-06-01T00:00:00Z') + i, index_price: x, oi_long_usd: Math.abs(x) < 1e12 ? x : 0, funding_rate_long: x })),
+          STAGING.batch_msnap.filter(([n]) => !n.startsWith('ord_')),
+        ),
+    ],
+    [
+      'batch_psnap',
+      () =>
+        toColumns(
+          AWKWARD.map((x, i) => ({ ...positionSnapshot({ time: at('2026-06-01T00:00:00Z') + i, mark_price: x, liquidation_price: i % 2 ? null : x }), position_id: i })),
+          STAGING.batch_psnap.filter(([n]) => !n.startsWith('ord_')),
+        ),
+    ],
   ];
   for (const [table, block] of cases) {
     it(`gives ${table} exactly the rows the appender gives`, async () => {
@@ -58,14 +79,25 @@ describe('staging a small block by one statement', () => {
   }
 
   it('stages a string column that is null in every row (beta has no market variants)', async () => {
-    const block = () => toColumns(fills().map((f) => ({ ...f, protocol: 'beta', market_variant: null, collateral_token: null })), STAGING.batch_fills.filter(([n]) => n !== 'ord_row'));
+    const block = () =>
+      toColumns(
+        fills().map((f) => ({ ...f, protocol: 'beta', market_variant: null, collateral_token: null })),
+        STAGING.batch_fills.filter(([n]) => n !== 'ord_row'),
+      );
     const byAppender = await staged('batch_fills', block(), 'appender');
     expect(byAppender.every((r) => (r as { market_variant: unknown }).market_variant === null)).toBe(true);
     expect(await staged('batch_fills', block(), 'statement')).toEqual(byAppender);
   });
 
   it('keeps -0 and a quoted string as they are', async () => {
-    const rows = (await staged('batch_fills', toColumns(fills(), STAGING.batch_fills.filter(([n]) => n !== 'ord_row')), 'statement')) as Record<string, unknown>[];
+    const rows = (await staged(
+      'batch_fills',
+      toColumns(
+        fills(),
+        STAGING.batch_fills.filter(([n]) => n !== 'ord_row'),
+      ),
+      'statement',
+    )) as Record<string, unknown>[];
     expect(rows[3]).toMatchObject({ price_sign: true, tx: "it's a 'quoted' tx", ord_row: '3' });
     expect(rows[0]).toMatchObject({ price: 0.1 + 0.2, price_sign: false });
   });

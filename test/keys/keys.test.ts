@@ -66,7 +66,15 @@ describe('plans', () => {
     expect(getPlan('trial')).toMatchObject({ requestsPerMinute: 60, creditsPerMonth: 10_000, historyDays: 30, liquidationLookbackDays: 7, stream: false, mcp: false });
     expect(getPlan('starter')).toMatchObject({ requestsPerMinute: 300, creditsPerMonth: 250_000, historyDays: 30, liquidationLookbackDays: 30, mcp: false });
     expect(getPlan('pro')).toMatchObject({ requestsPerMinute: 1_200, creditsPerMonth: 2_000_000, historyDays: 90, liquidationLookbackDays: 90, stream: false, mcp: true });
-    expect(getPlan('premium')).toMatchObject({ requestsPerMinute: 3_000, creditsPerMonth: 10_000_000, historyDays: null, liquidationLookbackDays: null, stream: true, streamConnectionsPerAccount: 50, mcp: true });
+    expect(getPlan('premium')).toMatchObject({
+      requestsPerMinute: 3_000,
+      creditsPerMonth: 10_000_000,
+      historyDays: null,
+      liquidationLookbackDays: null,
+      stream: true,
+      streamConnectionsPerAccount: 50,
+      mcp: true,
+    });
     expect(getPlan('internal')).toMatchObject({ requestsPerMinute: null, creditsPerMonth: null, historyDays: null, stream: true, streamConnectionsPerAccount: null, mcp: true });
     for (const p of PLAN_NAMES) expect(getPlan(p).fundingHistoryDays).toBe(30);
   });
@@ -175,14 +183,19 @@ describe('KeyStore', () => {
     expect(server.authenticate(key)?.plan).toBe('pro');
   });
 
-  it('mutations re-read the file first, so two processes do not lose each other\'s keys', () => {
+  it("mutations re-read the file first, so two processes do not lose each other's keys", () => {
     const dir = dataDir();
     const a = KeyStore.open(dir);
     const b = KeyStore.open(dir);
     const ka = a.create({ plan: 'trial' });
     const kb = b.create({ plan: 'pro' });
     const fresh = KeyStore.open(dir);
-    expect(fresh.list().map((r) => r.id).sort()).toEqual([ka.record.id, kb.record.id].sort());
+    expect(
+      fresh
+        .list()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([ka.record.id, kb.record.id].sort());
   });
 
   it('refuses a corrupt keys.json and rejects unknown plans and ids', () => {

@@ -7,10 +7,13 @@ describe('retryInBackground', () => {
   it('tries again after each failure, every interval, until it succeeds', async () => {
     vi.useFakeTimers();
     let calls = 0;
-    const done = retryInBackground(async () => {
-      calls += 1;
-      if (calls < 3) throw new Error('not yet');
-    }, { what: 'test', everyMs: 1000, attempts: 5 });
+    const done = retryInBackground(
+      async () => {
+        calls += 1;
+        if (calls < 3) throw new Error('not yet');
+      },
+      { what: 'test', everyMs: 1000, attempts: 5 },
+    );
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toBe(1);
     await vi.advanceTimersByTimeAsync(999);
@@ -48,16 +51,23 @@ describe('retryInBackground', () => {
     const calls: string[] = [];
     let done = 0;
     let close: (() => void) | undefined;
-    const first = await tryThenRetry(async () => {
-      calls.push('first');
-      throw new Error('refused');
-    }, {
-      what: 'test', everyMs: 1000, attempts: 5, done: () => (done += 1), onClose: (stop) => (close = stop),
-      retry: async () => {
-        calls.push('retry');
-        if (calls.length < 3) throw new Error('still refused');
+    const first = await tryThenRetry(
+      async () => {
+        calls.push('first');
+        throw new Error('refused');
       },
-    });
+      {
+        what: 'test',
+        everyMs: 1000,
+        attempts: 5,
+        done: () => (done += 1),
+        onClose: (stop) => (close = stop),
+        retry: async () => {
+          calls.push('retry');
+          if (calls.length < 3) throw new Error('still refused');
+        },
+      },
+    );
     expect(first).toBe(false);
     expect(calls).toEqual(['first']); // no second attempt at once
     await vi.advanceTimersByTimeAsync(1000);
@@ -70,10 +80,13 @@ describe('retryInBackground', () => {
     expect(done).toBe(2);
     // closing stops the retries
     calls.length = 0;
-    await tryThenRetry(async () => {
-      calls.push('first');
-      throw new Error('refused');
-    }, { what: 'test', everyMs: 1000, attempts: 5, done: () => (done += 1), onClose: (stop) => (close = stop) });
+    await tryThenRetry(
+      async () => {
+        calls.push('first');
+        throw new Error('refused');
+      },
+      { what: 'test', everyMs: 1000, attempts: 5, done: () => (done += 1), onClose: (stop) => (close = stop) },
+    );
     close!();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(calls).toEqual(['first']);

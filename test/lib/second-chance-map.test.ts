@@ -43,7 +43,10 @@ describe('second-chance map', () => {
     m.set('b', 'x');
     expect(m.peek('a')).toBe('x');
     expect(m.has('a')).toBe(true);
-    expect([...m]).toEqual([['a', 'x'], ['b', 'x']]);
+    expect([...m]).toEqual([
+      ['a', 'x'],
+      ['b', 'x'],
+    ]);
     m.set('c', 'x');
     expect([...m.keys()]).toEqual(['b', 'c']);
     m.touch('zzz'); // a key not held is not remembered

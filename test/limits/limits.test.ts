@@ -49,7 +49,7 @@ describe('RateLimiter (sliding-window log)', () => {
 
   it('never admits more than the limit in any 60 s window (random arrivals)', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     let now = 0;
     const rl = new RateLimiter({ clock: () => now });
     const admitted: number[] = [];

@@ -45,8 +45,10 @@ describe('bad flags', () => {
       [['rebuild'], `no data directory at ${untouched}: nothing to rebuild`],
     ];
     for (const [args, message] of cases) {
-      const failed = await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', ...args, '--data', untouched],
-        { env: { ...process.env, PERPS_LOG_LEVEL: '1' } }).then(() => undefined, (err: { code: number; stderr: string; stdout: string }) => err);
+      const failed = await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', ...args, '--data', untouched], { env: { ...process.env, PERPS_LOG_LEVEL: '1' } }).then(
+        () => undefined,
+        (err: { code: number; stderr: string; stdout: string }) => err,
+      );
       expect(failed, args.join(' ')).toBeDefined();
       expect(failed!.code).toBe(1);
       const output = failed!.stderr + failed!.stdout;
@@ -54,8 +56,10 @@ describe('bad flags', () => {
       expect(output).not.toMatch(/\n\s+at /); // no stack trace
       expect(existsSync(untouched), args.join(' ')).toBe(false);
     }
-    const badEnv = await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--data', untouched],
-      { env: { ...process.env, PERPS_LOG_LEVEL: '1', PORT: 'http' } }).then(() => undefined, (err: { stderr: string; stdout: string }) => err);
+    const badEnv = await run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--data', untouched], { env: { ...process.env, PERPS_LOG_LEVEL: '1', PORT: 'http' } }).then(
+      () => undefined,
+      (err: { stderr: string; stdout: string }) => err,
+    );
     expect(badEnv!.stderr + badEnv!.stdout).toContain('--port (or $PORT) must be an integer >= 0 and <= 65535, got "http"');
     expect(existsSync(untouched)).toBe(false);
   }, 60_000);

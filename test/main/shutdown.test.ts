@@ -31,12 +31,15 @@ afterAll(() => {
 /** Starts the server as a child process replaying the source journal (12 h of it in ~8 s). */
 function startServer(port: number) {
   const speed = String((12 * 3_600_000) / 8000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'replay', '--from', source.dir, '--speed', speed,
-    '--data', target.dir, '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // jobs every second, so that one is likely running when the signal comes
-    env: { ...process.env, PERPS_LOG_LEVEL: '4', PERPS_JOB_ROLLUP_REFRESH: '* * * * * *', PERPS_JOB_POSITION_REFRESH: '*/2 * * * * *' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'replay', '--from', source.dir, '--speed', speed, '--data', target.dir, '--port', String(port)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // jobs every second, so that one is likely running when the signal comes
+      env: { ...process.env, PERPS_LOG_LEVEL: '4', PERPS_JOB_ROLLUP_REFRESH: '* * * * * *', PERPS_JOB_POSITION_REFRESH: '*/2 * * * * *' },
+    },
+  );
   let logs = '';
   child.stdout.on('data', (b: Buffer) => (logs += b.toString()));
   child.stderr.on('data', (b: Buffer) => (logs += b.toString()));
@@ -79,7 +82,10 @@ describe('shutdown', () => {
     const log1 = first.logs();
     const order = ['SIGTERM: stopping', 'shutdown: source stopped', 'shutdown: http stopped', 'shutdown: jobs stopped', 'shutdown: limits stopped', 'shutdown: database stopped', 'SIGTERM: stopped'];
     const at = order.map((s) => log1.indexOf(s));
-    expect(at.every((i) => i >= 0), log1).toBe(true);
+    expect(
+      at.every((i) => i >= 0),
+      log1,
+    ).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
 
     // stopped part-way: what is in the journal is exactly what the checkpoint says

@@ -88,7 +88,8 @@ describe('start-up checks', () => {
 function cli(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PERPS_LOG_LEVEL: '3' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PERPS_LOG_LEVEL: '3' },
     });
     let output = '';
     child.stdout.on('data', (b: Buffer) => (output += b.toString()));
@@ -103,12 +104,7 @@ describe('the data directory lock of the other commands', () => {
     const server = startChild(['--source', 'none', '--data', shared, '--port', String(await freePort())]);
     try {
       expect(await server.waitFor('serving')).toBe(true);
-      const commands = [
-        ['simulate', '--until', '2025-03-13T00:00:00Z'],
-        ['rebuild'],
-        ['replay', '--from', shared],
-        ['jobs', 'run', 'checkpoint'],
-      ];
+      const commands = [['simulate', '--until', '2025-03-13T00:00:00Z'], ['rebuild'], ['replay', '--from', shared], ['jobs', 'run', 'checkpoint']];
       for (const args of commands) {
         const r = await cli([...args, '--data', shared]);
         expect(r.code, args[0]).toBe(1);

@@ -29,12 +29,13 @@ beforeAll(async () => {
   server = serve(t.app, { port: 0, hostname: '127.0.0.1', silent: true });
   await server.ready();
   client = new Client({ name: 'mcp-beta-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/v1/mcp', server.url!), {
-    requestInit: { headers: { 'x-api-key': t.key('internal') } },
-  }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/v1/mcp', server.url!), {
+      requestInit: { headers: { 'x-api-key': t.key('internal') } },
+    }),
+  );
   // the beta wallet with the most lifecycles, and its latest one
-  const [row] = await t.service.db.querySql(
-    "SELECT address, max(position_id) AS id, count(*) AS n FROM lifecycles WHERE protocol = 'beta' GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 1");
+  const [row] = await t.service.db.querySql("SELECT address, max(position_id) AS id, count(*) AS n FROM lifecycles WHERE protocol = 'beta' GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 1");
   address = row!.address as string;
   positionId = row!.id as number;
 }, 120_000);
@@ -56,9 +57,13 @@ describe('provenance', () => {
     const health = await t.app.request('/health');
     expect(((await health.json()) as { data_source: string }).data_source).toBe('simulated');
     expect(health.headers.get('x-data-source')).toBe('simulated');
-    const doc = await (await t.app.request('/v1/openapi.json')).json() as { info: { description: string } };
+    const doc = (await (await t.app.request('/v1/openapi.json')).json()) as { info: { description: string } };
     expect(doc.info.description).toMatch(/Data source of this deployment: SIMULATED/);
-    for (const [path, status] of [['/v1/beta/markets', 200], ['/v1/beta/fills?side=up', 400], ['/v1/nope', 404]] as const) {
+    for (const [path, status] of [
+      ['/v1/beta/markets', 200],
+      ['/v1/beta/fills?side=up', 400],
+      ['/v1/nope', 404],
+    ] as const) {
       const res = await t.get(path, 'premium');
       expect(res.status, path).toBe(status);
       expect(res.headers.get('x-data-source'), path).toBe('simulated');

@@ -30,8 +30,7 @@ function freshKey(plan: PlanName) {
   return { key, record, credits: () => t.limits.credits.remaining(record.account, getPlan(plan)) };
 }
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
 const summaryOf = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 const errorOf = (r: CallToolResult) => (r.structuredContent as { error: { code: string; message: string; param?: string } }).error;
 
@@ -69,8 +68,7 @@ describe('HTTP gates before the MCP exchange', () => {
   });
 
   it('a successful exchange carries the request id, the version and its limit headers', async () => {
-    const res = await post({ 'x-api-key': t.key('pro'), 'x-request-id': 'mcp-trace-0001' },
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'describe_service', arguments: {} } });
+    const res = await post({ 'x-api-key': t.key('pro'), 'x-request-id': 'mcp-trace-0001' }, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'describe_service', arguments: {} } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe('mcp-trace-0001');
     expect(res.headers.get('x-api-version')).toBe('1.0.0-rc.1');
@@ -90,7 +88,10 @@ describe('HTTP gates before the MCP exchange', () => {
     const wrongAccept = await post({ 'x-api-key': t.key('pro'), 'x-request-id': 'mcp-trace-0003', accept: 'text/html' });
     expect(wrongAccept.status).toBe(406);
     await wrongAccept.text();
-    for (const [res, id] of [[badJson, 'mcp-trace-0002'], [wrongAccept, 'mcp-trace-0003']] as const) {
+    for (const [res, id] of [
+      [badJson, 'mcp-trace-0002'],
+      [wrongAccept, 'mcp-trace-0003'],
+    ] as const) {
       expect(res.headers.get('x-request-id')).toBe(id);
       expect(res.headers.get('x-api-version')).toBe('1.0.0-rc.1');
     }
@@ -99,7 +100,7 @@ describe('HTTP gates before the MCP exchange', () => {
   it('answers 401 without a key (a key in the query string is not read)', async () => {
     const res = await post({});
     expect(res.status).toBe(401);
-    expect((await res.json() as { error: { code: string } }).error.code).toBe('unauthorized');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     const inQuery = await fetch(`${endpoint.href}?api_key=${t.key('pro')}`, { method: 'POST', body: '{}' });
     expect(inQuery.status).toBe(401);
   });
@@ -109,13 +110,13 @@ describe('HTTP gates before the MCP exchange', () => {
       const res = await fetch(endpoint, { method, headers: { 'x-api-key': t.key('pro') } });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
-      expect((await res.json() as { error: { code: string } }).error.code).toBe('method_not_allowed');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
     }
   });
 });
 
 describe('metering like REST', () => {
-  it('charges each tool call its REST twin\'s credits, refunds errors, and describe_service costs none', async () => {
+  it("charges each tool call its REST twin's credits, refunds errors, and describe_service costs none", async () => {
     const k = freshKey('pro');
     const client = await connectWith(k.key);
     await client.listTools();
@@ -142,7 +143,7 @@ describe('metering like REST', () => {
     expect(described._meta).toMatchObject({ 'x-credits-remaining': String(start - 11), 'ratelimit-limit': '1200' });
   });
 
-  it('applies the key\'s rate limit to tool calls (a tool error, like the REST twin\'s 429)', async () => {
+  it("applies the key's rate limit to tool calls (a tool error, like the REST twin's 429)", async () => {
     const k = freshKey('pro');
     const client = await connectWith(k.key);
     for (let i = 0; i < 1199; i++) t.limits.limiter.take(k.record.id, 1200);
@@ -158,7 +159,7 @@ describe('metering like REST', () => {
     expect((await t.app.request('/v1/protocols', { headers: { 'x-api-key': k.key } })).status).toBe(429);
   });
 
-  it('says credits_exhausted when the month\'s credits are fewer than the tool\'s cost', async () => {
+  it("says credits_exhausted when the month's credits are fewer than the tool's cost", async () => {
     const k = freshKey('pro');
     const client = await connectWith(k.key);
     t.limits.credits.charge(k.record.account, 2_000_000 - 3, 0);
@@ -202,7 +203,7 @@ describe('tool errors', () => {
     }
     // the same bad value through REST gives the same error body
     const rest = await t.get('/v1/alpha/accounts/search?limit=501', 'internal');
-    expect(errorOf(await call(client, 'search_accounts', { protocol: 'alpha', limit: 501 }))).toEqual((await rest.json() as { error: unknown }).error);
+    expect(errorOf(await call(client, 'search_accounts', { protocol: 'alpha', limit: 501 }))).toEqual(((await rest.json()) as { error: unknown }).error);
   });
 });
 
@@ -211,7 +212,7 @@ describe('summaries', () => {
     const pro = await connectWith(t.key('pro'));
     const yearAgo = new Date(NOW - 365 * 86_400_000).toISOString();
     const clamped = await call(pro, 'open_interest_history', { protocol: 'alpha', interval: '1d', from: yearAgo });
-    const rest = await (await t.get(`/v1/alpha/open-interest/history?interval=1d&from=${yearAgo}`, 'pro')).json() as { from: string };
+    const rest = (await (await t.get(`/v1/alpha/open-interest/history?interval=1d&from=${yearAgo}`, 'pro')).json()) as { from: string };
     expect(clamped.structuredContent).toEqual(rest);
     expect(rest.from).toBe(new Date(NOW - 90 * 86_400_000).toISOString());
     expect(summaryOf(clamped)).toContain(`Window clamped: from ${new Date(NOW - 365 * 86_400_000).toISOString()} was raised to ${rest.from}: the pro plan covers 90 days of this history.`);
@@ -223,8 +224,10 @@ describe('summaries', () => {
     const full = await call(premium, 'open_interest_history', { protocol: 'alpha', interval: '1d' });
     expect(summaryOf(full)).not.toContain('clamped');
     const inside = await call(pro, 'open_interest_history', { protocol: 'alpha', interval: '1d', from: '2026-05-01' });
-    expect(summaryOf(inside)).toBe('Open interest history: 32 buckets of 1d over [2026-05-01T00:00:00.000Z, 2026-06-02T00:00:00.000Z), oldest first.'
-      + ' For another window call again with from/to (at most 10,000 buckets), or a coarser interval.');
+    expect(summaryOf(inside)).toBe(
+      'Open interest history: 32 buckets of 1d over [2026-05-01T00:00:00.000Z, 2026-06-02T00:00:00.000Z), oldest first.' +
+        ' For another window call again with from/to (at most 10,000 buckets), or a coarser interval.',
+    );
   });
 
   it('says when the plan hides older lifecycles or bounds the liquidation walk', async () => {

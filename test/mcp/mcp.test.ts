@@ -32,8 +32,7 @@ async function connect(plan: PlanName): Promise<Client> {
   return client;
 }
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 beforeAll(async () => {
   t = await openTestApp({ now: NOW, batches: MCP_FIXTURE() });
@@ -58,7 +57,9 @@ describe('tools/list', () => {
     for (const name of names) expect(name).toMatch(/^[a-z]+(_[a-z]+)*$/);
 
     const wrapped = REST_TOOLS.flatMap((tool) => [tool.paths.alpha, tool.paths.beta]).filter(Boolean);
-    const routes = restRoutes(t.service).map((r) => r.path).filter((p) => !UNWRAPPED_PATHS.includes(p));
+    const routes = restRoutes(t.service)
+      .map((r) => r.path)
+      .filter((p) => !UNWRAPPED_PATHS.includes(p));
     expect([...wrapped].sort()).toEqual([...routes].sort());
     expect(names.slice(1).sort()).toEqual(REST_TOOLS.map((tool) => tool.name).sort());
 
@@ -68,7 +69,8 @@ describe('tools/list', () => {
     expect(search.properties.sort_by!.enum).toEqual(['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional']);
     // `protocol` is optional (default alpha): clients written before beta's twins keep working
     expect(byName.get('list_markets')!.inputSchema).toMatchObject({
-      properties: { protocol: { enum: ['alpha', 'beta'], default: 'alpha' } }, additionalProperties: false,
+      properties: { protocol: { enum: ['alpha', 'beta'], default: 'alpha' } },
+      additionalProperties: false,
     });
     expect(byName.get('list_markets')!.inputSchema.required).toBeUndefined();
     expect(byName.get('position_fills')!.inputSchema.required).toEqual(['address', 'id']);
@@ -92,35 +94,45 @@ function cases(positionId: number): { tool: string; args: Record<string, unknown
     { tool: 'market_stats', args: { protocol: 'alpha' }, rest: '/v1/alpha/markets/stats' },
     { tool: 'market_stats', args: { protocol: 'beta' }, rest: '/v1/beta/markets/stats' },
     { tool: 'open_interest', args: { protocol: 'alpha', market_variant: WSOL }, rest: `/v1/alpha/open-interest?market_variant=${encodeURIComponent(WSOL)}` },
-    { tool: 'open_interest_history', args: { protocol: 'alpha', market: 'sol-perp', interval: '1d', from: '2026-05-01' },
-      rest: '/v1/alpha/open-interest/history?market=sol-perp&interval=1d&from=2026-05-01' },
+    {
+      tool: 'open_interest_history',
+      args: { protocol: 'alpha', market: 'sol-perp', interval: '1d', from: '2026-05-01' },
+      rest: '/v1/alpha/open-interest/history?market=sol-perp&interval=1d&from=2026-05-01',
+    },
     { tool: 'volume_history', args: { protocol: 'alpha', interval: '4h' }, rest: '/v1/alpha/volume/history?interval=4h' },
     { tool: 'funding_rates', args: { protocol: 'alpha' }, rest: '/v1/alpha/funding-rates' },
-    { tool: 'funding_rate_history', args: { protocol: 'alpha', market_variant: WSOL, interval: '1h', to: '2026-06-02T00:00:00Z' },
-      rest: `/v1/alpha/funding-rates/history?market_variant=${encodeURIComponent(WSOL)}&interval=1h&to=2026-06-02T00:00:00Z` },
+    {
+      tool: 'funding_rate_history',
+      args: { protocol: 'alpha', market_variant: WSOL, interval: '1h', to: '2026-06-02T00:00:00Z' },
+      rest: `/v1/alpha/funding-rates/history?market_variant=${encodeURIComponent(WSOL)}&interval=1h&to=2026-06-02T00:00:00Z`,
+    },
     { tool: 'search_liquidations', args: { protocol: 'alpha', limit: 1 }, rest: '/v1/alpha/liquidations/search?limit=1' },
     { tool: 'search_fills', args: { protocol: 'beta', side: 'long', limit: 2 }, rest: '/v1/beta/fills?side=long&limit=2' },
-    { tool: 'price_history', args: { protocol: 'alpha', market: 'SOL-PERP', interval: '1d', from: '2026-05-25' },
-      rest: '/v1/alpha/prices/history?market=SOL-PERP&interval=1d&from=2026-05-25' },
+    { tool: 'price_history', args: { protocol: 'alpha', market: 'SOL-PERP', interval: '1d', from: '2026-05-25' }, rest: '/v1/alpha/prices/history?market=SOL-PERP&interval=1d&from=2026-05-25' },
     { tool: 'liquidation_history', args: { protocol: 'alpha', interval: '1d' }, rest: '/v1/alpha/liquidations/history?interval=1d' },
     { tool: 'accounts_summary', args: { protocol: 'alpha' }, rest: '/v1/alpha/accounts/stats' },
-    { tool: 'search_accounts', args: { protocol: 'alpha', sort_by: 'volume', has_active_positions: true, limit: 5 },
-      rest: '/v1/alpha/accounts/search?sort_by=volume&has_active_positions=true&limit=5' },
+    {
+      tool: 'search_accounts',
+      args: { protocol: 'alpha', sort_by: 'volume', has_active_positions: true, limit: 5 },
+      rest: '/v1/alpha/accounts/search?sort_by=volume&has_active_positions=true&limit=5',
+    },
     { tool: 'get_account', args: { protocol: 'alpha', address: A }, rest: `/v1/alpha/accounts/${A}` },
     { tool: 'account_position_history', args: { protocol: 'alpha', address: A, sort_by: 'pnl' }, rest: `/v1/alpha/accounts/${A}/history?sort_by=pnl` },
-    { tool: 'search_open_positions', args: { protocol: 'alpha', sort_by: 'liq_proximity', order: 'asc' },
-      rest: '/v1/alpha/open-positions/search?sort_by=liq_proximity&order=asc' },
+    { tool: 'search_open_positions', args: { protocol: 'alpha', sort_by: 'liq_proximity', order: 'asc' }, rest: '/v1/alpha/open-positions/search?sort_by=liq_proximity&order=asc' },
     { tool: 'open_positions_summary', args: { protocol: 'alpha', market: 'SOL-PERP' }, rest: '/v1/alpha/open-positions/stats?market=SOL-PERP' },
     { tool: 'get_position', args: { protocol: 'alpha', address: A, id: positionId }, rest: `/v1/alpha/positions/${A}/${positionId}` },
-    { tool: 'position_fills', args: { protocol: 'alpha', address: A, id: String(positionId), include_collateral_events: true, limit: 2 },
-      rest: `/v1/alpha/positions/${A}/${positionId}/lifecycle?include_collateral_events=true&limit=2` },
+    {
+      tool: 'position_fills',
+      args: { protocol: 'alpha', address: A, id: String(positionId), include_collateral_events: true, limit: 2 },
+      rest: `/v1/alpha/positions/${A}/${positionId}/lifecycle?include_collateral_events=true&limit=2`,
+    },
   ];
 }
 
 describe('tools/call equals REST', () => {
-  it('gives each tool\'s REST body as structuredContent, with a one-line summary', async () => {
+  it("gives each tool's REST body as structuredContent, with a one-line summary", async () => {
     const client = await connect('premium');
-    const open = await (await t.get('/v1/alpha/open-positions/search', 'premium')).json() as { data: { position_id: number }[] };
+    const open = (await (await t.get('/v1/alpha/open-positions/search', 'premium')).json()) as { data: { position_id: number }[] };
     const positionId = open.data[0]!.position_id;
     const table = cases(positionId);
     expect(new Set(table.map((c) => c.tool))).toEqual(new Set(REST_TOOLS.map((tool) => tool.name)));
@@ -138,7 +150,7 @@ describe('tools/call equals REST', () => {
       }
       const rest = await t.get(url, 'premium');
       expect(rest.status, c.rest).toBe(200);
-      const body = await rest.json() as Record<string, unknown>;
+      const body = (await rest.json()) as Record<string, unknown>;
       expect(result.isError, c.tool).toBeFalsy();
       expect(result.structuredContent, c.tool).toEqual(body);
       const [summary, preview] = result.content as { type: string; text: string }[];
@@ -154,7 +166,10 @@ describe('tools/call equals REST', () => {
 
   it('answers for alpha when a twin tool is called without `protocol`', async () => {
     const client = await connect('premium');
-    for (const [tool, rest] of [['list_markets', '/v1/alpha/markets'], ['volume_history', '/v1/alpha/volume/history?interval=1d&from=2026-05-25']] as const) {
+    for (const [tool, rest] of [
+      ['list_markets', '/v1/alpha/markets'],
+      ['volume_history', '/v1/alpha/volume/history?interval=1d&from=2026-05-25'],
+    ] as const) {
       const args = tool === 'volume_history' ? { interval: '1d', from: '2026-05-25' } : {};
       const result = await call(client, tool, args);
       expect(result.isError, tool).toBeFalsy();
@@ -173,23 +188,21 @@ describe('tools/call equals REST', () => {
     const cursor = (liqs.structuredContent as { next_cursor: string }).next_cursor;
     expect(cursor).toEqual(expect.any(String));
     expect((liqs.content[0] as { text: string }).text).toContain(`cursor="${cursor}"`);
-    const rest = await (await t.get('/v1/alpha/liquidations/search?limit=1', 'internal')).json() as { next_cursor: string };
+    const rest = (await (await t.get('/v1/alpha/liquidations/search?limit=1', 'internal')).json()) as { next_cursor: string };
     const next = await call(client, 'search_liquidations', { protocol: 'alpha', cursor: rest.next_cursor, limit: 1 });
-    expect(next.structuredContent).toEqual(
-      await (await t.get(`/v1/alpha/liquidations/search?limit=1&cursor=${rest.next_cursor}`, 'internal')).json(),
-    );
+    expect(next.structuredContent).toEqual(await (await t.get(`/v1/alpha/liquidations/search?limit=1&cursor=${rest.next_cursor}`, 'internal')).json());
     expect((next.content[0] as { text: string }).text).toContain('Last page.');
   });
 });
 
 describe('describe_service', () => {
-  it('tells protocols, markets, coverage, freshness and the caller\'s plan', async () => {
+  it("tells protocols, markets, coverage, freshness and the caller's plan", async () => {
     const client = await connect('pro');
     const result = await call(client, 'describe_service');
     expect(result.isError).toBeFalsy();
     const data = (result.structuredContent as { data: Record<string, any> }).data;
     const alpha = data.protocols.find((p: { id: string }) => p.id === 'alpha');
-    const markets = await (await t.get('/v1/alpha/markets', 'internal')).json() as { data: unknown[] };
+    const markets = (await (await t.get('/v1/alpha/markets', 'internal')).json()) as { data: unknown[] };
     expect(alpha.markets).toEqual(markets.data);
     const fills = MCP_FIXTURE().flatMap((b) => b.fills);
     const alphaFills = fills.filter((f) => f.protocol === 'alpha');
@@ -212,8 +225,12 @@ describe('describe_service', () => {
     expect(data.freshness.last_seq).toBe(fills.length);
     expect(data.freshness.last_append_age_seconds).toBeGreaterThanOrEqual(0);
     expect(data.plan).toMatchObject({
-      name: 'pro', requests_per_minute: 1200, credits_per_month: 2_000_000, history_days: 90,
-      funding_history_days: 30, liquidation_lookback_days: 90,
+      name: 'pro',
+      requests_per_minute: 1200,
+      credits_per_month: 2_000_000,
+      history_days: 90,
+      funding_history_days: 30,
+      liquidation_lookback_days: 90,
     });
     expect(data.plan.tool_costs).toMatchObject({ describe_service: 0, search_accounts: 5, get_account: 1 });
     expect((result.content[0] as { text: string }).text).toMatch(/^Service \(data source none\): alpha: \d+ markets, \d+ fills/);

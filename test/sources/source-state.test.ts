@@ -29,7 +29,13 @@ describe('x-data-complete-to and /health source', () => {
   it('is on every answer while backfilling, with the progress and ETA in /health; gone once live', async () => {
     service.source.setSource('simulated');
     service.source.set('backfilling', { progress: 0.25, etaS: 42, completeToMs: at('2025-09-01T00:00:00Z') });
-    for (const [path, withKey, status] of [['/v1/protocols', true, 200], ['/v1/protocols', true, 200], ['/v1/protocols', false, 401], ['/v1/nope', true, 404], ['/health', false, 200]] as const) {
+    for (const [path, withKey, status] of [
+      ['/v1/protocols', true, 200],
+      ['/v1/protocols', true, 200],
+      ['/v1/protocols', false, 401],
+      ['/v1/nope', true, 404],
+      ['/health', false, 200],
+    ] as const) {
       const res = await get(path, withKey);
       expect(res.status, path).toBe(status);
       expect(res.headers.get(COMPLETE_TO_HEADER), `${path} ${status}`).toBe('2025-09-01T00:00:00.000Z');

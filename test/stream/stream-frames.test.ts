@@ -33,10 +33,18 @@ describe('JS arithmetic = DuckDB casts', () => {
     try {
       await conn.run('CREATE TABLE xs (i INTEGER, x DOUBLE); CREATE TABLE ts (i INTEGER, t DOUBLE)');
       const ax = await conn.createAppender('xs');
-      xs.forEach((x, i) => { ax.appendInteger(i); ax.appendDouble(x); ax.endRow(); });
+      xs.forEach((x, i) => {
+        ax.appendInteger(i);
+        ax.appendDouble(x);
+        ax.endRow();
+      });
       ax.closeSync();
       const at_ = await conn.createAppender('ts');
-      times.forEach((t, i) => { at_.appendInteger(i); at_.appendDouble(t); at_.endRow(); });
+      times.forEach((t, i) => {
+        at_.appendInteger(i);
+        at_.appendDouble(t);
+        at_.endRow();
+      });
       at_.closeSync();
     } finally {
       conn.closeSync();
@@ -62,15 +70,25 @@ describe('live = replay, byte for byte', () => {
       await live.opened;
       await expect.poll(() => s.server.stream.size).toBe(1);
       const r = rng(7);
-      const odd = Array.from({ length: 60 }, (_, i) => fill({
-        position_key: `ODD${i}`,
-        time: at('2026-06-01T10:00:00Z') + i * 1000 + [0, 0.5, 0.9996, 0.0004][i % 4]!,
-        size_delta_usd: (Math.floor(r() * 1e9) + 0.5) / 1e6, position_size_usd: r() * 1e6,
-        collateral_delta_usd: -(Math.floor(r() * 1e8) + 0.5) / 1e6, price: r() * 1e5, entry_price: 1 / 3,
-        pnl_delta_usd: (r() - 0.5) * 1e4, fee_usd: (Math.floor(r() * 1e6) + 0.5) / 1e6, borrowing_fee_usd: i % 2 ? null : r() / 1e3,
-        funding_fee_usd: i % 3 ? -0.0000004 : null, liquidation_fee_usd: i % 5 ? null : 1e-7, fee_total_usd: r() * 10,
-        side: i % 2 ? 'long' : 'short', market_variant: i % 7 ? 'SOL/USD[WSOL-USDC]' : null,
-      }));
+      const odd = Array.from({ length: 60 }, (_, i) =>
+        fill({
+          position_key: `ODD${i}`,
+          time: at('2026-06-01T10:00:00Z') + i * 1000 + [0, 0.5, 0.9996, 0.0004][i % 4]!,
+          size_delta_usd: (Math.floor(r() * 1e9) + 0.5) / 1e6,
+          position_size_usd: r() * 1e6,
+          collateral_delta_usd: -(Math.floor(r() * 1e8) + 0.5) / 1e6,
+          price: r() * 1e5,
+          entry_price: 1 / 3,
+          pnl_delta_usd: (r() - 0.5) * 1e4,
+          fee_usd: (Math.floor(r() * 1e6) + 0.5) / 1e6,
+          borrowing_fee_usd: i % 2 ? null : r() / 1e3,
+          funding_fee_usd: i % 3 ? -0.0000004 : null,
+          liquidation_fee_usd: i % 5 ? null : 1e-7,
+          fee_total_usd: r() * 10,
+          side: i % 2 ? 'long' : 'short',
+          market_variant: i % 7 ? 'SOL/USD[WSOL-USDC]' : null,
+        }),
+      );
       const seqs = await s.append(odd);
       await live.until(() => live.seqs().at(-1) === seqs.at(-1));
       const replay = connect(s.base, '/v1/stream/alpha/fills?since_seq=1', key);

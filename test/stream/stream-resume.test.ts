@@ -10,7 +10,12 @@ import type { IncomingFill, Protocol } from '../../server/journal/rows.ts';
 const NOW = at('2026-06-02T00:00:00Z');
 const ADDRS = ['Addr1111111111111111111111111111111111111111', 'Bddr2222222222222222222222222222222222222222'];
 
-interface Appended { seq: number; protocol: Protocol; market: string; address: string }
+interface Appended {
+  seq: number;
+  protocol: Protocol;
+  market: string;
+  address: string;
+}
 
 let s: StreamServer | undefined;
 afterEach(async () => {
@@ -40,8 +45,7 @@ async function appendAll(server: StreamServer, fills: IncomingFill[], log: Appen
 }
 
 const expectedSeqs = (log: Appended[], since: number, protocol: Protocol, market?: string, address?: string) =>
-  log.filter((f) => f.seq > since && f.protocol === protocol && (!market || f.market === market) && (!address || f.address === address))
-    .map((f) => f.seq);
+  log.filter((f) => f.seq > since && f.protocol === protocol && (!market || f.market === market) && (!address || f.address === address)).map((f) => f.seq);
 
 describe('resume with since_seq', () => {
   test('replay then live across an append burst: every seq of the scope once, in order', async () => {
@@ -53,11 +57,20 @@ describe('resume with since_seq', () => {
     s = await openStreamServer(NOW, {
       replayPageSize: 40,
       onReplayPage: async () => {
-        if (hooked++ < 4) await appendAll(server, Array.from({ length: 9 }, () => mixed()), log);
+        if (hooked++ < 4)
+          await appendAll(
+            server,
+            Array.from({ length: 9 }, () => mixed()),
+            log,
+          );
       },
     });
     server = s;
-    await appendAll(server, Array.from({ length: 300 }, () => mixed()), log);
+    await appendAll(
+      server,
+      Array.from({ length: 300 }, () => mixed()),
+      log,
+    );
     const key = server.key('premium');
 
     const scopes: { sock: TestSocket; since: number; protocol: Protocol; market?: string; address?: string }[] = [];
@@ -66,7 +79,12 @@ describe('resume with since_seq', () => {
       scopes.push({ sock: connect(server.base, `/v1/stream/${protocol}/fills?${q}`, key), since, protocol, market, address });
     };
     const burst = (async () => {
-      for (let b = 0; b < 3; b++) await appendAll(server, Array.from({ length: 9 }, () => mixed()), log);
+      for (let b = 0; b < 3; b++)
+        await appendAll(
+          server,
+          Array.from({ length: 9 }, () => mixed()),
+          log,
+        );
     })();
     open(0, 'alpha');
     open(50, 'alpha', 'SOL-PERP');
@@ -76,11 +94,15 @@ describe('resume with since_seq', () => {
     await burst;
     await expect.poll(() => hooked, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
     // a closing fill of every scope: once it arrives, everything before it has
-    await appendAll(server, [
-      fill({ protocol: 'alpha', market: 'SOL-PERP', address: ADDRS[0], position_key: 'END1' }),
-      fill({ protocol: 'alpha', market: 'BTC-PERP', market_variant: 'BTC/USD[WBTC-USDC]', address: ADDRS[0], position_key: 'END2' }),
-      fill({ protocol: 'beta', market: 'SOL-PERP', market_variant: null, address: ADDRS[1], position_key: 'END3' }),
-    ], log);
+    await appendAll(
+      server,
+      [
+        fill({ protocol: 'alpha', market: 'SOL-PERP', address: ADDRS[0], position_key: 'END1' }),
+        fill({ protocol: 'alpha', market: 'BTC-PERP', market_variant: 'BTC/USD[WBTC-USDC]', address: ADDRS[0], position_key: 'END2' }),
+        fill({ protocol: 'beta', market: 'SOL-PERP', market_variant: null, address: ADDRS[1], position_key: 'END3' }),
+      ],
+      log,
+    );
 
     for (const { sock, since, protocol, market, address } of scopes) {
       const want = expectedSeqs(log, since, protocol, market, address);
@@ -112,12 +134,20 @@ describe('resume with since_seq', () => {
   test('a client resuming from the last seq it kept continues exactly where it stopped', async () => {
     s = await openStreamServer(NOW);
     const log: Appended[] = [];
-    await appendAll(s, Array.from({ length: 30 }, () => mixed()), log);
+    await appendAll(
+      s,
+      Array.from({ length: 30 }, () => mixed()),
+      log,
+    );
     const first = connect(s.base, '/v1/stream/alpha/fills?since_seq=0', s.key('premium'));
     await first.until(() => first.seqs().length === expectedSeqs(log, 0, 'alpha').length);
     const cut = first.seqs()[9]!; // a client that kept only the first 10 frames resumes from there
     first.ws.close();
-    await appendAll(s, Array.from({ length: 30 }, () => mixed()), log);
+    await appendAll(
+      s,
+      Array.from({ length: 30 }, () => mixed()),
+      log,
+    );
     const again = connect(s.base, `/v1/stream/alpha/fills?since_seq=${cut}`, s.key('premium'));
     const want = expectedSeqs(log, cut, 'alpha');
     await again.until(() => again.seqs().length >= want.length);

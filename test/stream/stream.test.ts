@@ -17,8 +17,7 @@ const FILLS = '/v1/stream/alpha/fills';
 
 let n = 0;
 /** an opening fill of a fresh lifecycle (own position key), one second after the previous */
-const open = (over: Partial<IncomingFill>): IncomingFill =>
-  fill({ position_key: `K${++n}`, time: at('2026-06-01T12:00:00Z') + n * 1000, ...over });
+const open = (over: Partial<IncomingFill>): IncomingFill => fill({ position_key: `K${++n}`, time: at('2026-06-01T12:00:00Z') + n * 1000, ...over });
 
 let s: StreamServer;
 
@@ -35,8 +34,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-const get = (path: string, key: string | null = s.key('trial')) =>
-  fetch(s.base + path, { headers: key === null ? {} : { 'x-api-key': key } });
+const get = (path: string, key: string | null = s.key('trial')) => fetch(s.base + path, { headers: key === null ? {} : { 'x-api-key': key } });
 
 describe('plain GET echoes the resolved scope', () => {
   test('200 with the variants the scope covers (a key of any plan will do)', async () => {
@@ -159,10 +157,7 @@ describe('scoping and frames', () => {
       open({ protocol: 'beta', market_variant: null, address: A }), // 5
     ]);
     // a second append proves order across commits and marks the end of what each socket gets
-    const [end, betaEnd] = await s.append([
-      open({ market: 'BTC-PERP', market_variant: BTC, address: A }),
-      open({ protocol: 'beta', market_variant: null, address: B }),
-    ]) as [number, number];
+    const [end, betaEnd] = (await s.append([open({ market: 'BTC-PERP', market_variant: BTC, address: A }), open({ protocol: 'beta', market_variant: null, address: B })])) as [number, number];
     const pick = (...i: number[]) => i.map((k) => seqs[k]!);
     const expected = {
       all: [...pick(0, 1, 2, 3, 4), end],
@@ -181,9 +176,27 @@ describe('scoping and frames', () => {
     const first = socks.sol.frames[1]!.data!;
     expect(first).toMatchObject({ seq: seqs[1], protocol: 'alpha', market: 'SOL-PERP', market_variant: SOL[1], address: B, side: 'long', type: 'open' });
     expect(Object.keys(first)).toEqual([
-      'seq', 'protocol', 'position_id', 'address', 'market', 'market_variant', 'side',
-      'time', 'type', 'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'price', 'entry_price',
-      'pnl_delta_usd', 'fee_usd', 'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'fee_total_usd', 'tx',
+      'seq',
+      'protocol',
+      'position_id',
+      'address',
+      'market',
+      'market_variant',
+      'side',
+      'time',
+      'type',
+      'size_delta_usd',
+      'position_size_usd',
+      'collateral_delta_usd',
+      'price',
+      'entry_price',
+      'pnl_delta_usd',
+      'fee_usd',
+      'borrowing_fee_usd',
+      'funding_fee_usd',
+      'liquidation_fee_usd',
+      'fee_total_usd',
+      'tx',
     ]);
     for (const x of Object.values(socks)) x.ws.close();
     await Promise.all(Object.values(socks).map((x) => x.closed));
@@ -200,12 +213,35 @@ describe('scoping and frames', () => {
     await expect.poll(() => s.server.stream.size).toBe(1);
     const t = at('2026-06-01T20:00:00Z');
     await s.append([
-      fill({ ...eth, time: t, type: 'increase', size_delta_usd: 333.3333333, position_size_usd: 1333.456790, collateral_delta_usd: 0,
-        price: 3100.1 / 3, entry_price: 2999.99999999, fee_usd: 0.1234565, borrowing_fee_usd: 0.0000005, funding_fee_usd: 1 / 7, fee_total_usd: 0.2663137 }),
-      fill({ ...eth, time: t + 1, type: 'decrease', size_delta_usd: 0, position_size_usd: 1333.45679, collateral_delta_usd: -10.5,
-        price: 3000, entry_price: 3000, fee_usd: 0, fee_total_usd: 0 }),
-      fill({ ...eth, time: t + 2, type: 'close', size_delta_usd: -1333.45679, position_size_usd: 0, collateral_delta_usd: -89.5,
-        price: 2950.5, entry_price: 3000, pnl_delta_usd: -21.9876545, fee_usd: 0.9, liquidation_fee_usd: null, fee_total_usd: 0.9 }),
+      fill({
+        ...eth,
+        time: t,
+        type: 'increase',
+        size_delta_usd: 333.3333333,
+        position_size_usd: 1333.45679,
+        collateral_delta_usd: 0,
+        price: 3100.1 / 3,
+        entry_price: 2999.99999999,
+        fee_usd: 0.1234565,
+        borrowing_fee_usd: 0.0000005,
+        funding_fee_usd: 1 / 7,
+        fee_total_usd: 0.2663137,
+      }),
+      fill({ ...eth, time: t + 1, type: 'decrease', size_delta_usd: 0, position_size_usd: 1333.45679, collateral_delta_usd: -10.5, price: 3000, entry_price: 3000, fee_usd: 0, fee_total_usd: 0 }),
+      fill({
+        ...eth,
+        time: t + 2,
+        type: 'close',
+        size_delta_usd: -1333.45679,
+        position_size_usd: 0,
+        collateral_delta_usd: -89.5,
+        price: 2950.5,
+        entry_price: 3000,
+        pnl_delta_usd: -21.9876545,
+        fee_usd: 0.9,
+        liquidation_fee_usd: null,
+        fee_total_usd: 0.9,
+      }),
     ]);
     await live.until(() => live.seqs().length === 3);
     const positionId = live.frames[0]!.data!.position_id as number;

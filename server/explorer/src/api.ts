@@ -17,7 +17,12 @@ export function storeKey(key: string | null): void {
 
 /** A refused request: HTTP status (0: the service could not be reached), the API's code and message. */
 export class ApiFailure extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly retryAfter: number | null = null) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfter: number | null = null,
+  ) {
     super(message);
   }
 
@@ -73,12 +78,17 @@ export function get<T>(path: string, query: Record<string, string | number | boo
 export function describeFailure(err: unknown): string {
   if (!(err instanceof ApiFailure)) return `Something went wrong in the page: ${(err as Error)?.message ?? String(err)}`;
   switch (err.status) {
-    case 0: return err.message;
-    case 401: return err.code === 'no_key' ? err.message : `Your API key was refused (401): ${err.message}`;
-    case 403: return `Your plan does not include this (403): ${err.message}`;
+    case 0:
+      return err.message;
+    case 401:
+      return err.code === 'no_key' ? err.message : `Your API key was refused (401): ${err.message}`;
+    case 403:
+      return `Your plan does not include this (403): ${err.message}`;
     // the wait, from Retry-After, unless the API's message says it already
-    case 429: return `Too many requests (429): ${err.message}${err.retryAfter !== null && !/retry/i.test(err.message) ? ` Try again in ${err.retryAfter} s.` : ''}`;
-    default: return `${err.status}: ${err.message}`;
+    case 429:
+      return `Too many requests (429): ${err.message}${err.retryAfter !== null && !/retry/i.test(err.message) ? ` Try again in ${err.retryAfter} s.` : ''}`;
+    default:
+      return `${err.status}: ${err.message}`;
   }
 }
 

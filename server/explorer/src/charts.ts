@@ -5,8 +5,20 @@
  * (its logo on every chart sat over the data).
  */
 import {
-  AreaSeries, CandlestickSeries, ColorType, CrosshairMode, HistogramSeries, LineSeries, LineType, createChart, createSeriesMarkers,
-  type IChartApi, type ISeriesApi, type SeriesMarker, type Time, type UTCTimestamp,
+  AreaSeries,
+  CandlestickSeries,
+  ColorType,
+  CrosshairMode,
+  HistogramSeries,
+  LineSeries,
+  LineType,
+  createChart,
+  createSeriesMarkers,
+  type IChartApi,
+  type ISeriesApi,
+  type SeriesMarker,
+  type Time,
+  type UTCTimestamp,
 } from 'lightweight-charts';
 
 export const COLORS = {
@@ -73,9 +85,20 @@ export function priceFormat(typical: number): { type: 'price'; precision: number
 /** USD amounts: compact labels (1.23M). */
 const USD_FORMAT = { type: 'custom' as const, minMove: 0.01, formatter: compactNumber };
 
-export function line(chart: IChartApi, color: string, title: string, data: { time: Time; value: number }[], opts: { steps?: boolean; scale?: 'left' | 'right'; format?: 'usd' | 'percent' | 'price' } = {}): ISeriesApi<'Line'> {
+export function line(
+  chart: IChartApi,
+  color: string,
+  title: string,
+  data: { time: Time; value: number }[],
+  opts: { steps?: boolean; scale?: 'left' | 'right'; format?: 'usd' | 'percent' | 'price' } = {},
+): ISeriesApi<'Line'> {
   const series = chart.addSeries(LineSeries, {
-    color, title, lineWidth: 2, priceScaleId: opts.scale ?? 'right', lineType: opts.steps ? LineType.WithSteps : LineType.Simple, priceLineVisible: false,
+    color,
+    title,
+    lineWidth: 2,
+    priceScaleId: opts.scale ?? 'right',
+    lineType: opts.steps ? LineType.WithSteps : LineType.Simple,
+    priceLineVisible: false,
     priceFormat: opts.format === 'percent' ? PERCENT_FORMAT : opts.format === 'price' ? priceFormat(data[0]?.value ?? 1) : USD_FORMAT,
   });
   series.setData(data);
@@ -96,11 +119,21 @@ export function bars(chart: IChartApi, color: string, _title: string, data: { ti
   return series;
 }
 
-export interface Candle { time: string; open: number; high: number; low: number; close: number }
+export interface Candle {
+  time: string;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
 
 export function candles(chart: IChartApi, rows: Candle[]): ISeriesApi<'Candlestick'> {
   const series = chart.addSeries(CandlestickSeries, {
-    upColor: COLORS.long, downColor: COLORS.short, wickUpColor: COLORS.long, wickDownColor: COLORS.short, borderVisible: false,
+    upColor: COLORS.long,
+    downColor: COLORS.short,
+    wickUpColor: COLORS.long,
+    wickDownColor: COLORS.short,
+    borderVisible: false,
     priceFormat: priceFormat(rows[0]?.close ?? 1),
   });
   series.setData(rows.map((r) => ({ time: toTime(r.time), open: r.open, high: r.high, low: r.low, close: r.close })));
@@ -122,7 +155,10 @@ export function withEmptyBuckets<T extends { time: string }>(rows: T[], to: stri
 
 /** Puts markers on a series (sorted by time, as the library needs). */
 export function markers(series: ISeriesApi<'Line' | 'Candlestick'>, list: SeriesMarker<Time>[]): void {
-  createSeriesMarkers(series, [...list].sort((a, b) => (a.time as number) - (b.time as number)));
+  createSeriesMarkers(
+    series,
+    [...list].sort((a, b) => (a.time as number) - (b.time as number)),
+  );
 }
 
 /** A legend line under a chart: colored swatches with names. */

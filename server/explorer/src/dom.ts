@@ -39,10 +39,16 @@ export function table<T>(columns: Column<T>[], rows: T[], onRow?: (row: T) => vo
   const head = h('tr', {}, ...columns.map((c) => h('th', { class: c.numeric ? 'num' : undefined }, c.title)));
   const body = h('tbody');
   for (const row of rows) {
-    const tr = h('tr', onRow ? { class: 'link', tabindex: 0 } : {}, ...columns.map((c) => h('td', { class: [c.numeric ? 'num' : '', c.tone?.(row) ?? ''].join(' ').trim() || undefined }, c.cell(row))));
+    const tr = h(
+      'tr',
+      onRow ? { class: 'link', tabindex: 0 } : {},
+      ...columns.map((c) => h('td', { class: [c.numeric ? 'num' : '', c.tone?.(row) ?? ''].join(' ').trim() || undefined }, c.cell(row))),
+    );
     if (onRow) {
       tr.addEventListener('click', () => onRow(row));
-      tr.addEventListener('keydown', (ev) => { if ((ev as KeyboardEvent).key === 'Enter') onRow(row); });
+      tr.addEventListener('keydown', (ev) => {
+        if ((ev as KeyboardEvent).key === 'Enter') onRow(row);
+      });
     }
     body.append(tr);
   }
@@ -81,7 +87,11 @@ export function showFailure(body: HTMLElement, err: unknown, what: string): void
 
 /** A row of figure cards. */
 export function stats(items: [label: string, value: string, tone?: string][]): HTMLElement {
-  return h('div', { class: 'stats' }, ...items.map(([label, value, tone]) => h('div', { class: 'stat' }, h('span', { class: 'label' }, label), h('span', { class: `value ${tone ?? ''}`.trim() }, value))));
+  return h(
+    'div',
+    { class: 'stats' },
+    ...items.map(([label, value, tone]) => h('div', { class: 'stat' }, h('span', { class: 'label' }, label), h('span', { class: `value ${tone ?? ''}`.trim() }, value))),
+  );
 }
 
 /** Buttons of which one is chosen; `onPick` runs with the new value. */

@@ -26,7 +26,10 @@ let leaving: (() => void)[] = [];
 let generation = 0;
 
 function parseHash(): { protocol: Protocol; view: string; args: string[] } {
-  const [protocol, view, ...args] = location.hash.replace(/^#\/?/, '').split('/').filter((s) => s !== '');
+  const [protocol, view, ...args] = location.hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((s) => s !== '');
   return {
     protocol: (PROTOCOLS as readonly string[]).includes(protocol ?? '') ? (protocol as Protocol) : 'alpha',
     view: view !== undefined && view in VIEWS ? view : 'overview',
@@ -36,13 +39,19 @@ function parseHash(): { protocol: Protocol; view: string; args: string[] } {
 
 function renderShell(protocol: Protocol, view: string): void {
   const nav = document.getElementById('nav')!;
-  nav.replaceChildren(...Object.entries(VIEWS).filter(([, v]) => v.nav).map(([name, v]) => h('a', { href: href(protocol, name), class: name === view ? 'on' : undefined }, v.title)));
+  nav.replaceChildren(
+    ...Object.entries(VIEWS)
+      .filter(([, v]) => v.nav)
+      .map(([name, v]) => h('a', { href: href(protocol, name), class: name === view ? 'on' : undefined }, v.title)),
+  );
   const protocols = document.getElementById('protocols')!;
-  protocols.replaceChildren(...PROTOCOLS.map((p) => {
-    // switching protocol keeps the view where it makes sense (an account or position is one protocol's)
-    const target = view === 'account' || view === 'position' ? 'overview' : view;
-    return h('a', { href: href(p, target), class: p === protocol ? 'on' : undefined, 'aria-pressed': String(p === protocol) }, p);
-  }));
+  protocols.replaceChildren(
+    ...PROTOCOLS.map((p) => {
+      // switching protocol keeps the view where it makes sense (an account or position is one protocol's)
+      const target = view === 'account' || view === 'position' ? 'overview' : view;
+      return h('a', { href: href(p, target), class: p === protocol ? 'on' : undefined, 'aria-pressed': String(p === protocol) }, p);
+    }),
+  );
 }
 
 function route(): void {

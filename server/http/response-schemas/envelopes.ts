@@ -26,15 +26,12 @@ export function pagedListOf<T extends v.GenericSchema>(item: T) {
 export function cursorListOf<T extends v.GenericSchema>(item: T) {
   return v.strictObject({
     data: described(v.array(item), 'This page of records, newest first.'),
-    next_cursor: described(v.nullable(v.string()), 'Opaque token: pass as `cursor` for the next, older page; null on the last page or at the plan\'s lookback.'),
+    next_cursor: described(v.nullable(v.string()), "Opaque token: pass as `cursor` for the next, older page; null on the last page or at the plan's lookback."),
   });
 }
 
 /** `{ interval, from, to, data: Bucket[] }` (bucketed history, oldest first). */
-export function historyOf<T extends v.GenericSchema>(
-  bucket: T,
-  intervals: readonly string[] = FINE_INTERVALS,
-) {
+export function historyOf<T extends v.GenericSchema>(bucket: T, intervals: readonly string[] = FINE_INTERVALS) {
   return v.strictObject({
     interval: described(v.picklist(intervals), 'Bucket size applied.'),
     from: v.pipe(timestamp, v.description('Effective window start (default or plan-clamped).')),

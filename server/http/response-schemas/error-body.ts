@@ -26,11 +26,14 @@ void _allCodesListed;
 /** The error body `{ error: { code, message, param? } }` restricted to `codes`. */
 export function errorBodyOf(codes: readonly ErrorCode[]) {
   return v.strictObject({
-    error: described(v.strictObject({
-      code: described(v.picklist(codes), 'Machine-readable error code (snake_case).'),
-      message: v.pipe(v.string(), v.description('One human sentence.')),
-      param: v.optional(v.pipe(v.string(), v.description('The query parameter at fault (400 only).'))),
-    }), 'What went wrong.'),
+    error: described(
+      v.strictObject({
+        code: described(v.picklist(codes), 'Machine-readable error code (snake_case).'),
+        message: v.pipe(v.string(), v.description('One human sentence.')),
+        param: v.optional(v.pipe(v.string(), v.description('The query parameter at fault (400 only).'))),
+      }),
+      'What went wrong.',
+    ),
   });
 }
 

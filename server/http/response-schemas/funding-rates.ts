@@ -14,6 +14,6 @@ export const FundingRate = v.strictObject({
 /** Funding-rate bucket (GET /v1/alpha/funding-rates/history). */
 export const FundingRateBucket = v.strictObject({
   time: described(timestamp, 'Start of the bucket (UTC, aligned to the UTC epoch).'),
-  funding_rate_long: described(hourlyRate, 'Average of the snapshots\' net hourly rate of longs in the bucket; positive = longs receive.'),
-  funding_rate_short: described(hourlyRate, 'Average of the snapshots\' net hourly rate of shorts in the bucket; positive = shorts receive.'),
+  funding_rate_long: described(hourlyRate, "Average of the snapshots' net hourly rate of longs in the bucket; positive = longs receive."),
+  funding_rate_short: described(hourlyRate, "Average of the snapshots' net hourly rate of shorts in the bucket; positive = shorts receive."),
 });

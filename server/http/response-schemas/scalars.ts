@@ -2,12 +2,7 @@
 import * as v from 'valibot';
 
 /** Output timestamp: `YYYY-MM-DDTHH:MM:SS.sssZ` (UTC, always 3 fraction digits; contract §1). */
-export const timestamp = v.pipe(
-  v.string(),
-  v.isoTimestamp(),
-  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-  v.description('UTC timestamp with milliseconds, YYYY-MM-DDTHH:MM:SS.sssZ.'),
-);
+export const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), v.description('UTC timestamp with milliseconds, YYYY-MM-DDTHH:MM:SS.sssZ.'));
 /** A JSON integer. */
 export const integer = v.pipe(v.number(), v.integer());
 /** A non-negative JSON integer (counts). */
@@ -25,9 +20,7 @@ export const side = v.picklist(['long', 'short']);
 /** Grouped market symbol `<INDEX>-PERP`. */
 export const market = v.pipe(v.string(), v.description('Grouped market symbol <INDEX>-PERP.'));
 /** Native variant id, null when unavailable. */
-export const marketVariant = v.nullable(
-  v.pipe(v.string(), v.description('Protocol-native variant id <INDEX>/USD[<collateral tokens>].')),
-);
+export const marketVariant = v.nullable(v.pipe(v.string(), v.description('Protocol-native variant id <INDEX>/USD[<collateral tokens>].')));
 /** Base58 wallet address. */
 export const address = v.pipe(v.string(), v.description('Base58 wallet address.'));
 /** Hourly rate, signed: positive = the side receives. */

@@ -25,24 +25,20 @@ import { BASE58_ADDRESS } from '../../lib/address.ts';
 /** `sort_by` values of `GET /v1/alpha/accounts/search` (current_notional = open_notional_usd). */
 export const ACCOUNT_SORTS = ['net_pnl', 'volume', 'win_rate', 'positions', 'current_notional'] as const;
 
-
 const searchQuery = querySchema({
-  sort_by: v.optional(v.pipe(
-    v.picklist(ACCOUNT_SORTS, `must be one of ${ACCOUNT_SORTS.join(', ')}`),
-    v.description('Sort field (default net_pnl); ties broken by address asc.'),
-  )),
+  sort_by: v.optional(v.pipe(v.picklist(ACCOUNT_SORTS, `must be one of ${ACCOUNT_SORTS.join(', ')}`), v.description('Sort field (default net_pnl); ties broken by address asc.'))),
   order: v.optional(orderParam),
   min_trades: v.optional(integerParam(0, 1_000_000_000, 'Only accounts with at least this many closed trades.')),
-  has_active_positions: v.optional(v.pipe(
-    v.picklist(['true', 'false'], 'must be true or false'),
-    v.description('true: only accounts with an open position; false: only accounts without one.'),
-    v.transform((s: 'true' | 'false') => s === 'true'),
-  )),
-  search: v.optional(v.pipe(
-    v.string('must be given once'),
-    v.regex(/^[a-zA-Z0-9]{4,44}$/, 'must be 4 to 44 letters or digits'),
-    v.description('Case-insensitive address prefix, 4-44 alphanumeric characters.'),
-  )),
+  has_active_positions: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'must be true or false'),
+      v.description('true: only accounts with an open position; false: only accounts without one.'),
+      v.transform((s: 'true' | 'false') => s === 'true'),
+    ),
+  ),
+  search: v.optional(
+    v.pipe(v.string('must be given once'), v.regex(/^[a-zA-Z0-9]{4,44}$/, 'must be 4 to 44 letters or digits'), v.description('Case-insensitive address prefix, 4-44 alphanumeric characters.')),
+  ),
   offset: v.optional(offsetParam),
   limit: v.optional(limitParam),
 });

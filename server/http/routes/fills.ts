@@ -32,16 +32,8 @@ import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../../lib/address.ts';
 /** The windows tried before the unbounded search (see the file comment). */
 const SPANS_MS = [HOUR_MS, DAY_MS, 30 * DAY_MS];
 
-
-const addressParam = v.pipe(
-  v.string('must be given once'),
-  v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE),
-  v.description('Only fills of positions owned by this wallet (base58).'),
-);
-const typeParam = v.pipe(
-  v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`),
-  v.description('Only fills of this type: open, increase, decrease, close or liquidation.'),
-);
+const addressParam = v.pipe(v.string('must be given once'), v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE), v.description('Only fills of positions owned by this wallet (base58).'));
+const typeParam = v.pipe(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), v.description('Only fills of this type: open, increase, decrease, close or liquidation.'));
 const sideParam = v.pipe(v.picklist(['long', 'short'], 'must be long or short'), v.description('Only fills of positions on this side.'));
 const cursorParam = v.pipe(
   v.string('must be given once'),
@@ -57,7 +49,7 @@ export const fillsQuery = querySchema({
   type: v.optional(typeParam),
   side: v.optional(sideParam),
   min_size_usd: v.optional(minUsdParam('Only fills whose notional change |size_delta_usd| (USD) is at least this.')),
-  from: v.optional(v.pipe(timestampParam, v.description('Inclusive window start (RFC 3339); raised to the plan\'s history depth.'))),
+  from: v.optional(v.pipe(timestampParam, v.description("Inclusive window start (RFC 3339); raised to the plan's history depth."))),
   to: v.optional(v.pipe(timestampParam, v.description('Exclusive window end (RFC 3339); default now.'))),
   cursor: v.optional(cursorParam),
   limit: v.optional(limitParam),
@@ -108,8 +100,7 @@ export function decodeFillCursor(token: string): FillCursor | undefined {
   return { time: t as number, seq: s as number, filters };
 }
 
-const badCursor = (message = 'Parameter \'cursor\' must be a next_cursor token returned by this endpoint.'): ApiError =>
-  new ApiError(400, 'invalid_parameter', message, 'cursor');
+const badCursor = (message = "Parameter 'cursor' must be a next_cursor token returned by this endpoint."): ApiError => new ApiError(400, 'invalid_parameter', message, 'cursor');
 
 /** GET /v1/{protocol}/fills. */
 export function fillRoutes(service: Service, protocol: Protocol): RestRoute[] {
@@ -146,7 +137,7 @@ export function fillRoutes(service: Service, protocol: Protocol): RestRoute[] {
         }
         const days = key ? getPlan(key.plan).historyDays : null;
         const floor = days === null ? null : now - days * DAY_MS;
-        const from = floor === null ? filters.from as number | null : Math.max((filters.from as number | null) ?? floor, floor);
+        const from = floor === null ? (filters.from as number | null) : Math.max((filters.from as number | null) ?? floor, floor);
         const to = (filters.to as number | null) ?? now;
         if (from !== null && from >= to) throw new ApiError(400, 'invalid_parameter', "Parameter 'to' lies before the plan's history depth.", 'to');
         const limit = q.limit ?? MAX_LIMIT;
@@ -160,7 +151,10 @@ export function fillRoutes(service: Service, protocol: Protocol): RestRoute[] {
           hi = Math.min(hi, (span.last_ms as number) + 1);
         }
         const params = {
-          protocol, ...filters, from: lo, to: hi,
+          protocol,
+          ...filters,
+          from: lo,
+          to: hi,
           after_us: after?.time ?? hi * 1000,
           after_seq: after?.seq ?? Number.MAX_SAFE_INTEGER,
           fetch: limit + 1,

@@ -16,9 +16,7 @@ import { LiquidationBucket } from '../response-schemas/liquidations.ts';
 import { OpenInterestBucket } from '../response-schemas/open-interest.ts';
 import { VolumeBucket } from '../response-schemas/volume.ts';
 import { coarseHistoryOf, historyOf } from '../response-schemas/envelopes.ts';
-import {
-  coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam,
-} from '../params.ts';
+import { coarseIntervalParam, fineIntervalParam, marketParam, marketVariantParam, querySchema, timestampParam } from '../params.ts';
 import { historyEnvelope, resolveWindow } from '../history-window.ts';
 import type { HistoryKind, HistoryWindow } from '../../read/window.ts';
 import { declareHistoryValidity } from '../history-validity.ts';
@@ -68,18 +66,13 @@ const fundingHistoryQuery = querySchema({
 export function historyRoutes(service: Service, protocol: Protocol, mirror: HistoryMirror | null, funding: FundingIndex | null): RestRoute[] {
   const buckets = new BucketHistory(service, protocol, mirror);
   const rates = new FundingHistory(service, protocol, funding);
-  const windowOf = (
-    query: Parameters<typeof resolveWindow>[0],
-    key: ApiKeyRecord | null,
-    kind: HistoryKind,
-  ): HistoryWindow => {
+  const windowOf = (query: Parameters<typeof resolveWindow>[0], key: ApiKeyRecord | null, kind: HistoryKind): HistoryWindow => {
     if (key === null) throw new Error('history routes require an authenticated key');
     return resolveWindow(query, { plan: key.plan, kind, now: service.now() });
   };
 
   /** 6 and 9: sums per bucket, from the model's tier (`answer`). */
-  const sumHistory = async (event: H3Event, query: Parameters<typeof resolveWindow>[0] & { market?: string },
-    key: ApiKeyRecord | null, kind: HistoryKind, answer: 'volume' | 'liquidations') => {
+  const sumHistory = async (event: H3Event, query: Parameters<typeof resolveWindow>[0] & { market?: string }, key: ApiKeyRecord | null, kind: HistoryKind, answer: 'volume' | 'liquidations') => {
     const w = windowOf(query, key, kind);
     await assertScopeKnown(service, protocol, query);
     let declare: (data: unknown[]) => void = () => undefined;
@@ -131,9 +124,10 @@ export function historyRoutes(service: Service, protocol: Protocol, mirror: Hist
       path: `/v1/${protocol}/funding-rates/history`,
       cost: 5,
       cache: { depth: 'funding', timeBound: 'bucket' },
-      summary: protocol === 'beta'
-        ? 'Average hourly rate per side per bucket for one beta market: the negated borrow rate, always <= 0 (omitted when no snapshot).'
-        : 'Average net hourly funding rate per side per bucket for one market variant (omitted when no snapshot).',
+      summary:
+        protocol === 'beta'
+          ? 'Average hourly rate per side per bucket for one beta market: the negated borrow rate, always <= 0 (omitted when no snapshot).'
+          : 'Average net hourly funding rate per side per bucket for one market variant (omitted when no snapshot).',
       response: coarseHistoryOf(FundingRateBucket),
       query: protocol === 'beta' ? betaFundingHistoryQuery : fundingHistoryQuery,
       handle: async ({ event, query, key }) => {

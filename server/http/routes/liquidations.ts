@@ -102,7 +102,7 @@ const query = querySchema({
   limit: v.optional(limitParam),
 });
 
-function badCursor(message = 'Parameter \'cursor\' must be a next_cursor token returned by this endpoint.'): ApiError {
+function badCursor(message = "Parameter 'cursor' must be a next_cursor token returned by this endpoint."): ApiError {
   return new ApiError(400, 'invalid_parameter', message, 'cursor');
 }
 
@@ -161,7 +161,7 @@ export function liquidationRoutes(service: Service, protocol: Protocol, index: L
         };
         let rows: readonly ServedLiquidation[] | null = index ? await index.search(params) : null;
         // every match is older than `top` (exclusive)
-        const latest = (rows !== null ? index!.newestTime() : null) ?? await newest();
+        const latest = (rows !== null ? index!.newestTime() : null) ?? (await newest());
         const top = Math.min(to, after ? after.time + 1 : Infinity, latest + 1);
         for (const span of rows === null && Number.isFinite(top) ? SEARCH_SPANS_MS : []) {
           const lower = top - span;

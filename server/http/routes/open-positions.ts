@@ -18,9 +18,7 @@
 import * as v from 'valibot';
 import { assertScopeKnown } from '../scope.ts';
 import { defineRoute, type RestRoute } from './define.ts';
-import {
-  limitParam, marketParam, marketVariantParam, minUsdParam, offsetParam, orderParam, pageOf, querySchema,
-} from '../params.ts';
+import { limitParam, marketParam, marketVariantParam, minUsdParam, offsetParam, orderParam, pageOf, querySchema } from '../params.ts';
 import type { Service } from '../../service.ts';
 import type { Protocol } from '../../journal/rows.ts';
 import type { OpenPositionsIndex } from '../../read/open-positions/open-positions-index.ts';
@@ -32,27 +30,24 @@ import { BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE } from '../../lib/address.ts';
 /** `sort_by` values of `GET /v1/alpha/open-positions/search` (size = current_size_usd, pnl = unrealized_pnl_usd). */
 export const OPEN_POSITION_SORTS = ['size', 'pnl', 'collateral', 'leverage', 'opened_at', 'liq_proximity'] as const;
 
-
 const minSizeParam = minUsdParam('Only positions whose current notional (USD) is at least this.');
 
 const searchQuery = querySchema({
   market_variant: v.optional(marketVariantParam),
   market: v.optional(marketParam),
-  address: v.optional(v.pipe(
-    v.string('must be given once'),
-    v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE),
-    v.description('Owner wallet (base58).'),
-  )),
+  address: v.optional(v.pipe(v.string('must be given once'), v.regex(BASE58_ADDRESS, BASE58_ADDRESS_MESSAGE), v.description('Owner wallet (base58).'))),
   side: v.optional(v.pipe(v.picklist(['long', 'short'], 'must be long or short'), v.description('Position side.'))),
   min_size_usd: v.optional(minSizeParam),
-  sort_by: v.optional(v.pipe(
-    v.picklist(OPEN_POSITION_SORTS, `must be one of ${OPEN_POSITION_SORTS.join(', ')}`),
-    v.description(
-      'Sort field (default size = current notional; pnl = unrealized PnL; liq_proximity = |mark − liquidation| / mark, '
-      + 'asc = closest to liquidation first, positions without a liquidation price excluded); '
-      + 'ties broken by address asc, then position_id desc.',
+  sort_by: v.optional(
+    v.pipe(
+      v.picklist(OPEN_POSITION_SORTS, `must be one of ${OPEN_POSITION_SORTS.join(', ')}`),
+      v.description(
+        'Sort field (default size = current notional; pnl = unrealized PnL; liq_proximity = |mark − liquidation| / mark, ' +
+          'asc = closest to liquidation first, positions without a liquidation price excluded); ' +
+          'ties broken by address asc, then position_id desc.',
+      ),
     ),
-  )),
+  ),
   order: v.optional(orderParam),
   offset: v.optional(offsetParam),
   limit: v.optional(limitParam),
@@ -90,10 +85,13 @@ export const openPositionRowSchema = v.strictObject({
 const searchResponse = v.strictObject({
   data: described(v.array(openPositionRowSchema), 'This page of open positions.'),
   pagination: Pagination,
-  meta: described(v.strictObject({
-    oldest_updated: described(nullableTime, 'Oldest updated_at over every matching position, not just the page (UTC); null when none match.'),
-    last_full_refresh: described(nullableTime, 'Most recent full re-mark (poll) represented in the set (UTC); null when no row comes from a poll.'),
-  }), 'Freshness of the whole result.'),
+  meta: described(
+    v.strictObject({
+      oldest_updated: described(nullableTime, 'Oldest updated_at over every matching position, not just the page (UTC); null when none match.'),
+      last_full_refresh: described(nullableTime, 'Most recent full re-mark (poll) represented in the set (UTC); null when no row comes from a poll.'),
+    }),
+    'Freshness of the whole result.',
+  ),
 });
 
 /** PositionsSummary. */
@@ -107,7 +105,7 @@ export const positionsSummarySchema = v.strictObject({
   short_notional_usd: described(usd, 'Notional of open shorts, in USD.'),
   long_upnl_usd: described(usd, 'Unrealized PnL of open longs, in USD; negative = a loss.'),
   short_upnl_usd: described(usd, 'Unrealized PnL of open shorts, in USD; negative = a loss.'),
-  avg_leverage: described(v.number(), 'Plain mean of the open positions\' leverage (0 when none).'),
+  avg_leverage: described(v.number(), "Plain mean of the open positions' leverage (0 when none)."),
 });
 
 const statsResponse = dataOf(positionsSummarySchema);
@@ -117,7 +115,6 @@ const statsResponse = dataOf(positionsSummarySchema);
  * protocol's open positions in memory, ../open-positions-index.ts) when it can, else (or `index` null) from their SQL.
  */
 export function openPositionRoutes(service: Service, protocol: Protocol, index: OpenPositionsIndex | null): RestRoute[] {
-
   return [
     defineRoute({
       path: `/v1/${protocol}/open-positions/search`,
@@ -148,9 +145,7 @@ export function openPositionRoutes(service: Service, protocol: Protocol, index: 
           oldest_updated: (first?.oldest_updated as string | null | undefined) ?? null,
           last_full_refresh: (first?.last_full_refresh as string | null | undefined) ?? null,
         };
-        const data = rows
-          .filter((r) => r.position_id !== null)
-          .map(({ total: _t, oldest_updated: _o, last_full_refresh: _l, ...row }) => row);
+        const data = rows.filter((r) => r.position_id !== null).map(({ total: _t, oldest_updated: _o, last_full_refresh: _l, ...row }) => row);
         return { data, pagination: { limit, offset, total }, meta };
       },
     }),

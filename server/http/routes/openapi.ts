@@ -19,10 +19,7 @@ export function openapiRoutes(service: Service, routes: () => readonly RestRoute
         openapi: v.literal('3.1.0'),
         info: v.looseObject({ title: v.string(), version: v.string() }),
         // REST routes and the stream are GET operations, MCP a POST
-        paths: v.record(v.string(), v.union([
-          v.looseObject({ get: v.looseObject({ summary: v.string() }) }),
-          v.looseObject({ post: v.looseObject({ summary: v.string() }) }),
-        ])),
+        paths: v.record(v.string(), v.union([v.looseObject({ get: v.looseObject({ summary: v.string() }) }), v.looseObject({ post: v.looseObject({ summary: v.string() }) })])),
         components: v.looseObject({}),
       }),
       handle: () => openApiDocument(service, routes),

@@ -36,9 +36,15 @@ import { BASE58_ADDRESS } from '../../lib/address.ts';
 
 /** `GET /v1/alpha/positions/{address}/{id}`'s live fields of a lifecycle that is not open (sql/api/alpha-position-live.sql). */
 const NO_LIVE = {
-  current_size_usd: null, current_collateral_usd: null, unsettled_borrowing_usd: null,
-  unsettled_funding_usd: null, claimable_funding_usd: null, mark_price: null,
-  unrealized_pnl_usd: null, liquidation_price: null, updated_at: null,
+  current_size_usd: null,
+  current_collateral_usd: null,
+  unsettled_borrowing_usd: null,
+  unsettled_funding_usd: null,
+  claimable_funding_usd: null,
+  mark_price: null,
+  unrealized_pnl_usd: null,
+  liquidation_price: null,
+  updated_at: null,
 } as const;
 
 const POSITION_ID = /^\d{1,15}$/;
@@ -53,30 +59,30 @@ export const EVENT_TYPES = ['open', 'increase', 'decrease', 'close', 'liquidatio
 const historyQuery = querySchema({
   market: v.optional(marketParam),
   market_variant: v.optional(marketVariantParam),
-  sort_by: v.optional(v.pipe(
-    v.picklist(HISTORY_SORTS, `must be one of ${HISTORY_SORTS.join(', ')}`),
-    v.description('Sort field (default opened_at; size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage); ties broken by position_id desc.'),
-  )),
+  sort_by: v.optional(
+    v.pipe(
+      v.picklist(HISTORY_SORTS, `must be one of ${HISTORY_SORTS.join(', ')}`),
+      v.description('Sort field (default opened_at; size = max_size_usd, pnl = net_pnl_usd, leverage = max_leverage); ties broken by position_id desc.'),
+    ),
+  ),
   order: v.optional(orderParam),
   offset: v.optional(offsetParam),
   limit: v.optional(limitParam),
 });
 
 const lifecycleQuery = querySchema({
-  sort_by: v.optional(v.pipe(
-    v.picklist(LIFECYCLE_SORTS, `must be one of ${LIFECYCLE_SORTS.join(', ')}`),
-    v.description('Sort field (default time = fill time; size = |size_delta_usd|); ties broken by journal seq.'),
-  )),
+  sort_by: v.optional(
+    v.pipe(v.picklist(LIFECYCLE_SORTS, `must be one of ${LIFECYCLE_SORTS.join(', ')}`), v.description('Sort field (default time = fill time; size = |size_delta_usd|); ties broken by journal seq.')),
+  ),
   order: v.optional(v.pipe(orderParam, v.description('Sort direction (default asc, chronological).'))),
-  type: v.optional(v.pipe(
-    v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`),
-    v.description('Only events of this type; the five types partition the timeline.'),
-  )),
-  include_collateral_events: v.optional(v.pipe(
-    v.picklist(['true', 'false'], 'must be true or false'),
-    v.description('Include collateral-only events (size_delta_usd = 0); default false. Liquidations are always included.'),
-    v.transform((s: 'true' | 'false') => s === 'true'),
-  )),
+  type: v.optional(v.pipe(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), v.description('Only events of this type; the five types partition the timeline.'))),
+  include_collateral_events: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'must be true or false'),
+      v.description('Include collateral-only events (size_delta_usd = 0); default false. Liquidations are always included.'),
+      v.transform((s: 'true' | 'false') => s === 'true'),
+    ),
+  ),
   offset: v.optional(offsetParam),
   limit: v.optional(limitParam),
 });
@@ -100,7 +106,7 @@ const lifecycleEntries = {
   closed_at: described(v.nullable(timestamp), 'Time of the terminal fill (UTC); null while open.'),
   exit_price: described(nullablePrice, 'Size-weighted average price of the decreases, in USD per index token; null while nothing was decreased.'),
   max_leverage: described(v.number(), 'Max over fills of size / collateral after the fill (5 = 5x).'),
-  realized_pnl_usd: described(usd, 'Sum of the fills\' realized PnL before fees, in USD; negative = a loss.'),
+  realized_pnl_usd: described(usd, "Sum of the fills' realized PnL before fees, in USD; negative = a loss."),
   fees_usd: described(usd, 'Trading fees paid, in USD (>= 0).'),
   liquidation_fees_usd: described(usd, 'Liquidation fees paid, in USD (>= 0).'),
   funding_fees_usd: described(usd, 'Funding paid, in USD (>= 0).'),
@@ -196,8 +202,10 @@ export interface PositionParts {
 /** GET /v1/{protocol}/accounts/:address/history, /v1/{protocol}/positions/:address/:id(/lifecycle). */
 export function positionRoutes(service: Service, parts: PositionParts = {}, protocol: Protocol = 'alpha'): RestRoute[] {
   const {
-    history: index = new HistoryIndex(service), accounts = new AccountsIndex(service, undefined, protocol),
-    openPositions = new OpenPositionsIndex(service, protocol), lifecycles = LifecycleStore.of(service, protocol),
+    history: index = new HistoryIndex(service),
+    accounts = new AccountsIndex(service, undefined, protocol),
+    openPositions = new OpenPositionsIndex(service, protocol),
+    lifecycles = LifecycleStore.of(service, protocol),
     closedTail = new ClosedTail(service, {}, protocol),
   } = parts;
   const histories = new AccountHistories(service, protocol, { history: index, accounts, lifecycles, closedTail });

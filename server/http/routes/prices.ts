@@ -19,12 +19,11 @@ const price = (text: string) => v.pipe(v.number(), v.description(text));
 /** One candle. */
 export const PriceCandle = v.strictObject({
   time: v.pipe(v.string(), v.isoTimestamp(), v.description('Start of the bucket (UTC, milliseconds).')),
-  open: price('Index price (USD) of the bucket\'s first observation.'),
+  open: price("Index price (USD) of the bucket's first observation."),
   high: price('Highest index price (USD) observed in the bucket.'),
   low: price('Lowest index price (USD) observed in the bucket.'),
-  close: price('Index price (USD) of the bucket\'s last observation.'),
-  observations: v.pipe(v.number(), v.integer(), v.minValue(1),
-    v.description('Price observations in the bucket: market snapshots, or fills before the market\'s first snapshot.')),
+  close: price("Index price (USD) of the bucket's last observation."),
+  observations: v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Price observations in the bucket: market snapshots, or fills before the market's first snapshot.")),
 });
 
 const query = querySchema({
@@ -41,7 +40,7 @@ export function priceRoutes(service: Service, protocol: Protocol): RestRoute[] {
       path: `/v1/${protocol}/prices/history`,
       cost: 5,
       cache: { depth: 'history', timeBound: 'bucket' },
-      summary: 'OHLC candles of one market\'s index price per bucket (omitted when no observation): market snapshots, and fills\' index prices before the first snapshot.',
+      summary: "OHLC candles of one market's index price per bucket (omitted when no observation): market snapshots, and fills' index prices before the first snapshot.",
       response: historyOf(PriceCandle),
       query,
       handle: async ({ query: q, key }) => {

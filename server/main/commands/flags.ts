@@ -20,10 +20,8 @@ export interface NumberFlagRules {
 export function numberFlag(name: string, text: string, rules: NumberFlagRules = {}): number {
   const value = text.trim() === '' ? Number.NaN : Number(text);
   const { min, above, max, integer = false } = rules;
-  const ok = Number.isFinite(value) && (!integer || Number.isInteger(value)) &&
-    (min === undefined || value >= min) && (above === undefined || value > above) && (max === undefined || value <= max);
+  const ok = Number.isFinite(value) && (!integer || Number.isInteger(value)) && (min === undefined || value >= min) && (above === undefined || value > above) && (max === undefined || value <= max);
   if (ok) return value;
-  const bounds = [min === undefined ? '' : `>= ${min}`, above === undefined ? '' : `> ${above}`, max === undefined ? '' : `<= ${max}`]
-    .filter(Boolean).join(' and ');
+  const bounds = [min === undefined ? '' : `>= ${min}`, above === undefined ? '' : `> ${above}`, max === undefined ? '' : `<= ${max}`].filter(Boolean).join(' and ');
   throw new Error(`--${name} must be ${integer ? 'an integer' : 'a number'}${bounds ? ` ${bounds}` : ''}, got "${text}"`);
 }

@@ -73,7 +73,8 @@ export const keysCommand = defineCommand({
         const month = monthOf(Date.now());
         const used = readUsageFile(dataDir, month).get(k.account) ?? { requests: 0, credits: 0 };
         const plan = getPlan(k.plan);
-        const allowance = plan.creditsPerMonth === null ? 'not metered' : `${fmt(used.credits)} of ${fmt(plan.creditsPerMonth)} credits used, ${fmt(Math.max(0, plan.creditsPerMonth - used.credits))} remaining`;
+        const allowance =
+          plan.creditsPerMonth === null ? 'not metered' : `${fmt(used.credits)} of ${fmt(plan.creditsPerMonth)} credits used, ${fmt(Math.max(0, plan.creditsPerMonth - used.credits))} remaining`;
         const rate = plan.requestsPerMinute === null ? 'no rate limit' : `${fmt(plan.requestsPerMinute)} requests/minute per key`;
         process.stdout.write(`key ${k.id} (plan ${k.plan}, account ${k.account}), ${month} (UTC):\n`);
         process.stdout.write(`requests\t${used.requests}\ncredits\t${used.credits}\n`);

@@ -53,11 +53,7 @@ export const latencyCommand = defineCommand({
   },
   async run({ args }) {
     const n = numberFlag('requests', args.requests, { integer: true, min: 1 });
-    const key =
-      args.key ??
-      (JSON.parse(readFileSync(join(args.data ?? configFromEnv().dataDir, 'demo-keys.json'), 'utf8')) as { plan: string; key: string }[]).find(
-        (k) => k.plan === 'premium',
-      )?.key;
+    const key = args.key ?? (JSON.parse(readFileSync(join(args.data ?? configFromEnv().dataDir, 'demo-keys.json'), 'utf8')) as { plan: string; key: string }[]).find((k) => k.plan === 'premium')?.key;
     if (!key) throw new Error('no key: pass --key or start the server once to create demo keys');
     const top = await getJson(`${args.url}/v1/alpha/accounts/search?sort_by=positions&limit=1`, key);
     const address = (top.body.data as { address: string }[] | undefined)?.[0]?.address ?? 'unknown';

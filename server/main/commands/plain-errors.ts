@@ -18,19 +18,19 @@ export function withPlainErrors(cmd: AnyCommand): AnyCommand {
   const { run, subCommands } = cmd;
   return {
     ...cmd,
-    run: run && (async (ctx) => {
-      try {
-        return await run(ctx);
-      } catch (err) {
-        const error = err instanceof Error ? err : new Error(String(err));
-        log.error(error.message);
-        log.debug(error.stack);
-        process.exit(1);
-      }
-    }),
-    subCommands: isResolved<Record<string, unknown>>(subCommands)
-      ? Object.fromEntries(Object.entries(subCommands).map(([name, sub]) => [name, plainSub(sub)]))
-      : subCommands,
+    run:
+      run &&
+      (async (ctx) => {
+        try {
+          return await run(ctx);
+        } catch (err) {
+          const error = err instanceof Error ? err : new Error(String(err));
+          log.error(error.message);
+          log.debug(error.stack);
+          process.exit(1);
+        }
+      }),
+    subCommands: isResolved<Record<string, unknown>>(subCommands) ? Object.fromEntries(Object.entries(subCommands).map(([name, sub]) => [name, plainSub(sub)])) : subCommands,
   };
 }
 

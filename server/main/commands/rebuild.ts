@@ -9,8 +9,7 @@ import { numberFlag } from './flags.ts';
 export const rebuildCommand = defineCommand({
   meta: {
     name: 'rebuild',
-    description: 'Rebuild the derived state (state.duckdb) from the journal, in chunks; the server must be stopped. ' +
-      'An interrupted rebuild resumes where it stopped when run again',
+    description: 'Rebuild the derived state (state.duckdb) from the journal, in chunks; the server must be stopped. ' + 'An interrupted rebuild resumes where it stopped when run again',
   },
   args: {
     data: { type: 'string', description: 'data directory (default $PERPS_DATA_DIR or ./data)' },

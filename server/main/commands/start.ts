@@ -90,8 +90,11 @@ async function settleMemory(service: Service): Promise<void> {
   // refused while DuckDB cannot free that much yet (a backfill's changes not yet checkpointed):
   // tried again in the background until it can (the checkpoint job runs every 10 minutes)
   await tryThenRetry(() => service.db.setMemoryLimit(limit), {
-    what: `DuckDB memory limit to ${limit} (PERPS_DUCKDB_SERVE_MEMORY)`, everyMs: 15_000, attempts: 60,
-    done: () => log.info(`DuckDB memory limit now ${limit} (serving)`), onClose: (stop) => service.db.onClose(stop),
+    what: `DuckDB memory limit to ${limit} (PERPS_DUCKDB_SERVE_MEMORY)`,
+    everyMs: 15_000,
+    attempts: 60,
+    done: () => log.info(`DuckDB memory limit now ${limit} (serving)`),
+    onClose: (stop) => service.db.onClose(stop),
   });
 }
 
@@ -169,7 +172,13 @@ export const startCommand = defineCommand({
     // before the app starts its read indexes: a backfilling source holds their heavy builds
     const releaseReadBuilds = args.source === 'simulate' || args.source === 'solana' ? service.db.holdReadBuilds() : () => undefined;
     const server = await startServer({
-      service, keys, limits, port, hostname, metrics: metricsMode, accessLog: process.env.PERPS_ACCESS_LOG ?? 'stdout',
+      service,
+      keys,
+      limits,
+      port,
+      hostname,
+      metrics: metricsMode,
+      accessLog: process.env.PERPS_ACCESS_LOG ?? 'stdout',
     });
     ensureDemoKeys(keys); // once the port listens: a start that cannot serve creates no keys
     log.ready(`serving ${server.url} (${((performance.now() - started) / 1000).toFixed(1)} s after start); data in ${dataDir}`);

@@ -11,9 +11,7 @@
 import type { Row } from '../../db/database.ts';
 import type { Plain } from '../../db/values.ts';
 
-type Column =
-  | { kind: 'number'; values: Float64Array; nulls: Uint8Array | null }
-  | { kind: 'plain'; values: Plain[] };
+type Column = { kind: 'number'; values: Float64Array; nulls: Uint8Array | null } | { kind: 'plain'; values: Plain[] };
 
 /** A column under construction: numbers until a value is neither a number nor null. */
 class ColumnBuilder {
@@ -80,7 +78,11 @@ export class AccountTableBuilder {
   }
 
   build(): AccountTable {
-    return new AccountTable(this.names ?? [], this.columns.map((c) => c.build()), this.count);
+    return new AccountTable(
+      this.names ?? [],
+      this.columns.map((c) => c.build()),
+      this.count,
+    );
   }
 }
 
@@ -95,7 +97,11 @@ export class AccountTable {
   private served = 0;
 
   /** `names` may be empty only with no rows (a query that returned none): the first rows applied name the columns. */
-  constructor(private names: string[], private readonly columns: Column[], private rows: number) {
+  constructor(
+    private names: string[],
+    private readonly columns: Column[],
+    private rows: number,
+  ) {
     this.name(names);
   }
 

@@ -73,7 +73,11 @@ export class AccountsIndex {
    * @param reloadQuietMs see {@link reloadWhenQuiet} (tests shorten it)
    * @param protocol whose accounts (alpha's changed rows are handed over by the append path; beta's read again)
    */
-  constructor(private readonly service: Service, private readonly reloadQuietMs = RELOAD_QUIET_MS, readonly protocol: Protocol = 'alpha') {
+  constructor(
+    private readonly service: Service,
+    private readonly reloadQuietMs = RELOAD_QUIET_MS,
+    readonly protocol: Protocol = 'alpha',
+  ) {
     if (protocol === 'alpha') service.watchAlphaAccounts(MAX_PATCH);
     service.onAppend((fills, handed) => {
       const touched = new Set<string>();
@@ -130,11 +134,14 @@ export class AccountsIndex {
     const generation = this.generation;
     this.current = load;
     this.currentIsPatch = false;
-    void load.then((snap) => {
-      if (this.generation === generation) this.ready = snap;
-    }, () => {
-      if (this.current === load) this.current = null;
-    });
+    void load.then(
+      (snap) => {
+        if (this.generation === generation) this.ready = snap;
+      },
+      () => {
+        if (this.current === load) this.current = null;
+      },
+    );
     return load;
   }
 
@@ -157,7 +164,10 @@ export class AccountsIndex {
    */
   open(): void {
     this.opened = true;
-    this.snapshot().then(() => void (this.loadedOnce = true), (err: unknown) => log.warn(`accounts index: load failed (${(err as Error).message})`));
+    this.snapshot().then(
+      () => void (this.loadedOnce = true),
+      (err: unknown) => log.warn(`accounts index: load failed (${(err as Error).message})`),
+    );
   }
 
   /** Whether a snapshot has loaded since {@link open} (health's `read_side.warming`). */
@@ -176,7 +186,7 @@ export class AccountsIndex {
    * no load is started for a single account).
    */
   peek(address: string): Row | null | undefined {
-    return this.ready ? this.ready.get(address) ?? null : undefined;
+    return this.ready ? (this.ready.get(address) ?? null) : undefined;
   }
 
   /**
@@ -208,9 +218,7 @@ export class AccountsIndex {
     // a prefix narrows the rows to a handful (a binary search); sorting them by the order's own
     // comparator puts them in the order's sequence. Without one, the built order is walked.
     // (always an Int32Array, walked by index: one array kind keeps this loop fast)
-    const candidates = search === null
-      ? snap.ordered(q.sortBy, q.order)
-      : Int32Array.from(snap.withPrefix(search).sort(comparator(table, q.sortBy, q.order)));
+    const candidates = search === null ? snap.ordered(q.sortBy, q.order) : Int32Array.from(snap.withPrefix(search).sort(comparator(table, q.sortBy, q.order)));
     const { minTrades, hasActive, offset, limit } = q;
     const rows: Row[] = [];
     let total = 0;

@@ -12,14 +12,23 @@ import { yieldToLoop } from '../../lib/waiting.ts';
 
 /** `sort_by` of `GET /v1/alpha/accounts/search` → the Account field it sorts by. */
 const SORT_FIELD = {
-  net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions',
+  net_pnl: 'net_pnl_usd',
+  volume: 'volume_usd',
+  win_rate: 'win_rate',
+  positions: 'positions',
   current_notional: 'open_notional_usd',
 } as const;
 
 export type AccountSort = keyof typeof SORT_FIELD;
 
 /** Every (sort key, direction) a search can ask for. */
-const ORDERS: [AccountSort, 'asc' | 'desc'][] = (Object.keys(SORT_FIELD) as AccountSort[]).flatMap((k) => [[k, 'asc'], [k, 'desc']] as [AccountSort, 'asc' | 'desc'][]);
+const ORDERS: [AccountSort, 'asc' | 'desc'][] = (Object.keys(SORT_FIELD) as AccountSort[]).flatMap(
+  (k) =>
+    [
+      [k, 'asc'],
+      [k, 'desc'],
+    ] as [AccountSort, 'asc' | 'desc'][],
+);
 
 /** (value, address asc) comparator over row indices of `table`, one sort key and direction: the SQL's order. */
 export function comparator(table: AccountTable, sortBy: AccountSort, order: 'asc' | 'desc'): (a: number, b: number) => number {
@@ -54,7 +63,11 @@ export class Snapshot {
   /** `GET /v1/alpha/accounts/stats`'s totals, built by {@link buildAll} and kept up to date by {@link patch} */
   private totalsKept: TableTotals | undefined;
   /** row indices in each (sort key, direction) order built so far; `prefix`: see {@link withPrefix} */
-  constructor(readonly table: AccountTable, private readonly orders = new Map<string, Int32Array>(), private prefix?: PrefixIndex) {}
+  constructor(
+    readonly table: AccountTable,
+    private readonly orders = new Map<string, Int32Array>(),
+    private prefix?: PrefixIndex,
+  ) {}
 
   /** The exact totals of every account (built with the orders by {@link buildAll}); undefined
    * when they cannot be exact (the caller asks the SQL). */
@@ -182,7 +195,8 @@ export class Snapshot {
     const rows = (): number[] => Array.from({ length: this.table.length }, (_, i) => i);
     const rank = new Int32Array(this.table.length);
     const addresses = this.table.strings('address');
-    rows().sort((a, b) => (addresses[a]! < addresses[b]! ? -1 : addresses[a]! > addresses[b]! ? 1 : 0))
+    rows()
+      .sort((a, b) => (addresses[a]! < addresses[b]! ? -1 : addresses[a]! > addresses[b]! ? 1 : 0))
       .forEach((row, r) => (rank[row] = r));
     for (const [sortBy, order] of ORDERS) {
       await yieldToLoop();

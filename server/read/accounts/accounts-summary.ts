@@ -87,8 +87,15 @@ export class TableTotals {
   /** Totals of every row of `table`. */
   static of(table: AccountTable): TableTotals {
     const totals = new TableTotals({
-      accounts: 0, withOpenPositions: 0, positions: 0, openPositions: 0,
-      volume: 0n, profits: 0n, losses: 0n, traded: 0, winRateUnits: 0n,
+      accounts: 0,
+      withOpenPositions: 0,
+      positions: 0,
+      openPositions: 0,
+      volume: 0n,
+      profits: 0n,
+      losses: 0n,
+      traded: 0,
+      winRateUnits: 0n,
     });
     const all = new Int32Array(table.length);
     for (let i = 0; i < all.length; i++) all[i] = i;
@@ -126,7 +133,14 @@ export class TableTotals {
     // of $8.8T; a win rate's half is below 2^42) and a block has at most 2^10 rows; its sums then
     // go into the BigInt totals. A BigInt per value made the totals of 94k accounts take 17-42 ms.
     for (let from = 0; from < rows.length; from += BLOCK_ROWS) {
-      let volume = 0, volumeFraction = 0, profits = 0, profitsFraction = 0, losses = 0, lossesFraction = 0, rateHi = 0, rateLo = 0;
+      let volume = 0,
+        volumeFraction = 0,
+        profits = 0,
+        profitsFraction = 0,
+        losses = 0,
+        lossesFraction = 0,
+        rateHi = 0,
+        rateLo = 0;
       for (let j = from, end = Math.min(rows.length, from + BLOCK_ROWS); j < end; j++) {
         const i = rows[j]!;
         t.accounts += sign;

@@ -31,8 +31,7 @@ export class BucketHistory {
     const pieces = oiPieces(w);
     const found = this.mirror ? await openInterestFromMirror(this.mirror, market, pieces.lo!, pieces.w_end!, w.bucketMs) : null;
     chosen(found?.probe);
-    return found?.rows
-      ?? oiSeries(await this.service.db.query('read/buckets/open-interest-history', { ...pieces, market, protocol: this.protocol }), pieces.lo!, pieces.w_end!, w.bucketMs);
+    return found?.rows ?? oiSeries(await this.service.db.query('read/buckets/open-interest-history', { ...pieces, market, protocol: this.protocol }), pieces.lo!, pieces.w_end!, w.bucketMs);
   }
 
   /** Traded notional and fees per bucket of `w` (buckets without fills omitted). */
@@ -45,10 +44,15 @@ export class BucketHistory {
     return this.sums(market, w, chosen, liquidationsFromMirror, 'read/buckets/liquidations-history');
   }
 
-  private async sums(market: string | null, w: HistoryWindow, chosen: TierChosen,
-    fromMirror: typeof volumeFromMirror | typeof liquidationsFromMirror, sql: 'read/buckets/volume-history' | 'read/buckets/liquidations-history'): Promise<unknown[]> {
+  private async sums(
+    market: string | null,
+    w: HistoryWindow,
+    chosen: TierChosen,
+    fromMirror: typeof volumeFromMirror | typeof liquidationsFromMirror,
+    sql: 'read/buckets/volume-history' | 'read/buckets/liquidations-history',
+  ): Promise<unknown[]> {
     const found = this.mirror ? await fromMirror(this.mirror, market, w) : null;
     chosen(found?.probe);
-    return found?.rows ?? await this.service.db.query(sql, { ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market, protocol: this.protocol });
+    return found?.rows ?? (await this.service.db.query(sql, { ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market, protocol: this.protocol }));
   }
 }

@@ -48,9 +48,16 @@ function microOf(usd: number): number {
 /** The edge bucket row sql/read/buckets/edge-fills.sql reads for alpha fill `f` once it is committed. */
 export function edgeFillOf(f: Fill): EdgeFill {
   return {
-    seq: f.seq, market: f.market, market_variant: f.market_variant, time_ms: f.time,
-    liquidation: f.type === 'liquidation', is_long: f.side === 'long', is_short: f.side === 'short',
-    size_delta: microOf(f.size_delta_usd), fee: microOf(f.fee_usd), liquidation_fee: microOf(f.liquidation_fee_usd ?? 0),
+    seq: f.seq,
+    market: f.market,
+    market_variant: f.market_variant,
+    time_ms: f.time,
+    liquidation: f.type === 'liquidation',
+    is_long: f.side === 'long',
+    is_short: f.side === 'short',
+    size_delta: microOf(f.size_delta_usd),
+    fee: microOf(f.fee_usd),
+    liquidation_fee: microOf(f.liquidation_fee_usd ?? 0),
   };
 }
 
@@ -72,7 +79,11 @@ export class EdgeBuckets {
   readonly stats = { hits: 0, reads: 0 };
 
   /** @param protocol whose fills `read` gives (an append's fills of the other protocol are not added) */
-  constructor(private readonly read: EdgeReader, capacity = CAPACITY, private readonly protocol: Protocol = 'alpha') {
+  constructor(
+    private readonly read: EdgeReader,
+    capacity = CAPACITY,
+    private readonly protocol: Protocol = 'alpha',
+  ) {
     this.kept = new SecondChanceMap(capacity, () => 1);
   }
 
@@ -88,12 +99,14 @@ export class EdgeBuckets {
     if (under) return under;
     const generation = this.generation;
     this.stats.reads += 1;
-    const read = this.read(start, start + FIVE_MINUTES_MS).then((rows) => {
-      if (generation === this.generation) this.kept.set(start, rows);
-      return rows;
-    }).finally(() => {
-      if (this.reading.get(start) === read) this.reading.delete(start);
-    });
+    const read = this.read(start, start + FIVE_MINUTES_MS)
+      .then((rows) => {
+        if (generation === this.generation) this.kept.set(start, rows);
+        return rows;
+      })
+      .finally(() => {
+        if (this.reading.get(start) === read) this.reading.delete(start);
+      });
     this.reading.set(start, read);
     return read;
   }

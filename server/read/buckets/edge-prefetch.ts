@@ -46,8 +46,7 @@ export function bucketsAhead(now: number, aheadMs: number, spans: readonly numbe
  * Reads into `mirror.edges` the buckets {@link bucketsAhead} names that hold fills of its protocol, one
  * after another. Returns false (reading nothing) while the mirror is not loaded.
  */
-export async function readAhead(mirror: HistoryMirror, now: number, aheadMs: number, spans = movingSpans(),
-  stopped: () => boolean = () => false): Promise<boolean> {
+export async function readAhead(mirror: HistoryMirror, now: number, aheadMs: number, spans = movingSpans(), stopped: () => boolean = () => false): Promise<boolean> {
   const view = await mirror.current();
   if (!view) return false;
   for (const start of bucketsAhead(now, aheadMs, spans)) {
@@ -69,11 +68,13 @@ export function prefetchEdges(mirror: HistoryMirror, now: () => number, everyMs 
   let timer: NodeJS.Timeout | undefined;
   const loop = (): void => {
     // a failed read (the service closing, say) is retried at the next tick; requests read it anyway
-    void readAhead(mirror, now(), everyMs, spans, () => stopped).catch(() => true).then((loaded) => {
-      if (stopped) return;
-      timer = setTimeout(loop, loaded ? everyMs : UNTIL_LOADED_MS);
-      timer.unref();
-    });
+    void readAhead(mirror, now(), everyMs, spans, () => stopped)
+      .catch(() => true)
+      .then((loaded) => {
+        if (stopped) return;
+        timer = setTimeout(loop, loaded ? everyMs : UNTIL_LOADED_MS);
+        timer.unref();
+      });
   };
   loop();
   return () => {

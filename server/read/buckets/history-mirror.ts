@@ -40,7 +40,6 @@ export interface MirrorView {
   variants: readonly VariantBuckets[];
 }
 
-
 /** See the file comment. One per route list and protocol. */
 export class HistoryMirror {
   private byKey = new Map<string, VariantBuckets>();
@@ -60,10 +59,13 @@ export class HistoryMirror {
   /** the raw fills of the buckets at windows' partial edges, kept per bucket (never stale: see {@link changed}) */
   readonly edges: EdgeBuckets;
 
-  constructor(private readonly service: Service, opts: { quietMs?: number } = {}, readonly protocol: Protocol = 'alpha') {
+  constructor(
+    private readonly service: Service,
+    opts: { quietMs?: number } = {},
+    readonly protocol: Protocol = 'alpha',
+  ) {
     this.quietMs = opts.quietMs ?? QUIET_MS;
-    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('read/buckets/edge-fills', { protocol, lo, hi })) as unknown as EdgeFill[],
-      undefined, protocol);
+    this.edges = new EdgeBuckets(async (lo, hi) => (await service.db.query('read/buckets/edge-fills', { protocol, lo, hi })) as unknown as EdgeFill[], undefined, protocol);
   }
 
   /** Follows changes and starts the first load (in the background). Idempotent. */
@@ -113,9 +115,7 @@ export class HistoryMirror {
     }
     // ready, or loading (the load may or may not see this change: it is patched in after it); the
     // span alone is kept, not the change with its fills
-    this.pending = this.pending
-      ? { fromMs: Math.min(this.pending.fromMs, change.fromMs), toMs: Math.max(this.pending.toMs, change.toMs) }
-      : { fromMs: change.fromMs, toMs: change.toMs };
+    this.pending = this.pending ? { fromMs: Math.min(this.pending.fromMs, change.fromMs), toMs: Math.max(this.pending.toMs, change.toMs) } : { fromMs: change.fromMs, toMs: change.toMs };
     if (this.pending.toMs - this.pending.fromMs > PATCH_DAYS * DAY_MS) this.drop();
   }
 

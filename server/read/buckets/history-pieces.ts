@@ -11,7 +11,6 @@
 import type { HistoryWindow } from '../window.ts';
 import { DAY_MS, FIVE_MINUTES_MS, HOUR_MS } from '../../lib/time.ts';
 
-
 const floorTo = (x: number, step: number): number => Math.floor(x / step) * step;
 const ceilTo = (x: number, step: number): number => Math.ceil(x / step) * step;
 

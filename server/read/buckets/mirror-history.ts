@@ -79,8 +79,14 @@ async function scoped(mirror: HistoryMirror, market: string | null): Promise<Var
  * Σ `columns` per bucket of size b over [from, to) (epoch-aligned buckets, oldest first), for
  * buckets where Σ of the first column (a count) > 0: the shape of 6 and 9.
  */
-async function bucketSums(mirror: HistoryMirror, market: string | null, from: number, to: number, b: number,
-  columns: readonly ['fill_count' | 'liq_count', ...SumColumn[]]): Promise<{ rows: { t: number; sums: ExactSum[] }[]; probe: EdgeProbe } | null> {
+async function bucketSums(
+  mirror: HistoryMirror,
+  market: string | null,
+  from: number,
+  to: number,
+  b: number,
+  columns: readonly ['fill_count' | 'liq_count', ...SumColumn[]],
+): Promise<{ rows: { t: number; sums: ExactSum[] }[]; probe: EdgeProbe } | null> {
   const variants = await scoped(mirror, market);
   if (variants === null) return null;
   const known = new Map<number, number | null>();
@@ -148,8 +154,7 @@ export async function liquidationsFromMirror(mirror: HistoryMirror, market: stri
  * and oi-series.ts), or null: see the file comment. `lo` is the bucket of `from`, `wEnd` = min(to,
  * now).
  */
-export async function openInterestFromMirror(mirror: HistoryMirror, market: string | null,
-  lo: number, wEnd: number, b: number): Promise<{ rows: OiBucket[]; probe: EdgeProbe } | null> {
+export async function openInterestFromMirror(mirror: HistoryMirror, market: string | null, lo: number, wEnd: number, b: number): Promise<{ rows: OiBucket[]; probe: EdgeProbe } | null> {
   try {
     const variants = await scoped(mirror, market);
     if (variants === null) return null;

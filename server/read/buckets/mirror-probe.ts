@@ -26,8 +26,7 @@ export interface EdgeProbe {
  * `known`: for a partial bucket whose fills the answer read from its start `lo` to the bucket's
  * end, the first counted fill there (null: none).
  */
-export function mirrorProbe(variants: readonly VariantBuckets[], counted: 'fill_count' | 'liq_count',
-  known: ReadonlyMap<number, number | null>): EdgeProbe {
+export function mirrorProbe(variants: readonly VariantBuckets[], counted: 'fill_count' | 'liq_count', known: ReadonlyMap<number, number | null>): EdgeProbe {
   const origin = variants[0]?.origin ?? 0;
   const has = (start: number): boolean => variants.some((v) => v.cell(counted, (start - origin) / FIVE_MINUTES_MS) > 0);
   return {

@@ -108,9 +108,11 @@ export function oiSeries(rows: readonly Row[], lo: number, wEnd: number, b: numb
       totalS.set(t, (totalS.get(t) ?? 0n) + s);
     }
   }
-  return buckets.filter((t) => t >= start).map((t) => {
-    const l = totalL.get(t)!;
-    const s = totalS.get(t)!;
-    return { time: isoFromMs(t), long_usd: servedUsd(l), short_usd: servedUsd(s), total_usd: servedUsd(l + s) };
-  });
+  return buckets
+    .filter((t) => t >= start)
+    .map((t) => {
+      const l = totalL.get(t)!;
+      const s = totalS.get(t)!;
+      return { time: isoFromMs(t), long_usd: servedUsd(l), short_usd: servedUsd(s), total_usd: servedUsd(l + s) };
+    });
 }

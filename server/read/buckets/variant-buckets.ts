@@ -116,7 +116,12 @@ export class VariantBuckets {
   /** the first bucket with fills, or with a snapshot of OI > 0 (n: none) */
   firstActive: number;
 
-  constructor(readonly market: string, readonly variant: string | null, readonly origin: number, private n: number) {
+  constructor(
+    readonly market: string,
+    readonly variant: string | null,
+    readonly origin: number,
+    private n: number,
+  ) {
     const f = (k: number) => new Float64Array(k);
     this.m5 = SUM_COLUMNS.map((c) => (c.endsWith('_count') ? new Int32Array(n) : f(n)));
     this.h1 = SUM_COLUMNS.map(() => f(n / PER_HOUR));
@@ -257,9 +262,18 @@ export class VariantBuckets {
     let i = Math.max(0, a);
     const end = Math.min(this.n, b);
     while (i < end && i % PER_HOUR !== 0) acc.add(m5[i++]!);
-    while (i + PER_HOUR <= end && i % PER_DAY !== 0) { acc.add(h1[i / PER_HOUR]!); i += PER_HOUR; }
-    while (i + PER_DAY <= end) { acc.add(d1[i / PER_DAY]!); i += PER_DAY; }
-    while (i + PER_HOUR <= end) { acc.add(h1[i / PER_HOUR]!); i += PER_HOUR; }
+    while (i + PER_HOUR <= end && i % PER_DAY !== 0) {
+      acc.add(h1[i / PER_HOUR]!);
+      i += PER_HOUR;
+    }
+    while (i + PER_DAY <= end) {
+      acc.add(d1[i / PER_DAY]!);
+      i += PER_DAY;
+    }
+    while (i + PER_HOUR <= end) {
+      acc.add(h1[i / PER_HOUR]!);
+      i += PER_HOUR;
+    }
     while (i < end) acc.add(m5[i++]!);
   }
 

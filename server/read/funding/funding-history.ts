@@ -17,7 +17,9 @@ export class FundingHistory {
 
   /** The buckets of `w` for alpha's market variant `variant` or beta's `market` (the other null). */
   async rates(variant: string | null, market: string | null, w: HistoryWindow): Promise<unknown[]> {
-    return (this.index && variant !== null ? await this.index.rows(variant, w.from, w.to, w.bucketMs) : null)
-      ?? await this.service.db.query('read/funding/funding-rates-history', { ...windowParams(w), protocol: this.protocol, market_variant: variant, market });
+    return (
+      (this.index && variant !== null ? await this.index.rows(variant, w.from, w.to, w.bucketMs) : null) ??
+      (await this.service.db.query('read/funding/funding-rates-history', { ...windowParams(w), protocol: this.protocol, market_variant: variant, market }))
+    );
   }
 }

@@ -147,8 +147,7 @@ export class FundingIndex {
         const key = r.market_variant as string;
         let v = sets.get(key);
         if (!v) sets.set(key, (v = new VariantHours()));
-        v.push(r.hour_ms as number, r.snapshots as number,
-          unscaledOf(r.rate_long_sum as string, RATE_SCALE), unscaledOf(r.rate_short_sum as string, RATE_SCALE));
+        v.push(r.hour_ms as number, r.snapshots as number, unscaledOf(r.rate_long_sum as string, RATE_SCALE), unscaledOf(r.rate_short_sum as string, RATE_SCALE));
       }
       this.byVariant = sets;
       this.ready = true;

@@ -51,15 +51,18 @@ export class AccountHistories {
     // the history read index (both protocols) up to its mark and `lifecycles` after it; without
     // the index (null) every lifecycle comes from `lifecycles` (mark 0), read within the
     // account's first and last fill
-    const page = async () => service.db.query('read/lifecycles/alpha-account-history', {
-      protocol, address, mark: index ? await index.mark() : 0, ...(index ? EVER : await this.fillWindow(address)), ...filters,
-    });
+    const page = async () =>
+      service.db.query('read/lifecycles/alpha-account-history', {
+        protocol,
+        address,
+        mark: index ? await index.mark() : 0,
+        ...(index ? EVER : await this.fillWindow(address)),
+        ...filters,
+      });
     const [known, rows] = await Promise.all([this.exists(address), page()]);
     if (!known) return null;
     const total = (rows[0]?.total as number | undefined) ?? 0;
-    const data = rows
-      .filter((r) => r.position_id !== null)
-      .map(({ total: _t, ...row }) => row);
+    const data = rows.filter((r) => r.position_id !== null).map(({ total: _t, ...row }) => row);
     return { data, total };
   }
 

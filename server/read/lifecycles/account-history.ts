@@ -37,15 +37,14 @@ const SORT_KEY = { opened_at: K.opened, closed_at: K.closed, size: K.size, pnl: 
  * lifecycle at all (`held`, before the filters), or undefined when the store and tail cannot answer
  * (nothing stored yet, or a tail too long to hold): the route runs the SQL.
  */
-export async function historyFromStore(store: LifecycleStore, closedTail: ClosedTail, address: string,
-  q: AccountHistoryQuery): Promise<{ data: Row[]; total: number; held: boolean } | undefined> {
+export async function historyFromStore(store: LifecycleStore, closedTail: ClosedTail, address: string, q: AccountHistoryQuery): Promise<{ data: Row[]; total: number; held: boolean } | undefined> {
   const tail = await closedTail.at(store.view());
   // the view as it is now, read with the tail before any other await: the tail drops only what a
   // segment at or below the current mark holds, and keeps everything after it
   const view = store.view();
   if (tail === null || tail.from > view.mark) return undefined;
   const later = tail.of(address, view.mark);
-  const runs = [...await view.accounts(address), ...(later ? [later] : [])];
+  const runs = [...(await view.accounts(address)), ...(later ? [later] : [])];
   // every match as (sort value, position_id, where its record is): parallel arrays
   let n = 0;
   for (const run of runs) n += run.count;
@@ -57,8 +56,7 @@ export async function historyFromStore(store: LifecycleStore, closedTail: Closed
   const sortKey = SORT_KEY[q.sort_by];
   runs.forEach((run, r) => {
     const k = run.keys;
-    const variantOk = run.variants.map(([variant, market]) => (q.market_variant === null || variant === q.market_variant)
-      && (q.market === null || market === q.market));
+    const variantOk = run.variants.map(([variant, market]) => (q.market_variant === null || variant === q.market_variant) && (q.market === null || market === q.market));
     for (let i = 0, o = 0; i < run.count; i++, o += KEY_WIDTH) {
       if (!variantOk[k[o + K.variant]!] || (sinceUs !== null && k[o + K.opened]! < sinceUs)) continue;
       values[n] = k[o + sortKey]!;
@@ -67,7 +65,10 @@ export async function historyFromStore(store: LifecycleStore, closedTail: Closed
     }
   });
   const page = pageOrder(values.subarray(0, n), ids, q);
-  const docs = await readRecords(page.map((m) => where[m]!), runs);
+  const docs = await readRecords(
+    page.map((m) => where[m]!),
+    runs,
+  );
   const data = docs.map((doc) => recordRow(view.columns, JSON.parse(doc) as (number | string | null)[]));
   return { data, total: n, held: runs.length > 0 };
 }
@@ -129,11 +130,13 @@ async function readRecords(where: number[], runs: AccountRun[]): Promise<string[
     if (list) list.push(p);
     else byRun.set(r, [p]);
   });
-  await Promise.all([...byRun].map(async ([r, positions]) => {
-    const read = await runs[r]!.records(positions.map((p) => where[p]! % 2 ** 32));
-    positions.forEach((p, j) => {
-      docs[p] = read[j]!;
-    });
-  }));
+  await Promise.all(
+    [...byRun].map(async ([r, positions]) => {
+      const read = await runs[r]!.records(positions.map((p) => where[p]! % 2 ** 32));
+      positions.forEach((p, j) => {
+        docs[p] = read[j]!;
+      });
+    }),
+  );
   return docs;
 }

@@ -45,7 +45,10 @@ class Held implements TailView {
   readonly variants = new VariantCodes();
   count = 0;
 
-  constructor(readonly from: number, public upTo: number) {}
+  constructor(
+    readonly from: number,
+    public upTo: number,
+  ) {}
 
   of(address: string, after: number): AccountRun | undefined {
     const upTo = this.upTo; // lifecycles added by a later generation are not this read's
@@ -81,7 +84,11 @@ export class ClosedTail {
   private overflowAt = -1;
   private readonly cap: number;
 
-  constructor(private readonly service: Service, opts: ClosedTailOptions = {}, readonly protocol: Protocol = 'alpha') {
+  constructor(
+    private readonly service: Service,
+    opts: ClosedTailOptions = {},
+    readonly protocol: Protocol = 'alpha',
+  ) {
     this.cap = opts.cap ?? 50_000;
   }
 
@@ -128,8 +135,17 @@ export class ClosedTail {
       const address = r.address as string;
       const row = new Array<number>(KEY_WIDTH).fill(0);
       // the record offset is unused here: a tail run hands out its documents directly
-      setKeyRow(row, r.position_id as number, r.opened_us as number, r.closed_us as number, r.max_size_usd as number | null,
-        r.net_pnl_usd as number, r.max_leverage as number, held.variants.code(r.market_variant as string | null, r.market as string), 0);
+      setKeyRow(
+        row,
+        r.position_id as number,
+        r.opened_us as number,
+        r.closed_us as number,
+        r.max_size_usd as number | null,
+        r.net_pnl_usd as number,
+        r.max_leverage as number,
+        held.variants.code(r.market_variant as string | null, r.market as string),
+        0,
+      );
       const l: TailLifecycle = { row, lastSeq: r.last_seq as number, doc: r.doc as string };
       const list = held.byAddress.get(address);
       if (list) list.push(l);

@@ -55,7 +55,10 @@ export class HistoryIndex {
   private recheck: NodeJS.Timeout | undefined;
   private readonly rebuiltListeners: ((mark: number) => void)[] = [];
 
-  constructor(private readonly service: Service, opts: HistoryIndexOptions = {}) {
+  constructor(
+    private readonly service: Service,
+    opts: HistoryIndexOptions = {},
+  ) {
     this.rebuildAfter = opts.rebuildAfter ?? 20_000;
     this.bulk = opts.bulk ?? { fills: BULK_APPEND, quietMs: BULK_QUIET_MS };
   }
@@ -72,13 +75,16 @@ export class HistoryIndex {
       if (fills.length >= this.bulk.fills) this.quietFrom = Date.now() + this.bulk.quietMs;
       this.maybeRebuild();
     });
-    this.opened = this.service.db.queryOne('read/lifecycles/index/history-mark-get').then((row) => {
-      this.markNow = Number(row?.mark ?? 0);
-      this.tail += Number(row?.tail ?? 0);
-      this.maybeRebuild();
-    }).finally(() => {
-      this.known = true;
-    });
+    this.opened = this.service.db
+      .queryOne('read/lifecycles/index/history-mark-get')
+      .then((row) => {
+        this.markNow = Number(row?.mark ?? 0);
+        this.tail += Number(row?.tail ?? 0);
+        this.maybeRebuild();
+      })
+      .finally(() => {
+        this.known = true;
+      });
     this.opened.catch((err) => log.warn('history index: could not read its mark; reading lifecycles only', err));
     return this.opened;
   }
@@ -112,29 +118,37 @@ export class HistoryIndex {
    */
   rebuild(): Promise<void> {
     const db = this.service.db;
-    this.building ??= db.readBuildsAllowed().then(() => db.underBulkMemory(() => db.write(async (w) => {
-      await w.exec('BEGIN TRANSACTION');
-      try {
-        const { seq } = await readWatermark(w);
-        await w.run('read/lifecycles/index/history-clear');
-        await w.run('read/lifecycles/index/history-fill', { mark: seq });
-        await w.run('read/lifecycles/index/history-mark-clear');
-        await w.run('read/lifecycles/index/history-mark-set', { mark: seq });
-        await w.exec('COMMIT');
-        return seq;
-      } catch (err) {
-        await w.exec('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-    }))).then((seq) => {
-      // closes appended while the rebuild waited for the writer are in the index now; later ones
-      // are counted by the listener again (an over-count only brings the next rebuild forward)
-      this.tail = 0;
-      if (seq > this.markNow) this.markNow = seq;
-      for (const listener of this.rebuiltListeners) listener(this.markNow);
-    }).finally(() => {
-      this.building = null;
-    });
+    this.building ??= db
+      .readBuildsAllowed()
+      .then(() =>
+        db.underBulkMemory(() =>
+          db.write(async (w) => {
+            await w.exec('BEGIN TRANSACTION');
+            try {
+              const { seq } = await readWatermark(w);
+              await w.run('read/lifecycles/index/history-clear');
+              await w.run('read/lifecycles/index/history-fill', { mark: seq });
+              await w.run('read/lifecycles/index/history-mark-clear');
+              await w.run('read/lifecycles/index/history-mark-set', { mark: seq });
+              await w.exec('COMMIT');
+              return seq;
+            } catch (err) {
+              await w.exec('ROLLBACK').catch(() => undefined);
+              throw err;
+            }
+          }),
+        ),
+      )
+      .then((seq) => {
+        // closes appended while the rebuild waited for the writer are in the index now; later ones
+        // are counted by the listener again (an over-count only brings the next rebuild forward)
+        this.tail = 0;
+        if (seq > this.markNow) this.markNow = seq;
+        for (const listener of this.rebuiltListeners) listener(this.markNow);
+      })
+      .finally(() => {
+        this.building = null;
+      });
     return this.building;
   }
 

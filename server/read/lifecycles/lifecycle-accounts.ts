@@ -61,8 +61,17 @@ export class VariantCodes {
  * Sets `row` ({@link KEY_WIDTH} values) to one lifecycle's key row from the columns that
  * sql/read/lifecycles/store/account-docs.sql and sql/read/lifecycles/alpha-closed-after.sql both give (a NULL size as NaN).
  */
-export function setKeyRow(row: Float64Array | number[], id: number, opened: number, closed: number, size: number | null,
-  pnl: number, leverage: number, variantCode: number, recordOffset: number): void {
+export function setKeyRow(
+  row: Float64Array | number[],
+  id: number,
+  opened: number,
+  closed: number,
+  size: number | null,
+  pnl: number,
+  leverage: number,
+  variantCode: number,
+  recordOffset: number,
+): void {
   row[K.id] = id;
   row[K.opened] = opened;
   row[K.closed] = closed;
@@ -104,7 +113,17 @@ export async function writeAccountFiles(db: Database, dir: string, file: string,
   try {
     await db.queryChunkColumns('read/lifecycles/store/account-docs', { protocol, after, mark }, (chunk) => {
       const [address, id, variant, market, opened, closed, size, pnl, leverage, doc] = chunk.getColumns() as [
-        string[], number[], string[], string[], number[], number[], (number | null)[], number[], number[], string[]];
+        string[],
+        number[],
+        string[],
+        string[],
+        number[],
+        number[],
+        (number | null)[],
+        number[],
+        number[],
+        string[],
+      ];
       for (let i = 0; i < chunk.rowCount; i++) {
         if (directory.addresses[directory.addresses.length - 1] !== address[i]) {
           directory.addresses.push(address[i]!);
@@ -190,21 +209,23 @@ export class AccountFiles {
     const out: string[] = new Array<string>(rows.length);
     // runs of records no more than READ_GAP apart: one read each, all issued at once
     const groups: [number, number][] = [];
-    for (let g = 0; g < order.length;) {
+    for (let g = 0; g < order.length; ) {
       let end = g + 1;
       while (end < order.length && span(rows[order[end]!]!)[0] - span(rows[order[end - 1]!]!)[1] <= READ_GAP) end += 1;
       groups.push([g, end]);
       g = end;
     }
-    await Promise.all(groups.map(async ([g, end]) => {
-      const from = span(rows[order[g]!]!)[0];
-      const buf = Buffer.allocUnsafe(span(rows[order[end - 1]!]!)[1] - from);
-      await this.readExactly(this.recsFd, buf, from);
-      for (let j = g; j < end; j++) {
-        const [s, e] = span(rows[order[j]!]!);
-        out[order[j]!] = buf.toString('utf8', s - from, e - from - 1); // without the newline
-      }
-    }));
+    await Promise.all(
+      groups.map(async ([g, end]) => {
+        const from = span(rows[order[g]!]!)[0];
+        const buf = Buffer.allocUnsafe(span(rows[order[end - 1]!]!)[1] - from);
+        await this.readExactly(this.recsFd, buf, from);
+        for (let j = g; j < end; j++) {
+          const [s, e] = span(rows[order[j]!]!);
+          out[order[j]!] = buf.toString('utf8', s - from, e - from - 1); // without the newline
+        }
+      }),
+    );
     return out;
   }
 
@@ -217,8 +238,13 @@ export class AccountFiles {
 
   /** Closes both files. */
   async close(): Promise<void> {
-    await Promise.all([this.keysFd, this.recsFd].map((fd) => new Promise<void>((resolve, reject) => {
-      close(fd, (err) => (err ? reject(err) : resolve()));
-    })));
+    await Promise.all(
+      [this.keysFd, this.recsFd].map(
+        (fd) =>
+          new Promise<void>((resolve, reject) => {
+            close(fd, (err) => (err ? reject(err) : resolve()));
+          }),
+      ),
+    );
   }
 }

@@ -20,8 +20,7 @@ export type Found<T> = T | null;
  * `address`; `noLive` are the live fields of a lifecycle that is not open. An open lifecycle's record
  * is read from `open_lifecycles` (sql/read/lifecycles/alpha-open-record.sql), its live fields come from the set.
  */
-export async function positionFromStoreOrSet(service: Service, store: LifecycleStore | null, open: OpenPositionsIndex, id: number,
-  address: string, noLive: Row): Promise<Found<Row> | undefined> {
+export async function positionFromStoreOrSet(service: Service, store: LifecycleStore | null, open: OpenPositionsIndex, id: number, address: string, noLive: Row): Promise<Found<Row> | undefined> {
   const closed = await store?.view().closed(id);
   if (closed) return closed.record.address === address ? { ...closed.record, ...noLive } : null;
   const lifecycle = await open.lifecycle(id);
@@ -36,8 +35,14 @@ export async function positionFromStoreOrSet(service: Service, store: LifecycleS
  * `address`. An open lifecycle's fills are the store's prefix (at or before its mark) and the fills
  * after the mark (one query over the newest fills, bounded by the lifecycle's last seq).
  */
-export async function timelineFromStoreOrSet(service: Service, store: LifecycleStore | null, open: OpenPositionsIndex, id: number,
-  address: string, q: TimelineQuery): Promise<Found<{ data: Row[]; total: number }> | undefined> {
+export async function timelineFromStoreOrSet(
+  service: Service,
+  store: LifecycleStore | null,
+  open: OpenPositionsIndex,
+  id: number,
+  address: string,
+  q: TimelineQuery,
+): Promise<Found<{ data: Row[]; total: number }> | undefined> {
   const view = store?.view();
   if (!view || view.mark === 0) return undefined;
   const closed = await view.closed(id);
@@ -48,9 +53,15 @@ export async function timelineFromStoreOrSet(service: Service, store: LifecycleS
   const lifecycle = await open.lifecycle(id);
   if (!lifecycle) return undefined;
   if (lifecycle.address !== address) return null;
-  const tail = lifecycle.lastSeq <= view.mark ? [] : await service.db.query('read/lifecycles/alpha-position-tail', {
-    protocol: open.protocol, id, after: view.mark, last_seq: lifecycle.lastSeq,
-  });
+  const tail =
+    lifecycle.lastSeq <= view.mark
+      ? []
+      : await service.db.query('read/lifecycles/alpha-position-tail', {
+          protocol: open.protocol,
+          id,
+          after: view.mark,
+          last_seq: lifecycle.lastSeq,
+        });
   const fills: FillDoc[] = [...(view.prefixes.get(id) ?? []), ...tail.map((r) => JSON.parse(r.doc as string) as FillDoc)];
   // a prefix read after the lifecycle closed, or one missing for a lifecycle closed meanwhile: the SQL answers
   if (fills.length !== lifecycle.fillCount) return undefined;

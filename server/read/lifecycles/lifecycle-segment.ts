@@ -77,22 +77,21 @@ export async function writeSegment(db: Database, dir: string, protocol: Protocol
   };
   try {
     // one chunk of lifecycles at a time: a whole segment's fills sorted at once ran DuckDB out of memory
-    const starts = (await db.query('read/lifecycles/store/lifecycle-chunks', { protocol, after, mark, per: CHUNK_LIFECYCLES }))
-      .map((r) => r.from_id as number);
+    const starts = (await db.query('read/lifecycles/store/lifecycle-chunks', { protocol, after, mark, per: CHUNK_LIFECYCLES })).map((r) => r.from_id as number);
     for (const [i, fromId] of starts.entries()) {
       const toId = starts[i + 1] ?? Number.MAX_SAFE_INTEGER;
       await db.queryChunkColumns('read/lifecycles/store/lifecycle-docs', { protocol, after, mark, from_id: fromId, to_id: toId }, (chunk) => {
-      const [idCol, partCol, docCol] = chunk.getColumns() as [bigint[], number[], string[]];
-      for (let i = 0; i < chunk.rowCount; i++) {
-        if (partCol[i] === 0) {
-          endLifecycle();
-          ids.push(Number(idCol[i]));
-          head = docCol[i]!;
-          fills = [];
-        } else {
-          fills.push(docCol[i]!);
+        const [idCol, partCol, docCol] = chunk.getColumns() as [bigint[], number[], string[]];
+        for (let i = 0; i < chunk.rowCount; i++) {
+          if (partCol[i] === 0) {
+            endLifecycle();
+            ids.push(Number(idCol[i]));
+            head = docCol[i]!;
+            fills = [];
+          } else {
+            fills.push(docCol[i]!);
+          }
         }
-      }
       });
     }
     endLifecycle();
@@ -172,9 +171,6 @@ export class Segment {
 
   /** Closes the files (the caller has stopped handing out reads). */
   async close(): Promise<void> {
-    await Promise.all([
-      new Promise<void>((resolve, reject) => close(this.fd, (err) => (err ? reject(err) : resolve()))),
-      this.accounts.close(),
-    ]);
+    await Promise.all([new Promise<void>((resolve, reject) => close(this.fd, (err) => (err ? reject(err) : resolve()))), this.accounts.close()]);
   }
 }

@@ -79,7 +79,10 @@ export class LifecycleStore {
    * A store over `service`'s directory. The app uses {@link LifecycleStore.of}; two stores over one
    * directory must not extend at once (tests reopen the files with a second one).
    */
-  constructor(private readonly service: Service, readonly protocol: Protocol = 'alpha') {
+  constructor(
+    private readonly service: Service,
+    readonly protocol: Protocol = 'alpha',
+  ) {
     this.dir = join(service.dataDir, 'read-index', protocol === 'alpha' ? 'lifecycles' : `lifecycles-${protocol}`);
   }
 
@@ -95,13 +98,15 @@ export class LifecycleStore {
   /** Loads the store from its files (or starts it empty) once, then follows `history`'s mark. */
   follow(history: HistoryIndex): Promise<void> {
     this.opened ??= this.track(this.load());
-    const done = this.track(this.opened.then(async () => {
-      if (!this.followed.has(history)) {
-        this.followed.add(history);
-        history.onRebuilt((mark) => void this.extend(mark).catch((err) => log.warn(`${this.name}: could not extend it`, err)));
-      }
-      await this.extend(await history.mark());
-    }));
+    const done = this.track(
+      this.opened.then(async () => {
+        if (!this.followed.has(history)) {
+          this.followed.add(history);
+          history.onRebuilt((mark) => void this.extend(mark).catch((err) => log.warn(`${this.name}: could not extend it`, err)));
+        }
+        await this.extend(await history.mark());
+      }),
+    );
     done.catch((err) => log.warn(`${this.name}: not available; the account-history, position and lifecycle routes read DuckDB`, err));
     return done;
   }
@@ -178,8 +183,9 @@ export class LifecycleStore {
     this.manifest = manifest;
     if (segment) this.segments = [...this.segments, segment];
     this.current = viewOf(this.segments, manifest.columns, mark, prefixes);
-    log.info(`${this.name}: up to seq ${mark}, ${meta.count} closed lifecycles added `
-      + `(${((meta.bytes + meta.records_bytes) / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log.info(
+      `${this.name}: up to seq ${mark}, ${meta.count} closed lifecycles added ` + `(${((meta.bytes + meta.records_bytes) / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     await this.mergeNewest();
   }
 
@@ -197,8 +203,7 @@ export class LifecycleStore {
       this.segments = [...this.segments.slice(0, -2), merged];
       this.current = viewOf(this.segments, manifest.columns, manifest.mark, this.current.prefixes);
       retire(this.dir, replaced, this.retired);
-      log.info(`${this.name}: segments ${older.file} and ${newer.file} merged (${meta.count} lifecycles) `
-        + `in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      log.info(`${this.name}: segments ${older.file} and ${newer.file} merged (${meta.count} lifecycles) ` + `in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
   }
 
@@ -261,19 +266,27 @@ export class LifecycleStore {
     this.manifest = manifest;
     // in the background: `GET /v1/alpha/accounts/{address}/history`'s scattered reads of the keys and
     // records are what a cold page cache slows
-    void warmPageCache(manifest.segments.flatMap((m) => {
-      const [keys, records] = accountFiles(m.file);
-      return [join(this.dir, keys), join(this.dir, records)];
-    }));
+    void warmPageCache(
+      manifest.segments.flatMap((m) => {
+        const [keys, records] = accountFiles(m.file);
+        return [join(this.dir, keys), join(this.dir, records)];
+      }),
+    );
     if (manifest.mark > 0) {
       this.current = viewOf(this.segments, manifest.columns, manifest.mark, await this.readPrefixes(manifest.mark));
     }
   }
 
   private async matches(m: Manifest, expected: Omit<Manifest, 'mark' | 'mark_tx' | 'segments'>): Promise<boolean> {
-    if (m.format !== expected.format || m.sql !== expected.sql || m.derive_version !== expected.derive_version
-      || JSON.stringify(m.columns) !== JSON.stringify(expected.columns) || !Array.isArray(m.segments)
-      || !m.segments.every((s) => SEGMENT_FILE.test(s.file))) return false;
+    if (
+      m.format !== expected.format ||
+      m.sql !== expected.sql ||
+      m.derive_version !== expected.derive_version ||
+      JSON.stringify(m.columns) !== JSON.stringify(expected.columns) ||
+      !Array.isArray(m.segments) ||
+      !m.segments.every((s) => SEGMENT_FILE.test(s.file))
+    )
+      return false;
     if (m.mark === 0) return true;
     const tx = await this.service.db.queryOne('read/lifecycles/store/mark-fill', { mark: m.mark });
     return ((tx?.tx as string | undefined) ?? null) === m.mark_tx;

@@ -18,8 +18,18 @@ export type FillDoc = [number, number, string, ...(number | string | null)[]];
 
 /** PositionEvent's fields after `time` and `type`, in the doc's order (positions 3-15). */
 const EVENT_FIELDS = [
-  'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'price', 'entry_price', 'pnl_delta_usd', 'fee_usd',
-  'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'fee_total_usd', 'tx',
+  'size_delta_usd',
+  'position_size_usd',
+  'collateral_delta_usd',
+  'price',
+  'entry_price',
+  'pnl_delta_usd',
+  'fee_usd',
+  'borrowing_fee_usd',
+  'funding_fee_usd',
+  'liquidation_fee_usd',
+  'fee_total_usd',
+  'tx',
 ] as const;
 
 /** The record's times, written as epoch µs by sql/read/lifecycles/store/lifecycle-docs.sql. */
@@ -84,8 +94,7 @@ function eventRow(doc: FillDoc): Row {
  * lifecycle (any order).
  */
 export function timelinePage(fills: readonly FillDoc[], q: TimelineQuery): { data: Row[]; total: number } | null {
-  const kept = fills.filter((f) => (q.type === null || f[2] === q.type)
-    && (q.include_collateral || f[3] !== 0 || f[2] === 'liquidation'));
+  const kept = fills.filter((f) => (q.type === null || f[2] === q.type) && (q.include_collateral || f[3] !== 0 || f[2] === 'liquidation'));
   if (q.sort_by === 'size' && kept.some((f) => Math.abs(f[3] as number) >= ORDER_SAFE_USD)) return null;
   // ascending by the key, then seq; desc is exactly the reverse (the SQL negates both keys)
   const key = q.sort_by === 'size' ? (f: FillDoc) => Math.abs(f[3] as number) : (f: FillDoc) => f[1];

@@ -60,9 +60,7 @@ interface Event {
 const compare = (e: Event, us: number, seq: number): number => (e.us !== us ? e.us - us : e.served.seq - seq);
 
 /** The scope keys of the lists an event of `market` / `variant` belongs to (distinct: a null variant is no scope of its own). */
-const scopeKeys = (market: string, variant: string | null): Set<string> => new Set([
-  scopeKey(null, null), scopeKey(market, null), scopeKey(null, variant), scopeKey(market, variant),
-]);
+const scopeKeys = (market: string, variant: string | null): Set<string> => new Set([scopeKey(null, null), scopeKey(market, null), scopeKey(null, variant), scopeKey(market, variant)]);
 /** The list key of a search's scope (null: not filtered on). */
 const scopeKey = (market: string | null, variant: string | null): string => `${market ?? '*'}\u0000${variant ?? '*'}`;
 
@@ -95,7 +93,10 @@ export class LiquidationIndex {
   /** after a failed load: no new one before this (epoch ms) */
   private retryAt = 0;
 
-  constructor(private readonly service: Service, readonly protocol: Protocol = 'alpha') {}
+  constructor(
+    private readonly service: Service,
+    readonly protocol: Protocol = 'alpha',
+  ) {}
 
   /** Follows appends and starts the first load (in the background). Idempotent. */
   open(): void {
@@ -119,15 +120,17 @@ export class LiquidationIndex {
         if (!this.isLoaded) log.debug(`${this.protocol} liquidation index: ${rows.length} events loaded in ${(performance.now() - t0).toFixed(0)} ms`);
         this.isLoaded = true;
       }
-    })().catch((err) => {
-      log.warn(`${this.protocol} liquidation index: load failed; GET /v1/${this.protocol}/liquidations/search answers from SQL meanwhile, a reload follows in a minute`, err);
-      this.isLoaded = false;
-      this.scopes = new Map();
-      this.lastSeq = 0;
-      this.retryAt = Date.now() + 60_000;
-    }).finally(() => {
-      this.reading = null;
-    });
+    })()
+      .catch((err) => {
+        log.warn(`${this.protocol} liquidation index: load failed; GET /v1/${this.protocol}/liquidations/search answers from SQL meanwhile, a reload follows in a minute`, err);
+        this.isLoaded = false;
+        this.scopes = new Map();
+        this.lastSeq = 0;
+        this.retryAt = Date.now() + 60_000;
+      })
+      .finally(() => {
+        this.reading = null;
+      });
     return this.reading;
   }
 
@@ -138,7 +141,8 @@ export class LiquidationIndex {
     for (const key of scopeKeys(r.market as string, r.market_variant as string | null)) {
       let list = this.scopes.get(key);
       if (!list) this.scopes.set(key, (list = []));
-      if (list.length === 0 || compare(list[list.length - 1]!, e.us, seq) < 0) list.push(e); // the usual case: the newest
+      if (list.length === 0 || compare(list[list.length - 1]!, e.us, seq) < 0)
+        list.push(e); // the usual case: the newest
       else list.splice(olderThan(list, e.us, seq), 0, e);
     }
   }

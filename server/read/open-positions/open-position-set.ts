@@ -11,8 +11,12 @@ import { compareNullsLast } from '../../lib/nulls-last.ts';
 
 /** `sort_by` of `GET /v1/alpha/open-positions/search` → the loaded column it sorts by. */
 export const SORT_COLUMN = {
-  size: 'current_size_usd', pnl: 'unrealized_pnl_usd', collateral: 'current_collateral_usd',
-  leverage: 'leverage', opened_at: 'opened_us', liq_proximity: 'liq_proximity',
+  size: 'current_size_usd',
+  pnl: 'unrealized_pnl_usd',
+  collateral: 'current_collateral_usd',
+  leverage: 'leverage',
+  opened_at: 'opened_us',
+  liq_proximity: 'liq_proximity',
 } as const;
 
 export type OpenPositionSort = keyof typeof SORT_COLUMN;
@@ -65,8 +69,7 @@ function microOf(x: number): bigint | undefined {
 }
 
 /** A numeric column with NaN for NULL. */
-const numbers = (rows: readonly Row[], key: string): Float64Array =>
-  Float64Array.from(rows, (r) => (typeof r[key] === 'number' ? (r[key] as number) : NaN));
+const numbers = (rows: readonly Row[], key: string): Float64Array => Float64Array.from(rows, (r) => (typeof r[key] === 'number' ? (r[key] as number) : NaN));
 const strings = (rows: readonly Row[], key: string): (string | null)[] => rows.map((r) => (r[key] as string | null) ?? null);
 
 /** See the file comment. */
@@ -117,11 +120,16 @@ export class PositionSet {
     const data: Row[] = [];
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
-      if ((q.market_variant !== null && this.variant[i] !== q.market_variant) || (q.market !== null && this.market[i] !== q.market)
-        || (q.address !== null && this.address[i] !== q.address) || (q.side !== null && this.side[i] !== q.side)
+      if (
+        (q.market_variant !== null && this.variant[i] !== q.market_variant) ||
+        (q.market !== null && this.market[i] !== q.market) ||
+        (q.address !== null && this.address[i] !== q.address) ||
+        (q.side !== null && this.side[i] !== q.side) ||
         // a NULL size is below every minimum; NaN >= min is false
-        || (min !== null && !(this.size[i]! >= min))
-        || (q.sort_by === 'liq_proximity' && Number.isNaN(this.liqProximity[i]!))) continue;
+        (min !== null && !(this.size[i]! >= min)) ||
+        (q.sort_by === 'liq_proximity' && Number.isNaN(this.liqProximity[i]!))
+      )
+        continue;
       if (total >= q.offset && data.length < q.limit) data.push(this.servedRow(i));
       total += 1;
       const at = this.updated[i]!;

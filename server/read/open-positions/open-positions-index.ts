@@ -29,8 +29,15 @@ export const ORDER_SAFE_USD = 4e9;
 
 /** `GET /v1/alpha/positions/{address}/{id}`'s live fields, in sql/api/alpha-position-live.sql's order. */
 const LIVE_FIELDS = [
-  'current_size_usd', 'current_collateral_usd', 'unsettled_borrowing_usd', 'unsettled_funding_usd', 'claimable_funding_usd',
-  'mark_price', 'unrealized_pnl_usd', 'liquidation_price', 'updated_at',
+  'current_size_usd',
+  'current_collateral_usd',
+  'unsettled_borrowing_usd',
+  'unsettled_funding_usd',
+  'claimable_funding_usd',
+  'mark_price',
+  'unrealized_pnl_usd',
+  'liquidation_price',
+  'updated_at',
 ] as const;
 
 /** An open lifecycle as `GET /v1/alpha/positions/{address}/{id}` and `GET /v1/alpha/positions/{address}/{id}/lifecycle` need it (one generation's row). */
@@ -54,7 +61,10 @@ export class OpenPositionsIndex {
   /** whether a request read the set since the last load began */
   private used = false;
 
-  constructor(private readonly service: Service, readonly protocol: Protocol = 'alpha') {}
+  constructor(
+    private readonly service: Service,
+    readonly protocol: Protocol = 'alpha',
+  ) {}
 
   /**
    * Loads the set now rather than at the first request (the app calls it at start), and from then
@@ -100,16 +110,18 @@ export class OpenPositionsIndex {
     if (this.loaded?.generation !== this.generation) {
       const rows = this.service.db.query('read/open-positions/alpha-open-positions-all', { protocol: this.protocol }).then((all) => {
         const large = (x: unknown) => typeof x === 'number' && Math.abs(x) >= ORDER_SAFE_USD;
-        return all.some((r) => large(r.current_size_usd) || large(r.current_collateral_usd) || large(r.unrealized_pnl_usd))
-          ? null : new PositionSet(all);
+        return all.some((r) => large(r.current_size_usd) || large(r.current_collateral_usd) || large(r.unrealized_pnl_usd)) ? null : new PositionSet(all);
       });
       const loaded: NonNullable<typeof this.loaded> = { generation: this.generation, rows };
       this.loaded = loaded;
-      rows.then((set) => {
-        loaded.ready = set;
-      }, () => {
-        if (this.loaded === loaded) this.loaded = null; // the next search tries again
-      });
+      rows.then(
+        (set) => {
+          loaded.ready = set;
+        },
+        () => {
+          if (this.loaded === loaded) this.loaded = null; // the next search tries again
+        },
+      );
     }
     return this.loaded!.rows;
   }

@@ -49,7 +49,7 @@ const firstSnapshots = new WeakMap<Service, Map<string, number>>();
 /** The market's first snapshot time (epoch ms), or null when it has none. */
 async function firstSnapshot(service: Service, protocol: Protocol, market: string): Promise<number | null> {
   let known = firstSnapshots.get(service);
-  if (!known) firstSnapshots.set(service, known = new Map());
+  if (!known) firstSnapshots.set(service, (known = new Map()));
   const cached = known.get(`${protocol} ${market}`);
   if (cached !== undefined) return cached;
   const found = await readFirstSnapshot(service, protocol, market);
@@ -63,7 +63,6 @@ async function readFirstSnapshot(service: Service, protocol: Protocol, market: s
   const [row] = await parquetQuery(service, protocol, 'read/prices/prices-first-snapshot', { market, from_day: day(dayMs), to_day: day(dayMs + DAY_MS) });
   return typeof row?.first_ms === 'number' ? row.first_ms : null;
 }
-
 
 /** The quoted Parquet files of a protocol's market snapshots on the given UTC days (those that exist). */
 function snapshotFiles(service: Service, protocol: Protocol, days: readonly string[]): string[] {
@@ -87,27 +86,35 @@ export async function priceCandles(service: Service, protocol: Protocol, market:
   // whole 5-minute buckets come from price_5m, the partial ones at the window's ends from the journal
   const innerFrom = Math.min(Math.ceil(w.from / FIVE_MINUTES_MS) * FIVE_MINUTES_MS, w.to);
   const innerTo = Math.max(Math.floor(w.to / FIVE_MINUTES_MS) * FIVE_MINUTES_MS, innerFrom);
-  const edgeDays = [
-    ...(w.from < innerFrom ? [day(w.from), day(innerFrom - 1)] : []),
-    ...(innerTo < w.to ? [day(innerTo), day(w.to - 1)] : []),
-  ];
+  const edgeDays = [...(w.from < innerFrom ? [day(w.from), day(innerFrom - 1)] : []), ...(innerTo < w.to ? [day(innerTo), day(w.to - 1)] : [])];
   // fills count before the first snapshot: their whole 5-minute buckets up to the first snapshot's
   // bucket from price_5m, the rest (window edges, that bucket's part before the snapshot) raw
   const fillTo = Math.min(w.to, first ?? w.to);
   const fillInnerTo = Math.max(Math.min(innerTo, first === null ? innerTo : Math.floor(first / FIVE_MINUTES_MS) * FIVE_MINUTES_MS), innerFrom);
   // whole days, hours and 5-minute buckets of each source's range from the coarsest price level
   const pieces = (prefix: string, lo: number, hi: number) =>
-    Object.fromEntries(Object.entries(sumPieces(lo, hi, w.bucketMs)).filter(([k]) => !k.startsWith('f')).map(([k, x]) => [`${prefix}_${k}`, x]));
+    Object.fromEntries(
+      Object.entries(sumPieces(lo, hi, w.bucketMs))
+        .filter(([k]) => !k.startsWith('f'))
+        .map(([k, x]) => [`${prefix}_${k}`, x]),
+    );
   const params = {
-    protocol, market, from: w.from, to: w.to, inner_from: innerFrom, inner_to: innerTo, bucket_ms: w.bucketMs,
-    fill_lo_to: Math.min(innerFrom, fillTo), fill_hi_from: Math.max(fillInnerTo, w.from), fill_to: fillTo,
-    ...pieces('snap', innerFrom, innerTo), ...pieces('fill', innerFrom, fillInnerTo),
+    protocol,
+    market,
+    from: w.from,
+    to: w.to,
+    inner_from: innerFrom,
+    inner_to: innerTo,
+    bucket_ms: w.bucketMs,
+    fill_lo_to: Math.min(innerFrom, fillTo),
+    fill_hi_from: Math.max(fillInnerTo, w.from),
+    fill_to: fillTo,
+    ...pieces('snap', innerFrom, innerTo),
+    ...pieces('fill', innerFrom, fillInnerTo),
   };
   for (let attempt = 0; ; attempt++) {
     const files = snapshotFiles(service, protocol, edgeDays);
-    const edge = files.length === 0
-      ? 'SELECT 0::BIGINT AS t_us, 0::DOUBLE AS price, \'\' AS k WHERE false'
-      : sqlFile('read/prices/prices-edge').replace('__FILES__', `[${files.join(', ')}]`);
+    const edge = files.length === 0 ? "SELECT 0::BIGINT AS t_us, 0::DOUBLE AS price, '' AS k WHERE false" : sqlFile('read/prices/prices-edge').replace('__FILES__', `[${files.join(', ')}]`);
     try {
       return await service.db.querySql(sqlFile('read/prices/prices-history').replace('__EDGE__', edge), params);
     } catch (err) {

@@ -28,7 +28,10 @@ export class ReplayReader {
   readonly root: string;
   private readonly globs = new Map<JournalKind, string>();
 
-  constructor(private readonly db: Database, dir: string) {
+  constructor(
+    private readonly db: Database,
+    dir: string,
+  ) {
     this.root = replayRoot(dir);
     for (const k of KINDS) {
       if (existsSync(join(this.root, k))) this.globs.set(k, `'${join(this.root, k, '*', '*', '*.parquet').replaceAll("'", "''")}'`);

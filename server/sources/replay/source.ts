@@ -53,7 +53,11 @@ export function parseSpeed(s: string): number | 'max' {
  * as a simulator backfill does ({@link backfillBuildingRollups}).
  */
 export function runReplay(service: Service, opts: ReplayOptions): Promise<ReplayResult> {
-  return backfillBuildingRollups(service, () => replay(service, opts), (r) => r.done);
+  return backfillBuildingRollups(
+    service,
+    () => replay(service, opts),
+    (r) => r.done,
+  );
 }
 
 async function replay(service: Service, opts: ReplayOptions): Promise<ReplayResult> {

@@ -20,8 +20,7 @@ export function custodyHourly(model: JumpRateModel, utilization: number): number
 }
 
 /** Largest possible borrow accrual per USD of size per minute, over all custodies. */
-export const BETA_MAX_FEE_PER_MINUTE =
-  Math.max(...Object.values(BETA.custodies).map((m) => m.maxYearly)) / HOURS_PER_YEAR / 60;
+export const BETA_MAX_FEE_PER_MINUTE = Math.max(...Object.values(BETA.custodies).map((m) => m.maxYearly)) / HOURS_PER_YEAR / 60;
 
 /** Trading fee (USD, not rounded) on a size change: 6 bps + the price-impact fee |d|² / scalar. */
 export function betaFee(delta: number): number {

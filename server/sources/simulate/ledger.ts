@@ -183,9 +183,17 @@ export class Ledger {
     const p = this.prices.price[def.assetIdx]!;
     if (pos.size === 0) {
       return {
-        time, protocol, position_key: pos.key, size_usd: 0, collateral_usd: 0,
-        unsettled_borrowing_usd: 0, unsettled_funding_usd: 0, claimable_funding_usd: 0,
-        mark_price: p, liquidation_price: null, source,
+        time,
+        protocol,
+        position_key: pos.key,
+        size_usd: 0,
+        collateral_usd: 0,
+        unsettled_borrowing_usd: 0,
+        unsettled_funding_usd: 0,
+        claimable_funding_usd: 0,
+        mark_price: p,
+        liquidation_price: null,
+        source,
       };
     }
     const rt = this.pools.variants[pos.v]!;

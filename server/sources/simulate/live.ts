@@ -60,11 +60,10 @@ export function startLiveSimulation(service: Service, sim: Simulator, opts: Simu
     if (due.fills.length || due.marketSnapshots.length || due.positionSnapshots.length) {
       // a failed append (a full disk) pauses here and is retried with backoff; rows it could not
       // append before a stop are held again, so the state saved on stop never skips them
-      const r = await appendRetrying(service, { ...due, checkpoint: checkpointOf(sim, opts, simulatedTo) }, { source: SIMULATE_SOURCE }, { signal: stopping.signal })
-        .catch((err: unknown) => {
-          held = mergeBatches([due, held]);
-          throw err;
-        });
+      const r = await appendRetrying(service, { ...due, checkpoint: checkpointOf(sim, opts, simulatedTo) }, { source: SIMULATE_SOURCE }, { signal: stopping.signal }).catch((err: unknown) => {
+        held = mergeBatches([due, held]);
+        throw err;
+      });
       if (!r) held = mergeBatches([due, held]);
     }
   };

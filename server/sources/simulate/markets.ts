@@ -75,7 +75,12 @@ export const PRICE_PATH = {
 
 /** the wrapped token that serves as the index token in alpha pool names */
 export const INDEX_TOKEN: Record<AssetId, string> = {
-  SOL: 'WSOL', BTC: 'WBTC', ETH: 'WETH', XAU: 'XAU', NVDA: 'NVDA', EUR: 'EUR',
+  SOL: 'WSOL',
+  BTC: 'WBTC',
+  ETH: 'WETH',
+  XAU: 'XAU',
+  NVDA: 'NVDA',
+  EUR: 'EUR',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -222,32 +227,36 @@ function assetIdx(id: AssetId): number {
 }
 
 export const VARIANTS: readonly VariantDef[] = [
-  ...ALPHA_VARIANTS.map((d, i): VariantDef => ({
-    idx: i,
-    protocol: 'alpha',
-    market: `${d.asset}-PERP`,
-    variant: d.name,
-    asset: d.asset,
-    assetIdx: assetIdx(d.asset),
-    weight: d.weight,
-    collLong: alphaCollateral(d),
-    collShort: alphaCollateral(d),
-    liquidity0: d.pool0,
-  })),
-  ...BETA_MARKETS.map((d, i): VariantDef => ({
-    idx: ALPHA_VARIANTS.length + i,
-    protocol: 'beta',
-    market: d.market,
-    variant: null,
-    asset: d.asset,
-    assetIdx: assetIdx(d.asset),
-    weight: d.weight,
-    // Jupiter longs post the index token, but the position records collateral in USD at deposit,
-    // so its value does not move with the price (indexToken false).
-    collLong: [{ token: d.asset, indexToken: false }],
-    collShort: [{ token: BETA.shortCollateral, indexToken: false }],
-    liquidity0: d.custody0,
-  })),
+  ...ALPHA_VARIANTS.map(
+    (d, i): VariantDef => ({
+      idx: i,
+      protocol: 'alpha',
+      market: `${d.asset}-PERP`,
+      variant: d.name,
+      asset: d.asset,
+      assetIdx: assetIdx(d.asset),
+      weight: d.weight,
+      collLong: alphaCollateral(d),
+      collShort: alphaCollateral(d),
+      liquidity0: d.pool0,
+    }),
+  ),
+  ...BETA_MARKETS.map(
+    (d, i): VariantDef => ({
+      idx: ALPHA_VARIANTS.length + i,
+      protocol: 'beta',
+      market: d.market,
+      variant: null,
+      asset: d.asset,
+      assetIdx: assetIdx(d.asset),
+      weight: d.weight,
+      // Jupiter longs post the index token, but the position records collateral in USD at deposit,
+      // so its value does not move with the price (indexToken false).
+      collLong: [{ token: d.asset, indexToken: false }],
+      collShort: [{ token: BETA.shortCollateral, indexToken: false }],
+      liquidity0: d.custody0,
+    }),
+  ),
 ];
 
 export const VARIANTS_OF: Record<Protocol, readonly VariantDef[]> = {

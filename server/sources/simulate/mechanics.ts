@@ -2,14 +2,7 @@
  * Protocol dispatch: the few questions the engine asks about a position (pending fees, close fee,
  * liquidation margin, liquidation price, prefilter bound), answered by alpha's or beta's formulas.
  */
-import {
-  ALPHA_MAX_FEE_PER_MINUTE,
-  alphaCloseFee,
-  alphaLiqBound,
-  alphaLiqPrice,
-  alphaMargin,
-  alphaThreshold,
-} from './alpha-mechanics.ts';
+import { ALPHA_MAX_FEE_PER_MINUTE, alphaCloseFee, alphaLiqBound, alphaLiqPrice, alphaMargin, alphaThreshold } from './alpha-mechanics.ts';
 import { BETA_MAX_FEE_PER_MINUTE, betaFee, betaLiqBound, betaLiqPrice, betaMargin } from './beta-mechanics.ts';
 import { ALPHA, BETA, VARIANTS } from './markets.ts';
 import type { Position, VariantRuntime } from './types.ts';

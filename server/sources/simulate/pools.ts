@@ -44,15 +44,25 @@ export class Pools {
       return;
     }
     this.variants = VARIANTS.map((v) => ({
-      oiLong: 0, oiShort: 0,
-      cumBL: 0, cumBS: 0, cumFPL: 0, cumFPS: 0, cumFEL: 0, cumFES: 0,
-      rBL: 0, rBS: 0, rFL: 0, rFS: 0, raw: 0,
+      oiLong: 0,
+      oiShort: 0,
+      cumBL: 0,
+      cumBS: 0,
+      cumFPL: 0,
+      cumFPS: 0,
+      cumFEL: 0,
+      cumFES: 0,
+      rBL: 0,
+      rBS: 0,
+      rFL: 0,
+      rFS: 0,
+      raw: 0,
       pool: v.liquidity0 * scale,
-      boundL: NO_LONG_BOUND, boundS: NO_SHORT_BOUND,
+      boundL: NO_LONG_BOUND,
+      boundS: NO_SHORT_BOUND,
     }));
     const custody = (owned: number): CustodyRuntime => ({ owned, cum: 0, rate: 0 });
-    const tokens = (id: 'SOL' | 'ETH' | 'BTC'): number =>
-      (VARIANTS.find((v) => v.protocol === 'beta' && v.asset === id)!.liquidity0 * scale) / assetPrice0(id);
+    const tokens = (id: 'SOL' | 'ETH' | 'BTC'): number => (VARIANTS.find((v) => v.protocol === 'beta' && v.asset === id)!.liquidity0 * scale) / assetPrice0(id);
     this.custodies = {
       SOL: custody(tokens('SOL')),
       ETH: custody(tokens('ETH')),

@@ -96,10 +96,7 @@ export async function saveSimulatorStateAsync(dataDir: string, sim: Simulator, o
 export function openSimulator(service: Service, opts: SimulateSourceOptions): Simulator {
   const cp = service.sourceCheckpoint(SIMULATE_SOURCE) as SimulateCheckpoint | undefined;
   if (cp && (cp.seed !== opts.seed || cp.scale !== opts.scale)) {
-    throw new Error(
-      `this data directory was simulated with --seed ${cp.seed} --scale ${cp.scale}; ` +
-        `start with those, or use an empty data directory for seed ${opts.seed} scale ${opts.scale}`,
-    );
+    throw new Error(`this data directory was simulated with --seed ${cp.seed} --scale ${cp.scale}; ` + `start with those, or use an empty data directory for seed ${opts.seed} scale ${opts.scale}`);
   }
   const path = statePathOf(service.dataDir);
   let sim: Simulator | undefined;
@@ -153,7 +150,9 @@ export async function simulateUntil(
     const done = total > 0 ? Math.min(1, (work(t) - from) / total) : 1;
     const elapsed = bar.elapsed();
     service.source.set(service.source.get().phase === 'retrying' ? 'retrying' : 'backfilling', {
-      progress: done, etaS: done > 0 ? Math.round((elapsed / done) * (1 - done)) : null, completeToMs: t,
+      progress: done,
+      etaS: done > 0 ? Math.round((elapsed / done) * (1 - done)) : null,
+      completeToMs: t,
     });
   };
   report(sim.time);
@@ -193,18 +192,22 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   service.source.set('starting');
   const sim = openSimulator(service, opts);
   // the simulator builds every rollup it appends: once complete (not stopped), nothing to refresh
-  const r = await backfillBuildingRollups(service, async () => {
-    // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile, which on 2 cores
-    // makes the backfill faster and cheaper (parallel scans cost more than they gained;
-    // docs/performance.md, "Backfill threads").
-    const threads = service.db.threads;
-    if (threads > 1) await service.db.setThreads(threads - 1);
-    try {
-      return await simulateUntil(service, sim, opts, until, { signal });
-    } finally {
-      if (threads > 1) await service.db.setThreads(threads);
-    }
-  }, () => !signal?.aborted);
+  const r = await backfillBuildingRollups(
+    service,
+    async () => {
+      // The simulator's thread takes a core: DuckDB with one thread fewer meanwhile, which on 2 cores
+      // makes the backfill faster and cheaper (parallel scans cost more than they gained;
+      // docs/performance.md, "Backfill threads").
+      const threads = service.db.threads;
+      if (threads > 1) await service.db.setThreads(threads - 1);
+      try {
+        return await simulateUntil(service, sim, opts, until, { signal });
+      } finally {
+        if (threads > 1) await service.db.setThreads(threads);
+      }
+    },
+    () => !signal?.aborted,
+  );
   // the derived state keeps no WAL: written to its file now, a crash in live mode later costs
   // start-up a catch-up of minutes of appends instead of the whole backfill. DuckDB refuses while
   // long reads pin committed changes (a working set loading can take a minute): then it is tried
@@ -212,15 +215,14 @@ export async function backfillSimulator(service: Service, opts: SimulateSourceOp
   // (the retries do not wait for the reads, so the writer, and the live appends, are not held)
   const t0 = performance.now();
   await tryThenRetry(() => service.db.checkpoint(), {
-    what: 'simulate: writing the derived state to its file after the backfill', everyMs: 15_000, attempts: 40,
+    what: 'simulate: writing the derived state to its file after the backfill',
+    everyMs: 15_000,
+    attempts: 40,
     retry: () => service.db.checkpoint(0),
     done: () => log.info(`simulate: derived state written to its file in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
     onClose: (stop) => service.db.onClose(stop),
   });
   saveSimulatorState(service.dataDir, sim, opts);
-  log.success(
-    `simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; ` +
-      `journal at seq ${service.lastSeq()}`,
-  );
+  log.success(`simulate: ${r.fills.toLocaleString('en-US')} new fills (${r.duplicates} duplicates skipped) in ${r.seconds.toFixed(1)} s; ` + `journal at seq ${service.lastSeq()}`);
   return sim;
 }

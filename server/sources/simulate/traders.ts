@@ -125,7 +125,10 @@ export function makePopulation(seed: number, scale: number): { traders: Trader[]
   const picker = (protocol: Protocol): AliasTable => {
     const members: number[] = [];
     for (let i = 0; i < n; i++) if (uses[i]!.includes(protocol)) members.push(i);
-    return new AliasTable(members, members.map((i) => activity[i]!));
+    return new AliasTable(
+      members,
+      members.map((i) => activity[i]!),
+    );
   };
   return { traders, pickers: { alpha: picker('alpha'), beta: picker('beta') } };
 }
@@ -200,11 +203,7 @@ export interface PositionView {
   wealth: number;
 }
 
-export type AdjustOp =
-  | { kind: 'increase'; delta: number; deposit: number }
-  | { kind: 'decrease'; delta: number; withdrawShare: number }
-  | { kind: 'collateral'; amount: number }
-  | { kind: 'close' };
+export type AdjustOp = { kind: 'increase'; delta: number; deposit: number } | { kind: 'decrease'; delta: number; withdrawShare: number } | { kind: 'collateral'; amount: number } | { kind: 'close' };
 
 /**
  * An adjustment of an open position, or null to do nothing. A distressed position (leverage

@@ -94,10 +94,17 @@ async function* prefetch<T, R>(src: AsyncIterable<T>, n: number, f: (t: T) => Pr
 /** The `event` position snapshot a fill implies (the on-chain state right after it). */
 function eventSnapshot(f: IncomingFill): IncomingPositionSnapshot {
   return {
-    time: f.time, protocol: f.protocol, position_key: f.position_key,
-    size_usd: f.position_size_usd, collateral_usd: f.position_collateral_usd,
-    unsettled_borrowing_usd: 0, unsettled_funding_usd: 0, claimable_funding_usd: 0,
-    mark_price: f.index_price, liquidation_price: null, source: 'event',
+    time: f.time,
+    protocol: f.protocol,
+    position_key: f.position_key,
+    size_usd: f.position_size_usd,
+    collateral_usd: f.position_collateral_usd,
+    unsettled_borrowing_usd: 0,
+    unsettled_funding_usd: 0,
+    claimable_funding_usd: 0,
+    mark_price: f.index_price,
+    liquidation_price: null,
+    source: 'event',
   };
 }
 
@@ -135,7 +142,10 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
       const done = Math.min(1, (lastSlot - startSlot) / Math.max(1, tipSlot - startSlot));
       const elapsed = bar.elapsed();
       service.source.set('backfilling', {
-        progress: done, etaS: done > 0 ? Math.round((elapsed / done) * (1 - done)) : null, completeToMs: lastTime, slotLag: Math.max(0, tipSlot - lastSlot),
+        progress: done,
+        etaS: done > 0 ? Math.round((elapsed / done) * (1 - done)) : null,
+        completeToMs: lastTime,
+        slotLag: Math.max(0, tipSlot - lastSlot),
       });
     }
     result.fills += r.fills.length;
@@ -154,7 +164,12 @@ export async function syncToTip(ctx: SyncContext, opts: SyncOptions): Promise<Sy
       for (const e of events) if (e.protocol === 'alpha' && e.kind === 'trade') ctx.prices.record(e.body);
       const tokens = marketTokensOf(events);
       await markets.ensure(tokens);
-      await ctx.tokens.ensure(tokens.flatMap((t) => { const m = markets.get(t); return m ? [m.indexMint, m.longMint, m.shortMint] : []; }));
+      await ctx.tokens.ensure(
+        tokens.flatMap((t) => {
+          const m = markets.get(t);
+          return m ? [m.indexMint, m.longMint, m.shortMint] : [];
+        }),
+      );
       const time = (tx.blockTime ?? sig.blockTime ?? 0) * 1000;
       const out = fillsOfTx(events, { signature: sig.signature, slot: sig.slot, time, marketOf: (t) => markets.get(t), decimalsOf: (m) => ctx.tokens.get(m), chain: ctx.chain });
       for (const r of out.rejected) ctx.quarantine.add(r);

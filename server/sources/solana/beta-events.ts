@@ -96,8 +96,21 @@ function decreasePosition(r: ByteReader): BetaEvent {
   const positionPrice = r.u64('positionPrice');
   r.end();
   return {
-    name: 'DecreasePositionEvent', direction: 'decrease', idl: 'J1=J2', ...h, owner, positionSizeUsd, sizeUsdDelta, price, feeUsd, ...fees,
-    originalPositionCollateralUsd, positionCollateralUsd, positionPrice, hasProfit, pnlDelta,
+    name: 'DecreasePositionEvent',
+    direction: 'decrease',
+    idl: 'J1=J2',
+    ...h,
+    owner,
+    positionSizeUsd,
+    sizeUsdDelta,
+    price,
+    feeUsd,
+    ...fees,
+    originalPositionCollateralUsd,
+    positionCollateralUsd,
+    positionPrice,
+    hasProfit,
+    pnlDelta,
   };
 }
 
@@ -150,8 +163,23 @@ function instantDecreasePosition(r: ByteReader): BetaEvent {
   if (idl === 'J2') r.option('positionRequest', (f) => r.pubkey(f));
   r.end();
   return {
-    name: 'InstantDecreasePositionEvent', direction: 'decrease', idl, ...h, owner, positionSizeUsd, sizeUsdDelta, price, feeUsd,
-    positionFeeUsd, fundingFeeUsd, priceImpactFeeUsd, originalPositionCollateralUsd, positionCollateralUsd, positionPrice, hasProfit, pnlDelta,
+    name: 'InstantDecreasePositionEvent',
+    direction: 'decrease',
+    idl,
+    ...h,
+    owner,
+    positionSizeUsd,
+    sizeUsdDelta,
+    price,
+    feeUsd,
+    positionFeeUsd,
+    fundingFeeUsd,
+    priceImpactFeeUsd,
+    originalPositionCollateralUsd,
+    positionCollateralUsd,
+    positionPrice,
+    hasProfit,
+    pnlDelta,
   };
 }
 
@@ -177,8 +205,22 @@ function liquidateFullPosition(r: ByteReader): BetaEvent {
   const positionPrice = r.u64('positionPrice');
   r.end();
   return {
-    name: 'LiquidateFullPositionEvent', direction: 'liquidate', idl: 'J1=J2', ...h, owner, positionSizeUsd, sizeUsdDelta: positionSizeUsd, price, feeUsd, ...fees,
-    originalPositionCollateralUsd, positionCollateralUsd, positionPrice, hasProfit, pnlDelta, liquidationFeeUsd,
+    name: 'LiquidateFullPositionEvent',
+    direction: 'liquidate',
+    idl: 'J1=J2',
+    ...h,
+    owner,
+    positionSizeUsd,
+    sizeUsdDelta: positionSizeUsd,
+    price,
+    feeUsd,
+    ...fees,
+    originalPositionCollateralUsd,
+    positionCollateralUsd,
+    positionPrice,
+    hasProfit,
+    pnlDelta,
+    liquidationFeeUsd,
   };
 }
 

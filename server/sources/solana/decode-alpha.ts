@@ -115,9 +115,14 @@ export function alphaFill(ev: TradeEvent, ctx: AlphaFillContext): IncomingFill {
   // a position first seen mid-lifecycle (opened before the backfill's start) starts from the
   // program's own entry of its size before the fill: size in USD / size in tokens
   const running: PositionRunning | undefined =
-    type === 'open' ? undefined
-    : (ctx.running ?? { collateralMicros: prev, sizeMicros: sizeBefore, increasedMicros: sizeBefore,
-        increasedNotional: programEntry(ev.before.sizeInUsd, ev.before.sizeInTokens, decimals.index) * (Number(sizeBefore) / 1e6) });
+    type === 'open'
+      ? undefined
+      : (ctx.running ?? {
+          collateralMicros: prev,
+          sizeMicros: sizeBefore,
+          increasedMicros: sizeBefore,
+          increasedNotional: programEntry(ev.before.sizeInUsd, ev.before.sizeInTokens, decimals.index) * (Number(sizeBefore) / 1e6),
+        });
   return {
     protocol: 'alpha',
     time: Number(ev.ts) * 1000,
@@ -147,8 +152,7 @@ export function alphaFill(ev: TradeEvent, ctx: AlphaFillContext): IncomingFill {
     collateral_token: collToken,
     // the program's own entry after the fill (size in USD / size in tokens of the position state
     // the TradeEvent carries); a fill that closes the position keeps the entry it closed at
-    position_entry_price: ev.after.sizeInTokens > 0n
-      ? programEntry(ev.after.sizeInUsd, ev.after.sizeInTokens, decimals.index)
-      : nullIfZero(programEntry(ev.before.sizeInUsd, ev.before.sizeInTokens, decimals.index)),
+    position_entry_price:
+      ev.after.sizeInTokens > 0n ? programEntry(ev.after.sizeInUsd, ev.after.sizeInTokens, decimals.index) : nullIfZero(programEntry(ev.before.sizeInUsd, ev.before.sizeInTokens, decimals.index)),
   };
 }

@@ -75,10 +75,16 @@ export function betaFill(ev: BetaEvent, ctx: BetaFillContext): IncomingFill {
   const pnl = ev.pnlDelta === undefined ? 0n : ev.hasProfit ? ev.pnlDelta : -ev.pnlDelta;
   const price = scaledToNumber(ev.price, 6);
   // a position first seen mid-lifecycle starts from the program's entry where the event has it
-  const seed: PositionRunning | undefined = running ?? (sizeBefore === 0n ? undefined : {
-    collateralMicros: prev, sizeMicros: sizeBefore, increasedMicros: sizeBefore,
-    increasedNotional: scaledToNumber(ev.positionPrice ?? ev.price, 6) * (Number(sizeBefore) / 1e6),
-  });
+  const seed: PositionRunning | undefined =
+    running ??
+    (sizeBefore === 0n
+      ? undefined
+      : {
+          collateralMicros: prev,
+          sizeMicros: sizeBefore,
+          increasedMicros: sizeBefore,
+          increasedNotional: scaledToNumber(ev.positionPrice ?? ev.price, 6) * (Number(sizeBefore) / 1e6),
+        });
   return {
     protocol: 'beta',
     time: ctx.time,

@@ -43,8 +43,7 @@ export function fillsOfTx(events: readonly SolanaEvent[], ctx: TxContext): { fil
   const reports = new Map<number, PositionReport[]>(); // per top-level instruction, not yet paired
   const fills: IncomingFill[] = [];
   const rejected: QuarantineEntry[] = [];
-  const reject = (event: string, eventIndex: number, reason: string, extra: Partial<QuarantineEntry> = {}) =>
-    rejected.push({ tx: ctx.signature, slot: ctx.slot, event, eventIndex, reason, ...extra });
+  const reject = (event: string, eventIndex: number, reason: string, extra: Partial<QuarantineEntry> = {}) => rejected.push({ tx: ctx.signature, slot: ctx.slot, event, eventIndex, reason, ...extra });
   let eventIndex = 0;
   for (const e of events) {
     if (e.kind === 'report') {
@@ -75,7 +74,12 @@ export function fillsOfTx(events: readonly SolanaEvent[], ctx: TxContext): { fil
         const kind = orderKinds.get(ev.order);
         const liquidation = report?.liquidation != null || e.outer === ALPHA_INSTRUCTIONS.liquidate || kind === 'Liquidation';
         fill = alphaFill(ev, {
-          tx: ctx.signature, slot: ctx.slot, eventIndex: index, market, report, liquidation,
+          tx: ctx.signature,
+          slot: ctx.slot,
+          eventIndex: index,
+          market,
+          report,
+          liquidation,
           decimals: decimals as { index: number; long: number; short: number },
           running: ctx.chain.get('alpha', ev.position),
         });

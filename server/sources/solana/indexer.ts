@@ -84,7 +84,10 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
     await tokens.loadTokenMap();
     await tokens.ensure(markets.mints());
     const ctx: SyncContext = {
-      service, rpc, markets, tokens,
+      service,
+      rpc,
+      markets,
+      tokens,
       chain: await PositionChain.load(service.db),
       quarantine: new Quarantine(service.dataDir, 'solana', status),
       prices: new LatestPrices(),
@@ -103,7 +106,11 @@ export function startSolanaSource(service: Service, opts: SolanaSourceOptions): 
     try {
       // from an empty data directory, a backfill that reaches the tip leaves its rollups marked
       // refreshed: the first rollup refresh has nothing to recompute (jobs/rollup-refresh.ts)
-      await backfillBuildingRollups(service, () => syncToTip(ctx, { ...sync, showProgress: true }), () => !signal.aborted);
+      await backfillBuildingRollups(
+        service,
+        () => syncToTip(ctx, { ...sync, showProgress: true }),
+        () => !signal.aborted,
+      );
     } catch (err) {
       // the endpoint worked a moment ago: keep going, the follow loop retries from the checkpoint
       const reason = (err as Error).message.split('\n')[0]!;

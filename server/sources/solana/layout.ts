@@ -49,10 +49,7 @@ export const ALPHA_INSTRUCTIONS = {
 } as const;
 
 /** alpha `OrderKind` in declaration order = its Borsh variant index (alpha-events.md §4). */
-export const ALPHA_ORDER_KINDS = [
-  'Liquidation', 'AutoDeleveraging', 'MarketSwap', 'MarketIncrease', 'MarketDecrease',
-  'LimitSwap', 'LimitIncrease', 'LimitDecrease', 'StopLossDecrease',
-] as const;
+export const ALPHA_ORDER_KINDS = ['Liquidation', 'AutoDeleveraging', 'MarketSwap', 'MarketIncrease', 'MarketDecrease', 'LimitSwap', 'LimitIncrease', 'LimitDecrease', 'StopLossDecrease'] as const;
 export type AlphaOrderKind = (typeof ALPHA_ORDER_KINDS)[number];
 
 /** TradeEvent flag bits (alpha-events.md §1b, confirmed). */

@@ -13,7 +13,10 @@ export class ByteReader {
   private readonly view: DataView;
   offset = 0;
 
-  constructor(readonly bytes: Uint8Array, readonly what: string) {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly what: string,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

@@ -22,7 +22,11 @@ export interface RpcOptions {
 }
 
 export class RpcError extends Error {
-  constructor(message: string, readonly code?: number, readonly transient = false) {
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly transient = false,
+  ) {
     super(message);
   }
 }
@@ -197,12 +201,10 @@ export class SolanaRpc {
     for (let i = 0; i < keys.length; i += MULTIPLE_ACCOUNTS_LIMIT) batches.push(keys.slice(i, i + MULTIPLE_ACCOUNTS_LIMIT));
     const answers = await Promise.all(
       batches.map((b) =>
-        this.call<{ value: ({ owner: string; executable?: boolean; data: [string, string] } | null)[] }>(
-          'getMultipleAccounts', [b, { commitment: 'finalized', encoding: 'base64' }], retries)),
+        this.call<{ value: ({ owner: string; executable?: boolean; data: [string, string] } | null)[] }>('getMultipleAccounts', [b, { commitment: 'finalized', encoding: 'base64' }], retries),
+      ),
     );
-    return answers.flatMap((a, i) =>
-      a.value.map((v, j) => (v ? { pubkey: batches[i]![j]!, owner: v.owner, executable: v.executable ?? false, data: Buffer.from(v.data[0], 'base64') } : null)),
-    );
+    return answers.flatMap((a, i) => a.value.map((v, j) => (v ? { pubkey: batches[i]![j]!, owner: v.owner, executable: v.executable ?? false, data: Buffer.from(v.data[0], 'base64') } : null)));
   }
 
   /**

@@ -41,7 +41,12 @@ describe('account table', () => {
     const [a, b, c] = rows(3, 5000); // `mixed` holds strings in these: the column turns plain
     const nulled = { ...rows(1, 7)[0]!, hold_hours: null, pnl: -0 };
     const valued = { ...rows(1, 8)[0]!, hold_hours: 2.5 }; // row 8 had a null
-    const replaced = new Map([[3, a!], [7, nulled], [8, valued], [999, b!]]);
+    const replaced = new Map([
+      [3, a!],
+      [7, nulled],
+      [8, valued],
+      [999, b!],
+    ]);
     table.apply(replaced, [c!]);
     const expected = Array.from({ length: 1000 }, (_, i) => replaced.get(i) ?? rows(1, i)[0]!).concat([c!]);
     expect(table.length).toBe(1001);
@@ -52,7 +57,13 @@ describe('account table', () => {
     expect(table.numbers('trades')).toHaveLength(1001);
     expect(table.strings('address')[1000]).toBe('Addr05002');
     // replacing without adding: in place, the cached NaN view updated, nothing else moves
-    table.apply(new Map([[8, { ...valued, hold_hours: null }], [9, { ...rows(1, 9)[0]!, trades: -1 }]]), []);
+    table.apply(
+      new Map([
+        [8, { ...valued, hold_hours: null }],
+        [9, { ...rows(1, 9)[0]!, trades: -1 }],
+      ]),
+      [],
+    );
     expect(Number.isNaN(table.numbers('hold_hours')[8]!)).toBe(true);
     expect(table.numbers('trades')[9]).toBe(-1);
     expect(json(table.row(10))).toBe(json(expected[10]));
@@ -84,4 +95,3 @@ describe('account table', () => {
     expect(() => wrong.build()).toThrow(/must come last/);
   });
 });
-

@@ -34,8 +34,7 @@ async function servedAccounts(): Promise<Account[]> {
 /** The expected page: every account from DuckDB now, by `field` (desc: volume desc) then address asc. */
 async function expected(minTrades: number, limit: number, field: 'volume_usd' | 'positions' = 'volume_usd', dir = -1): Promise<{ data: Account[]; total: number }> {
   const all = await servedAccounts();
-  const matched = all.filter((a) => a.trades >= minTrades)
-    .sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  const matched = all.filter((a) => a.trades >= minTrades).sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return { data: matched.slice(0, limit), total: matched.length };
 }
 
@@ -52,7 +51,7 @@ describe('13 / 14 from the in-memory accounts', () => {
       // `GET /v1/alpha/accounts/{address}` reads the loaded snapshot: the same row as the SQL
       const top = want.data[0]!;
       const one = (await (await t.get(`/v1/alpha/accounts/${top.address}`, 'internal')).json()) as { data: Account };
-      const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha',  address: top.address });
+      const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha', address: top.address });
       expect(one.data).toEqual(sql);
       // a second sorted order, patched alongside the first after each append
       const byPositions = (await (await t.get('/v1/alpha/accounts/search?sort_by=positions&order=asc&limit=100', 'internal')).json()) as { data: Account[]; pagination: { total: number } };
@@ -65,7 +64,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     }
   }, 60_000);
 
-  it('every order stays the SQL\'s through patches, and 14 finds every account, new ones included', async () => {
+  it("every order stays the SQL's through patches, and 14 finds every account, new ones included", async () => {
     const index = new AccountsIndex(t.service);
     const fields = { net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions', current_notional: 'open_notional_usd' } as const;
     const orders = async () => {
@@ -90,7 +89,11 @@ describe('13 / 14 from the in-memory accounts', () => {
       const all = await servedAccounts();
       for (const a of all) expect(index.peek(a.address), a.address).toEqual(a);
       expect(index.peek('NoSuchAddress1111111111111111111111111111111')).toBeNull();
-      if (round === 1) expect(all.some((a) => !before.has(a.address)), 'a new account appeared').toBe(true);
+      if (round === 1)
+        expect(
+          all.some((a) => !before.has(a.address)),
+          'a new account appeared',
+        ).toBe(true);
     }
   }, 60_000);
 
@@ -101,11 +104,12 @@ describe('13 / 14 from the in-memory accounts', () => {
     const db = t.service.db;
     const write = db.write.bind(db);
     let failed = 0;
-    db.write = (fn) => write((w) => {
-      const rows = w.rows.bind(w);
-      w.rows = (sql, params) => (sql.includes("alpha_account_held('batch_accounts')") ? (failed++, Promise.reject(new Error('injected'))) : rows(sql, params));
-      return fn(w);
-    });
+    db.write = (fn) =>
+      write((w) => {
+        const rows = w.rows.bind(w);
+        w.rows = (sql, params) => (sql.includes("alpha_account_held('batch_accounts')") ? (failed++, Promise.reject(new Error('injected'))) : rows(sql, params));
+        return fn(w);
+      });
     try {
       for (const batch of sim.advance(Date.UTC(2026, 3, 28, 6))) await t.service.append(batch);
     } finally {
@@ -117,7 +121,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     expect((await search()).rows).toEqual(want);
   });
 
-  it('every order built at load (ties broken by address rank) is the SQL\'s order', async () => {
+  it("every order built at load (ties broken by address rank) is the SQL's order", async () => {
     const index = new AccountsIndex(t.service);
     const all = await servedAccounts();
     const fields = { net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions', current_notional: 'open_notional_usd' } as const;
@@ -126,7 +130,10 @@ describe('13 / 14 from the in-memory accounts', () => {
         const dir = order === 'asc' ? 1 : -1;
         const want = [...all].sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
         const got = await index.search({ sortBy, order, minTrades: null, hasActive: null, search: null, offset: 0, limit: 1e6 });
-        expect(got.rows.map((r) => r.address), `${sortBy} ${order}`).toEqual(want.map((a) => a.address));
+        expect(
+          got.rows.map((r) => r.address),
+          `${sortBy} ${order}`,
+        ).toEqual(want.map((a) => a.address));
       }
     }
     // ties exist, so the address tie-break is exercised
@@ -148,7 +155,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     expect(index.peek(address), 'beta fills and snapshots do not touch alpha accounts').toEqual(rows[0]);
     await t.service.append({ fills: [fill({ time: at, tx: 'idx-alpha-1', position_key: 'IDXA', address })], marketSnapshots: [], positionSnapshots: [] });
     expect(index.peek(address), 'an alpha fill makes it wait for the patch').toBeUndefined();
-    const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha',  address });
+    const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha', address });
     const again = await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: address, offset: 0, limit: 1 });
     expect(again.rows[0]).toEqual(sql);
     // the fill opened a new position of that address
@@ -165,7 +172,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     expect(whole.total).toBe(all.length);
     expect(whole.rows).toEqual([...all].sort((a, b) => b.volume_usd - a.volume_usd || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)));
   });
-  it('a prefix search (a binary search, then the order\'s comparator) equals the SQL\'s rows filtered, loaded and patched', async () => {
+  it("a prefix search (a binary search, then the order's comparator) equals the SQL's rows filtered, loaded and patched", async () => {
     const index = new AccountsIndex(t.service);
     const fields = { net_pnl: 'net_pnl_usd', volume: 'volume_usd', win_rate: 'win_rate', positions: 'positions', current_notional: 'open_notional_usd' } as const;
     const check = async (label: string, prefixes: string[]): Promise<void> => {
@@ -173,12 +180,17 @@ describe('13 / 14 from the in-memory accounts', () => {
       for (const prefix of prefixes) {
         for (const [sortBy, field] of Object.entries(fields) as [keyof typeof fields, string][]) {
           for (const order of ['asc', 'desc'] as const) {
-            for (const [minTrades, hasActive, offset, limit] of [[null, null, 0, 1e6], [1, null, 1, 3], [null, true, 0, 2], [2, false, 0, 1e6]] as const) {
+            for (const [minTrades, hasActive, offset, limit] of [
+              [null, null, 0, 1e6],
+              [1, null, 1, 3],
+              [null, true, 0, 2],
+              [2, false, 0, 1e6],
+            ] as const) {
               const dir = order === 'asc' ? 1 : -1;
               const want = all
                 .filter((a) => a.address.toLowerCase().startsWith(prefix.toLowerCase()))
                 .filter((a) => minTrades === null || a.trades >= minTrades)
-                .filter((a) => hasActive === null || ((a.open_positions as number) > 0) === hasActive)
+                .filter((a) => hasActive === null || (a.open_positions as number) > 0 === hasActive)
                 .sort((a, b) => ((a[field] as number) - (b[field] as number)) * dir || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
               const got = await index.search({ sortBy, order, minTrades, hasActive, search: prefix, offset, limit });
               const what = `${label}: ${prefix} ${sortBy} ${order} ${minTrades} ${hasActive} ${offset}`;
@@ -201,10 +213,12 @@ describe('13 / 14 from the in-memory accounts', () => {
     const [early, late] = [all[Math.floor(all.length / 4)]!.address, all[all.length - 1]!.address].map((a) => `${a.slice(0, 20)}${a[20] === 'x' ? 'y' : 'x'}${a.slice(21)}`);
     const at = NOW - 30_000;
     await t.service.append({
-      fills: [fill({ time: at, tx: 'idx-prefix-1', position_key: 'IDXP1', address: base }),
+      fills: [
+        fill({ time: at, tx: 'idx-prefix-1', position_key: 'IDXP1', address: base }),
         fill({ time: at, tx: 'idx-prefix-2', position_key: 'IDXP2', address: newcomer }),
         fill({ time: at, tx: 'idx-prefix-3', position_key: 'IDXP3', address: late! }),
-        fill({ time: at, tx: 'idx-prefix-4', position_key: 'IDXP4', address: early! })],
+        fill({ time: at, tx: 'idx-prefix-4', position_key: 'IDXP4', address: early! }),
+      ],
       marketSnapshots: [],
       positionSnapshots: [],
     });
@@ -212,7 +226,7 @@ describe('13 / 14 from the in-memory accounts', () => {
     expect((await index.search({ sortBy: 'volume', order: 'desc', minTrades: null, hasActive: null, search: base.slice(0, 20), offset: 0, limit: 10 })).total).toBe(2);
   });
 
-  it('12: the snapshot\'s totals answer as the SQL\'s, through loads and patches, whales past 2^53 micro-dollars included', async () => {
+  it("12: the snapshot's totals answer as the SQL's, through loads and patches, whales past 2^53 micro-dollars included", async () => {
     const index = new AccountsIndex(t.service);
     const db = t.service.db;
     const query = db.query.bind(db);
@@ -238,10 +252,14 @@ describe('13 / 14 from the in-memory accounts', () => {
       const rounds = [
         // a small position beside the huge one: an odd number of micro-dollars past 2^53, which
         // the served double cannot give back
-        [fill({ time: at, tx: 'sum-w1', position_key: 'SUMW', address: whale, ...huge }),
-          fill({ time: at, tx: 'sum-w0', position_key: 'SUMX', address: whale, size_delta_usd: 1.000001, position_size_usd: 1.000001 })],
-        [fill({ time: at + 1000, tx: 'sum-w2', position_key: 'SUMW', address: whale, ...closing, pnl_delta_usd: 987_654.321987 }),
-          fill({ time: at + 1000, tx: 'sum-s1', position_key: 'SUMS', address: shark, side: 'short', ...huge, fee_usd: 0.000001 })],
+        [
+          fill({ time: at, tx: 'sum-w1', position_key: 'SUMW', address: whale, ...huge }),
+          fill({ time: at, tx: 'sum-w0', position_key: 'SUMX', address: whale, size_delta_usd: 1.000001, position_size_usd: 1.000001 }),
+        ],
+        [
+          fill({ time: at + 1000, tx: 'sum-w2', position_key: 'SUMW', address: whale, ...closing, pnl_delta_usd: 987_654.321987 }),
+          fill({ time: at + 1000, tx: 'sum-s1', position_key: 'SUMS', address: shark, side: 'short', ...huge, fee_usd: 0.000001 }),
+        ],
         [fill({ time: at + 2000, tx: 'sum-s2', position_key: 'SUMS', address: shark, side: 'short', ...closing, pnl_delta_usd: -9_654_321_098.765433 })],
       ];
       for (const fills of rounds) {
@@ -274,9 +292,11 @@ describe('13 / 14 from the in-memory accounts', () => {
     try {
       // two appends each touching more accounts than a patch takes: dropped, no load meanwhile
       const bulk = (tag: string, at: number) => ({
-        fills: Array.from({ length: MAX_PATCH + 1 }, (_, i) => fill({ time: at, tx: `bulk-${tag}-${i}`, position_key: `BULK${tag}${i}`,
-          address: `Bulk${tag}${String(i).padStart(5, '0')}`.padEnd(44, '1') })),
-        marketSnapshots: [], positionSnapshots: [],
+        fills: Array.from({ length: MAX_PATCH + 1 }, (_, i) =>
+          fill({ time: at, tx: `bulk-${tag}-${i}`, position_key: `BULK${tag}${i}`, address: `Bulk${tag}${String(i).padStart(5, '0')}`.padEnd(44, '1') }),
+        ),
+        marketSnapshots: [],
+        positionSnapshots: [],
       });
       await t.service.append(bulk('a', Date.UTC(2026, 3, 28, 13)));
       await t.service.append(bulk('b', Date.UTC(2026, 3, 28, 13, 1)));
@@ -286,11 +306,10 @@ describe('13 / 14 from the in-memory accounts', () => {
       expect(loads, 'the quiet time restarts with each bulk append').toBe(0);
       for (let i = 0; i < 250 && index.peek(newcomer) === undefined; i++) await new Promise((r) => setTimeout(r, 20));
       expect(loads).toBe(1);
-      const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha',  address: newcomer });
+      const [sql] = await t.service.db.query('api/alpha-account', { protocol: 'alpha', address: newcomer });
       expect(index.peek(newcomer)).toEqual(sql);
     } finally {
       own.load = load;
     }
   }, 60_000);
 });
-

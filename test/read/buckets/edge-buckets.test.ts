@@ -13,7 +13,16 @@ import type { HistoryMirror } from '../../../server/read/buckets/history-mirror.
  */
 const M5 = 300_000;
 const fill = (timeMs: number, seq = 1): EdgeFill => ({
-  seq, market: 'SOL-PERP', market_variant: null, time_ms: timeMs, liquidation: false, is_long: true, is_short: false, size_delta: 1, fee: 0, liquidation_fee: 0,
+  seq,
+  market: 'SOL-PERP',
+  market_variant: null,
+  time_ms: timeMs,
+  liquidation: false,
+  is_long: true,
+  is_short: false,
+  size_delta: 1,
+  fee: 0,
+  liquidation_fee: 0,
 });
 
 /** A reader whose reads finish when the test says so; `version` is what the journal holds now. */
@@ -39,7 +48,8 @@ describe('edge buckets', () => {
     expect(r.reads).toEqual([0]);
     await edges.fills(0);
     expect(r.reads).toEqual([0]);
-    for (const start of [M5, 0, 2 * M5]) { // 0 is used again before the third bucket comes
+    for (const start of [M5, 0, 2 * M5]) {
+      // 0 is used again before the third bucket comes
       const p = edges.fills(start);
       r.finish();
       await p;
@@ -102,7 +112,8 @@ describe('edge buckets after an append', () => {
     const under = edges.fills(2 * M5); // a read under way when the append's change comes
     edges.add([
       committed(10, 1), // already in the kept bucket (read after the commit, before this call)
-      committed(20, 2), committed(M5 - 1, 3),
+      committed(20, 2),
+      committed(M5 - 1, 3),
       committed(M5 + 5, 4), // a bucket not kept: left to its first read
       committed(30, 5, { protocol: 'beta' }), // not alpha
     ]);
@@ -122,9 +133,15 @@ describe('edge buckets after an append', () => {
     try {
       const { fills } = await service.append({
         fills: [
-          ...amounts.map((usd, i) => incomingFill({
-            time: t0 + i * 1000, position_key: `P${i}`, side: i % 2 ? 'short' : 'long', size_delta_usd: usd, fee_usd: Math.abs(usd) / 7,
-          })),
+          ...amounts.map((usd, i) =>
+            incomingFill({
+              time: t0 + i * 1000,
+              position_key: `P${i}`,
+              side: i % 2 ? 'short' : 'long',
+              size_delta_usd: usd,
+              fee_usd: Math.abs(usd) / 7,
+            }),
+          ),
           // a liquidation, with its fee
           incomingFill({ time: t0 + 60_000, position_key: 'P0', type: 'liquidation', size_delta_usd: 2.0000005, liquidation_fee_usd: 0.1234565 }),
         ],
@@ -141,18 +158,21 @@ describe('edge buckets after an append', () => {
   it('rounds as DuckDB casts a double to DECIMAL(18,6) and back, on 210,000 values', async () => {
     const xs: number[] = [];
     let seed = 7;
-    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
     for (let k = 0; k < 30_000; k++) {
       const micros = Math.floor(rand() * 1e9);
-      xs.push((micros + 0.5) / 1e6, -(micros + 0.5) / 1e6, micros / 1e6, -micros / 1e6, (rand() - 0.5) * 1e6, (rand() - 0.5) * 10,
-        (Math.floor(rand() * 1e12) + 0.5) / 1e6);
+      xs.push((micros + 0.5) / 1e6, -(micros + 0.5) / 1e6, micros / 1e6, -micros / 1e6, (rand() - 0.5) * 1e6, (rand() - 0.5) * 10, (Math.floor(rand() * 1e12) + 0.5) / 1e6);
     }
     const instance = await DuckDBInstance.create(':memory:');
     const conn = await instance.connect();
     try {
       await conn.run('CREATE TABLE t (i INTEGER, x DOUBLE)');
       const ap = await conn.createAppender('t');
-      xs.forEach((x, i) => { ap.appendInteger(i); ap.appendDouble(x); ap.endRow(); });
+      xs.forEach((x, i) => {
+        ap.appendInteger(i);
+        ap.appendDouble(x);
+        ap.endRow();
+      });
       ap.closeSync();
       // the staging's cast (server/journal/stage.ts), then edge-fills.sql's expression
       const rows = (await conn.runAndReadAll('SELECT round(x::DECIMAL(18,6)::DOUBLE * 1000000) FROM t ORDER BY i')).getRows();
@@ -179,7 +199,12 @@ describe('edge prefetch', () => {
     try {
       let looks = 0;
       // a mirror that never loads: the loop looks again every 2 s
-      const mirror = { current: async () => { looks++; return undefined; } } as unknown as HistoryMirror;
+      const mirror = {
+        current: async () => {
+          looks++;
+          return undefined;
+        },
+      } as unknown as HistoryMirror;
       const stop = prefetchEdges(mirror, () => 0);
       await vi.advanceTimersByTimeAsync(4_100);
       expect(looks).toBe(3);

@@ -40,9 +40,17 @@ afterAll(() => t.close());
 
 /** Windows of every interval: aligned and not, defaulted `to`, before the data, past it. */
 const SPAN_DAYS: Record<HistoryInterval, number> = { '5m': 2, '15m': 5, '1h': 9, '4h': 20, '1d': 30 };
-const windows = (count: number, seed: number): HistoryWindow[] => randomWindows({
-  count, seed, intervals: INTERVALS, spanDays: (i) => SPAN_DAYS[i], kind: 'history', start: START, now, fiveMinuteEdges: true,
-});
+const windows = (count: number, seed: number): HistoryWindow[] =>
+  randomWindows({
+    count,
+    seed,
+    intervals: INTERVALS,
+    spanDays: (i) => SPAN_DAYS[i],
+    kind: 'history',
+    start: START,
+    now,
+    fiveMinuteEdges: true,
+  });
 
 async function loadedMirror(protocol: Protocol = 'alpha'): Promise<HistoryMirror> {
   const mirror = new HistoryMirror(t.service, { quietMs: 200 }, protocol);
@@ -78,7 +86,7 @@ describe('history from the in-memory mirror', () => {
     expect(await compare(mirror, windows(120, 7))).toBeGreaterThan(5_000);
   }, 120_000);
 
-  it('equals the SQL for beta from beta\'s own mirror, window by window', async () => {
+  it("equals the SQL for beta from beta's own mirror, window by window", async () => {
     const mirror = await loadedMirror('beta');
     expect(mirror.protocol).toBe('beta');
     const variants = (await mirror.current())!.variants;
@@ -136,11 +144,13 @@ describe('history from the in-memory mirror', () => {
   it('follows the rollup refresh: a bucket it repairs in DuckDB is repaired in memory', async () => {
     // 5-minute buckets: the SQL reads rollup_5m alone, where the drift is made
     const w = resolveWindow({ interval: '5m', from: START, to: START + 86_400_000 }, { plan: 'internal', kind: 'history', now });
-    const sql = () => t.service.db.query('read/buckets/volume-history', { protocol: 'alpha',  ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: null });
+    const sql = () => t.service.db.query('read/buckets/volume-history', { protocol: 'alpha', ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: null });
     const before = await sql();
     // drift, as the refresh exists to repair (no append: nobody announces it), loaded by a mirror
-    await t.service.db.write((x) => x.exec(`UPDATE rollup_5m SET volume_usd = volume_usd + 1 WHERE protocol = 'alpha'
-      AND bucket = (SELECT min(bucket) FROM rollup_5m WHERE protocol = 'alpha')`));
+    await t.service.db.write((x) =>
+      x.exec(`UPDATE rollup_5m SET volume_usd = volume_usd + 1 WHERE protocol = 'alpha'
+      AND bucket = (SELECT min(bucket) FROM rollup_5m WHERE protocol = 'alpha')`),
+    );
     const drifted = await sql();
     expect(drifted).not.toEqual(before);
     const mirror = await loadedMirror();
@@ -163,9 +173,8 @@ describe('history from the in-memory mirror', () => {
     const res = await t.get(path, 'internal');
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: unknown[] };
-    const w = resolveWindow({ interval: '15m', from: Date.parse('2026-05-02T10:02:03Z'), to: Date.parse('2026-05-04T00:00:00Z') },
-      { plan: 'internal', kind: 'history', now });
-    const sql = await t.service.db.query('read/buckets/volume-history', { protocol: 'alpha',  ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: 'SOL-PERP' });
+    const w = resolveWindow({ interval: '15m', from: Date.parse('2026-05-02T10:02:03Z'), to: Date.parse('2026-05-04T00:00:00Z') }, { plan: 'internal', kind: 'history', now });
+    const sql = await t.service.db.query('read/buckets/volume-history', { protocol: 'alpha', ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market: 'SOL-PERP' });
     expect(sql.length).toBeGreaterThan(100);
     expect(body.data).toEqual(sql);
   });
@@ -176,8 +185,7 @@ describe('history from the in-memory mirror', () => {
     const edgeReads = () => mirror.edges.stats.reads;
     // windows that start 30 s into a bucket after the fills so far and reach past it
     const bucket = Math.floor(now / 300_000) * 300_000 + 300_000;
-    const window = (interval: HistoryInterval, from: number) =>
-      resolveWindow({ interval, from, to: from + 3_600_000 }, { plan: 'internal', kind: 'history', now: from + 3_600_000 });
+    const window = (interval: HistoryInterval, from: number) => resolveWindow({ interval, from, to: from + 3_600_000 }, { plan: 'internal', kind: 'history', now: from + 3_600_000 });
     const asked = async (market: string | null, w: HistoryWindow) => {
       const sums = { protocol: 'alpha', ...sumPieces(w.from, w.to, w.bucketMs), bucket_ms: w.bucketMs, market };
       expect((await volumeFromMirror(mirror, market, w))?.rows).toEqual(await t.service.db.query('read/buckets/volume-history', sums));
@@ -245,24 +253,49 @@ describe('history from the in-memory mirror', () => {
       { market: 'SOL-PERP', market_variant: 'SOL/USD[WSOL-USDC]', side: 'long' as const, size: 1_100_000_000.123457, count: 7 },
       { market: 'BTC-PERP', market_variant: 'BTC/USD[USDC-USDC]', side: 'short' as const, size: 1_100_000_000.654321, count: 8 },
     ];
-    const fills = markets.flatMap(({ size, count, ...m }, k) => Array.from({ length: count }, (_, i) => {
-      const key = `HUGE${k}${i}`;
-      const address = `Huge${k}${i}`.padEnd(44, '1');
-      return [
-        fill({ time: Date.UTC(2026, 4, 3, 10, 5 * i + k, 7), position_key: key, address, ...m, size_delta_usd: size, position_size_usd: size,
-          collateral_delta_usd: 1e8, position_collateral_usd: 1e8, fee_usd: 0.000001 }),
-        fill({ time: Date.UTC(2026, 4, 3, 14, 5 * i + k, 11), position_key: key, address, ...m, type: 'liquidation', size_delta_usd: -size,
-          position_size_usd: 0, collateral_delta_usd: -1e8, position_collateral_usd: 0, pnl_delta_usd: -1e8, liquidation_fee_usd: 1_000.000001 }),
-      ];
-    }).flat()).sort((a, b) => a.time - b.time);
+    const fills = markets
+      .flatMap(({ size, count, ...m }, k) =>
+        Array.from({ length: count }, (_, i) => {
+          const key = `HUGE${k}${i}`;
+          const address = `Huge${k}${i}`.padEnd(44, '1');
+          return [
+            fill({
+              time: Date.UTC(2026, 4, 3, 10, 5 * i + k, 7),
+              position_key: key,
+              address,
+              ...m,
+              size_delta_usd: size,
+              position_size_usd: size,
+              collateral_delta_usd: 1e8,
+              position_collateral_usd: 1e8,
+              fee_usd: 0.000001,
+            }),
+            fill({
+              time: Date.UTC(2026, 4, 3, 14, 5 * i + k, 11),
+              position_key: key,
+              address,
+              ...m,
+              type: 'liquidation',
+              size_delta_usd: -size,
+              position_size_usd: 0,
+              collateral_delta_usd: -1e8,
+              position_collateral_usd: 0,
+              pnl_delta_usd: -1e8,
+              liquidation_fee_usd: 1_000.000001,
+            }),
+          ];
+        }).flat(),
+      )
+      .sort((a, b) => a.time - b.time);
     const t2 = await openTestApp({ now: day + 2 * 86_400_000, batches: [{ fills, marketSnapshots: [], positionSnapshots: [] }] });
     const [saved, savedNow] = [t, now];
     try {
       t = t2;
       now = day + 2 * 86_400_000;
       const mirror = await loadedMirror();
-      const list: HistoryWindow[] = INTERVALS.flatMap((interval) => [0, 1, 2, 3].map((k) => resolveWindow(
-        { interval, from: day - 86_400_000 + k * 1_234_567, to: day + 86_400_000 - k * 777_777 }, { plan: 'internal', kind: 'history', now })));
+      const list: HistoryWindow[] = INTERVALS.flatMap((interval) =>
+        [0, 1, 2, 3].map((k) => resolveWindow({ interval, from: day - 86_400_000 + k * 1_234_567, to: day + 86_400_000 - k * 777_777 }, { plan: 'internal', kind: 'history', now })),
+      );
       expect(await compare(mirror, list)).toBeGreaterThan(100);
       // the mirror answered (it declined before: the SQL then gave these rows)
       const w = resolveWindow({ interval: '1d', from: day, to: day + 86_400_000 }, { plan: 'internal', kind: 'history', now });
@@ -279,4 +312,3 @@ describe('history from the in-memory mirror', () => {
     }
   }, 60_000);
 });
-

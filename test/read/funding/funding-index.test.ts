@@ -28,15 +28,22 @@ beforeAll(async () => {
   sim = new Simulator({ seed: 12, start: START, snapshotsFrom: SNAPSHOTS_FROM });
   t = await openTestApp({ now: NOW, batches: sim.advance(NOW) });
   (t.service as { now: () => number }).now = () => now;
-  variants = (await t.service.db.querySql(`SELECT DISTINCT market_variant AS v FROM funding_1h WHERE protocol = 'alpha' ORDER BY 1`))
-    .map((r) => r.v as string);
+  variants = (await t.service.db.querySql(`SELECT DISTINCT market_variant AS v FROM funding_1h WHERE protocol = 'alpha' ORDER BY 1`)).map((r) => r.v as string);
 }, 60_000);
 afterAll(() => t.close());
 
 /** Windows of every coarse interval: aligned and not, defaulted `to`, before the data, past it. */
-const windows = (count: number, seed: number): HistoryWindow[] => randomWindows({
-  count, seed, intervals: INTERVALS, spanDays: () => 20, kind: 'funding', start: START, now, fiveMinuteEdges: false,
-});
+const windows = (count: number, seed: number): HistoryWindow[] =>
+  randomWindows({
+    count,
+    seed,
+    intervals: INTERVALS,
+    spanDays: () => 20,
+    kind: 'funding',
+    start: START,
+    now,
+    fiveMinuteEdges: false,
+  });
 
 async function loadedIndex(): Promise<FundingIndex> {
   const index = new FundingIndex(t.service);
@@ -101,8 +108,10 @@ describe('funding history from the in-memory hourly rows', () => {
     const before = await sql();
     expect(before.length).toBeGreaterThan(10);
     // drift, as the refresh exists to repair (no append: nobody announces it), loaded by an index
-    await t.service.db.write((x) => x.exec(`UPDATE funding_1h SET rate_long_sum = rate_long_sum + 0.001 WHERE protocol = 'alpha'
-      AND bucket = (SELECT min(bucket) FROM funding_1h WHERE protocol = 'alpha')`));
+    await t.service.db.write((x) =>
+      x.exec(`UPDATE funding_1h SET rate_long_sum = rate_long_sum + 0.001 WHERE protocol = 'alpha'
+      AND bucket = (SELECT min(bucket) FROM funding_1h WHERE protocol = 'alpha')`),
+    );
     const drifted = await sql();
     expect(drifted).not.toEqual(before);
     const index = await loadedIndex();
@@ -119,8 +128,7 @@ describe('funding history from the in-memory hourly rows', () => {
     const res = await t.get(path, 'internal');
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: unknown[] };
-    const w = resolveWindow({ interval: '4h', from: Date.parse('2026-04-25T10:02:03Z'), to: Date.parse('2026-05-04T00:00:00Z') },
-      { plan: 'internal', kind: 'funding', now });
+    const w = resolveWindow({ interval: '4h', from: Date.parse('2026-04-25T10:02:03Z'), to: Date.parse('2026-05-04T00:00:00Z') }, { plan: 'internal', kind: 'funding', now });
     const sql = await t.service.db.query('read/funding/funding-rates-history', { protocol: 'alpha', ...windowParams(w), market_variant: variant, market: null });
     expect(sql.length).toBeGreaterThan(40);
     expect(body.data).toEqual(sql);

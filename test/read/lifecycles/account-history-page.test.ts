@@ -30,7 +30,7 @@ function fullSort(values: Float64Array, ids: Float64Array, order: 'asc' | 'desc'
 }
 
 describe('pageOrder', () => {
-  it('gives the full sort\'s page for every size, order and offset', () => {
+  it("gives the full sort's page for every size, order and offset", () => {
     const next = random(3);
     const pick = [-0, 0, 1.5, -2, NaN, 1e9];
     for (let round = 0; round < 300; round++) {
@@ -41,8 +41,7 @@ describe('pageOrder', () => {
         const sorted = fullSort(values, ids, order);
         const offset = Math.floor(next() * (n + 5));
         const limit = 1 + Math.floor(next() * 100);
-        expect(pageOrder(values, ids, { order, offset, limit }), `n ${n} ${order} ${offset}+${limit}`)
-          .toEqual(sorted.slice(offset, offset + limit));
+        expect(pageOrder(values, ids, { order, offset, limit }), `n ${n} ${order} ${offset}+${limit}`).toEqual(sorted.slice(offset, offset + limit));
       }
     }
   });

@@ -66,16 +66,28 @@ const other = (protocol: Protocol): Protocol => (protocol === 'alpha' ? 'beta' :
  * rest, the busiest with closed lifecycles of both protocols, and odd ones (the other protocol's only, unknown).
  */
 async function addresses(protocol: Protocol = 'alpha'): Promise<string[]> {
-  const rows = await t.service.db.querySql(`SELECT address, count(*) FILTER (WHERE status <> 'open')::DOUBLE AS closed
-    FROM lifecycles WHERE protocol = $p GROUP BY address ORDER BY closed DESC, address`, { p: protocol });
+  const rows = await t.service.db.querySql(
+    `SELECT address, count(*) FILTER (WHERE status <> 'open')::DOUBLE AS closed
+    FROM lifecycles WHERE protocol = $p GROUP BY address ORDER BY closed DESC, address`,
+    { p: protocol },
+  );
   const all = rows.map((r) => r.address as string);
   const step = Math.max(1, Math.floor(all.length / 10));
-  const [otherOnly] = await t.service.db.querySql(`SELECT address FROM lifecycles WHERE protocol = $o
-    AND address NOT IN (SELECT address FROM lifecycles WHERE protocol = $p) LIMIT 1`, { p: protocol, o: other(protocol) });
+  const [otherOnly] = await t.service.db.querySql(
+    `SELECT address FROM lifecycles WHERE protocol = $o
+    AND address NOT IN (SELECT address FROM lifecycles WHERE protocol = $p) LIMIT 1`,
+    { p: protocol, o: other(protocol) },
+  );
   const both = await t.service.db.querySql(`SELECT address FROM lifecycles WHERE status <> 'open' GROUP BY address
     HAVING count(DISTINCT protocol) = 2 ORDER BY count(*) DESC, address LIMIT 1`);
-  return [...all.slice(0, 3), ...all.filter((_, i) => i % step === 0), all.at(-1)!, ...both.map((r) => r.address as string),
-    otherOnly!.address as string, '1111111111111111111111111111111111111111111'];
+  return [
+    ...all.slice(0, 3),
+    ...all.filter((_, i) => i % step === 0),
+    all.at(-1)!,
+    ...both.map((r) => r.address as string),
+    otherOnly!.address as string,
+    '1111111111111111111111111111111111111111111',
+  ];
 }
 
 /** Queries per address: each sort both ways, filters (an alpha variant: none of beta's), pages inside and past the end. */
@@ -84,10 +96,22 @@ async function queries(protocol: Protocol = 'alpha'): Promise<string[]> {
   const [v] = await t.service.db.querySql(`SELECT market_variant FROM lifecycles WHERE protocol = 'alpha' LIMIT 1`);
   const market = encodeURIComponent(m!.market as string);
   const variant = encodeURIComponent(v!.market_variant as string);
-  return ['', '?order=asc', '?sort_by=closed_at&limit=7', '?sort_by=size&order=asc&offset=3&limit=5', '?sort_by=size',
-    '?sort_by=pnl&limit=4', '?sort_by=pnl&order=asc&offset=1', '?sort_by=leverage&limit=9', '?sort_by=leverage&order=asc',
-    `?market=${market}&sort_by=pnl`, `?market_variant=${variant}&order=asc&limit=3`, `?market=${market}&market_variant=${variant}`,
-    '?offset=4&limit=2', '?offset=100000'];
+  return [
+    '',
+    '?order=asc',
+    '?sort_by=closed_at&limit=7',
+    '?sort_by=size&order=asc&offset=3&limit=5',
+    '?sort_by=size',
+    '?sort_by=pnl&limit=4',
+    '?sort_by=pnl&order=asc&offset=1',
+    '?sort_by=leverage&limit=9',
+    '?sort_by=leverage&order=asc',
+    `?market=${market}&sort_by=pnl`,
+    `?market_variant=${variant}&order=asc&limit=3`,
+    `?market=${market}&market_variant=${variant}`,
+    '?offset=4&limit=2',
+    '?offset=100000',
+  ];
 }
 
 /** Queries also asked with a 30-day plan (the rest with no history depth). */
@@ -98,8 +122,7 @@ const WITH_DEPTH = new Set(['', '?sort_by=size&order=asc&offset=3&limit=5', '?so
  * how many answers matched and the SQL `app` ran. `app` asks one path at a time as a client would;
  * the SQL-only app then asks them a few at a time (its SQL is not counted).
  */
-async function expectSameAnswers(stage: string, app: H3, few = false, protocol: Protocol = 'alpha'):
-  Promise<{ answers: number; sql: number; tailReads: number; accountChecks: number; rows: number }> {
+async function expectSameAnswers(stage: string, app: H3, few = false, protocol: Protocol = 'alpha'): Promise<{ answers: number; sql: number; tailReads: number; accountChecks: number; rows: number }> {
   const list = (await addresses(protocol)).slice(0, few ? 6 : undefined);
   const qs = await queries(protocol);
   let rows = 0;
@@ -109,8 +132,7 @@ async function expectSameAnswers(stage: string, app: H3, few = false, protocol: 
   let accountChecks = 0;
   for (const plan of ['internal', 'starter'] as const) {
     const init = { headers: { 'x-api-key': t.key(plan) } };
-    const paths = list.flatMap((address) => qs.filter((q) => plan === 'internal' || WITH_DEPTH.has(q))
-      .map((q) => `/v1/${protocol}/accounts/${address}/history${q}`));
+    const paths = list.flatMap((address) => qs.filter((q) => plan === 'internal' || WITH_DEPTH.has(q)).map((q) => `/v1/${protocol}/accounts/${address}/history${q}`));
     ran.clear();
     const answers = await answersOf(app, paths, init, 1);
     sql += ran.get('read/lifecycles/alpha-account-history') ?? 0;
@@ -144,20 +166,30 @@ describe('endpoint 15 from the lifecycle store', () => {
     expect(built.sql).toBe(0);
     expect(built.tailReads).toBe(1); // the first read; no append since
     // the account check reads DuckDB only for addresses without a closed lifecycle (404s among them)
-    const withClosed = new Set((await t.service.db.querySql(`SELECT DISTINCT address FROM lifecycles
-      WHERE protocol = 'alpha' AND status <> 'open'`)).map((r) => r.address as string));
+    const withClosed = new Set(
+      (
+        await t.service.db.querySql(`SELECT DISTINCT address FROM lifecycles
+      WHERE protocol = 'alpha' AND status <> 'open'`)
+      ).map((r) => r.address as string),
+    );
     const without = (await addresses()).filter((a) => !withClosed.has(a)).length;
     expect(without).toBeGreaterThanOrEqual(2); // the beta-only and the unknown address
     expect(built.accountChecks).toBe(without * ((await queries()).length + WITH_DEPTH.size));
     // the 30-day plan omitted lifecycles (the check would pass vacuously otherwise)
-    const [cut] = await t.service.db.querySql(`SELECT count(*)::DOUBLE AS n FROM lifecycles
-      WHERE protocol = 'alpha' AND status <> 'open' AND opened_at < epoch_ms($since::BIGINT)`, { since: NOW - 30 * DAY });
+    const [cut] = await t.service.db.querySql(
+      `SELECT count(*)::DOUBLE AS n FROM lifecycles
+      WHERE protocol = 'alpha' AND status <> 'open' AND opened_at < epoch_ms($since::BIGINT)`,
+      { since: NOW - 30 * DAY },
+    );
     expect(Number(cut!.n)).toBeGreaterThan(5);
 
     // two days later: lifecycles closed after the mark, some of them opened before it
     for (const batch of sim.advance((day += 2 * DAY))) await t.service.append(batch);
-    const [after] = await t.service.db.querySql(`SELECT count(*)::DOUBLE AS n FROM lifecycles
-      WHERE protocol = 'alpha' AND status <> 'open' AND last_seq > $m AND first_seq <= $m`, { m: first });
+    const [after] = await t.service.db.querySql(
+      `SELECT count(*)::DOUBLE AS n FROM lifecycles
+      WHERE protocol = 'alpha' AND status <> 'open' AND last_seq > $m AND first_seq <= $m`,
+      { m: first },
+    );
     expect(Number(after!.n)).toBeGreaterThan(5);
     const withTail = await expectSameAnswers('tail', viaStore);
     expect(withTail.sql).toBe(0);
@@ -183,7 +215,11 @@ describe('endpoint 15 from the lifecycle store', () => {
     const dir = join(t.dir, 'read-index', 'lifecycles');
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { segments: { file: string }[] };
     expect(manifest.segments.map((m) => m.file)).toEqual([`seg-0-${first}.jsonl`, `seg-${first}-${third}.jsonl`]);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()).toEqual(manifest.segments.map((m) => m.file).sort());
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(manifest.segments.map((m) => m.file).sort());
     const merged = await expectSameAnswers('merged segments', viaStore);
     expect(merged.sql).toBe(0);
     // every closed lifecycle is in the store once (18), and a view from before the merge still reads
@@ -201,7 +237,7 @@ describe('endpoint 15 from the lifecycle store', () => {
     await reopened.close();
   }, 240_000);
 
-  it('answers beta as the SQL does from beta\'s own store and tail', async () => {
+  it("answers beta as the SQL does from beta's own store and tail", async () => {
     const beta = LifecycleStore.of(t.service, 'beta');
     expect(beta).not.toBe(store);
     const viaStore = appOver(beta, new ClosedTail(t.service, {}, 'beta'), 'beta');
@@ -210,8 +246,11 @@ describe('endpoint 15 from the lifecycle store', () => {
     if ((await history.mark()) === 0) await history.rebuild();
     await beta.follow(history);
     expect(beta.view().mark).toBe(await history.mark());
-    const closed = await t.service.db.querySql(`SELECT protocol, position_id::DOUBLE AS id FROM lifecycles
-      WHERE status <> 'open' AND last_seq <= $m`, { m: beta.view().mark });
+    const closed = await t.service.db.querySql(
+      `SELECT protocol, position_id::DOUBLE AS id FROM lifecycles
+      WHERE status <> 'open' AND last_seq <= $m`,
+      { m: beta.view().mark },
+    );
     for (const r of closed) {
       const held = await beta.view().closed(Number(r.id));
       if (r.protocol === 'beta') expect(held?.record.position_id, `beta lifecycle ${r.id}`).toBe(Number(r.id));
@@ -225,8 +264,11 @@ describe('endpoint 15 from the lifecycle store', () => {
     // beta lifecycles closed after the mark come from beta's tail
     const first = beta.view().mark;
     for (const batch of sim.advance((day += 2 * DAY))) await t.service.append(batch);
-    const [after] = await t.service.db.querySql(`SELECT count(*)::DOUBLE AS n FROM lifecycles
-      WHERE protocol = 'beta' AND status <> 'open' AND last_seq > $m`, { m: first });
+    const [after] = await t.service.db.querySql(
+      `SELECT count(*)::DOUBLE AS n FROM lifecycles
+      WHERE protocol = 'beta' AND status <> 'open' AND last_seq > $m`,
+      { m: first },
+    );
     expect(Number(after!.n)).toBeGreaterThan(5);
     const withTail = await expectSameAnswers('beta tail', viaStore, false, 'beta');
     expect(withTail.sql).toBe(0);

@@ -48,19 +48,24 @@ type Protocol = (typeof PROTOCOLS)[number];
 
 /** Addresses with closed lifecycles of `protocol`: the busiest, and some with only a few. */
 async function addresses(protocol: Protocol): Promise<string[]> {
-  const rows = await t.service.db.querySql(`SELECT address, count(*) AS n FROM lifecycles
-    WHERE protocol = $p AND status <> 'open' GROUP BY address ORDER BY n DESC, address`, { p: protocol });
+  const rows = await t.service.db.querySql(
+    `SELECT address, count(*) AS n FROM lifecycles
+    WHERE protocol = $p AND status <> 'open' GROUP BY address ORDER BY n DESC, address`,
+    { p: protocol },
+  );
   const all = rows.map((r) => r.address as string);
   return [...all.slice(0, 3), ...all.slice(-3), all[Math.floor(all.length / 2)]!];
 }
 
-const QUERIES = ['', '?sort_by=pnl&order=asc&limit=7', '?sort_by=closed_at&offset=5&limit=3', '?sort_by=size&market=SOL-PERP',
-  '?sort_by=leverage&order=desc&limit=100'];
+const QUERIES = ['', '?sort_by=pnl&order=asc&limit=7', '?sort_by=closed_at&offset=5&limit=3', '?sort_by=size&market=SOL-PERP', '?sort_by=leverage&order=desc&limit=100'];
 
 /** Endpoint 18's paths of an address: its first and last lifecycles (closed or open), and an unknown id. */
 async function positionPaths(protocol: Protocol, address: string): Promise<string[]> {
-  const rows = await t.service.db.querySql(`SELECT position_id FROM lifecycles WHERE protocol = $p AND address = $a
-    ORDER BY position_id`, { p: protocol, a: address });
+  const rows = await t.service.db.querySql(
+    `SELECT position_id FROM lifecycles WHERE protocol = $p AND address = $a
+    ORDER BY position_id`,
+    { p: protocol, a: address },
+  );
   const ids = rows.map((r) => Number(r.position_id));
   return [...ids.slice(0, 2), ...ids.slice(-2), 999_999_999].map((id) => `/v1/${protocol}/positions/${address}/${id}`);
 }

@@ -11,7 +11,8 @@ describe('shouldMergeLast', () => {
     const counts = [1_836_301]; // the bench journal's first segment
     let written = counts[0]!;
     let most = 1;
-    for (let i = 0; i < 2_000; i++) { // 40M closes: decades of live mode
+    for (let i = 0; i < 2_000; i++) {
+      // 40M closes: decades of live mode
       counts.push(20_000 - (i % 7) * 1_000);
       written += counts.at(-1)!;
       while (shouldMergeLast(counts)) {

@@ -32,8 +32,9 @@ describe('the lifecycle store under a small serving memory limit', () => {
     await t.service.db.setMemoryLimit(SERVING);
     const serving = await limit();
     // the store's own query at the serving limit: what a build under it would run into
-    await expect(t.service.db.query('read/lifecycles/store/lifecycle-docs', { protocol: 'alpha', after: 0, mark: t.service.lastSeq(), from_id: 0, to_id: Number.MAX_SAFE_INTEGER }))
-      .rejects.toThrow(/Out of Memory/);
+    await expect(t.service.db.query('read/lifecycles/store/lifecycle-docs', { protocol: 'alpha', after: 0, mark: t.service.lastSeq(), from_id: 0, to_id: Number.MAX_SAFE_INTEGER })).rejects.toThrow(
+      /Out of Memory/,
+    );
     const history = new HistoryIndex(t.service, { rebuildAfter: Infinity });
     await history.rebuild(); // the history read index's rebuild: a heavy read-side build as well
     for (const protocol of ['alpha', 'beta'] as const) {
@@ -41,8 +42,7 @@ describe('the lifecycle store under a small serving memory limit', () => {
       await store.follow(history);
       const view = store.view();
       expect(view.mark).toBe(t.service.lastSeq());
-      const [closed] = await t.service.db.querySql(
-        `SELECT address, position_id FROM lifecycles WHERE protocol = $p AND status <> 'open' ORDER BY position_id LIMIT 1`, { p: protocol });
+      const [closed] = await t.service.db.querySql(`SELECT address, position_id FROM lifecycles WHERE protocol = $p AND status <> 'open' ORDER BY position_id LIMIT 1`, { p: protocol });
       expect(closed).toBeDefined();
       expect((await view.closed(Number(closed!.position_id)))?.record.address).toBe(closed!.address);
       await store.close();

@@ -63,16 +63,28 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const QUERIES = ['', '?order=desc', '?sort_by=size', '?sort_by=size&order=desc&limit=2', '?include_collateral_events=true',
-  '?type=increase&offset=1&limit=1', '?type=liquidation', '?sort_by=time&order=desc&offset=2&limit=3', '?offset=40'];
+const QUERIES = [
+  '',
+  '?order=desc',
+  '?sort_by=size',
+  '?sort_by=size&order=desc&limit=2',
+  '?include_collateral_events=true',
+  '?type=increase&offset=1&limit=1',
+  '?type=liquidation',
+  '?sort_by=time&order=desc&offset=2&limit=3',
+  '?offset=40',
+];
 
 /**
  * Every lifecycle of `protocol` (open, closed, liquidated) and one of the other protocol: [address,
  * id, status, or 'beta' for the other protocol's (it is a 404 on these paths)].
  */
 async function lifecycles(protocol: Protocol = 'alpha'): Promise<[string, number, string][]> {
-  const rows = await t.service.db.querySql(`(SELECT address, position_id, status FROM lifecycles WHERE protocol = $p)
-    UNION ALL (SELECT address, position_id, 'beta' FROM lifecycles WHERE protocol <> $p LIMIT 1) ORDER BY position_id`, { p: protocol });
+  const rows = await t.service.db.querySql(
+    `(SELECT address, position_id, status FROM lifecycles WHERE protocol = $p)
+    UNION ALL (SELECT address, position_id, 'beta' FROM lifecycles WHERE protocol <> $p LIMIT 1) ORDER BY position_id`,
+    { p: protocol },
+  );
   return rows.map((r) => [r.address as string, Number(r.position_id), r.status as string]);
 }
 
@@ -97,8 +109,7 @@ async function expectSameAnswers(stage: string, count = 80, protocol: Protocol =
   for (const [i, [address, id, status]] of all.entries()) {
     if (i % step !== 0 && i !== all.length - 1 && !(status === 'open' && i % 3 === 0) && status !== 'beta') continue;
     const base = `/v1/${protocol}/positions/${address}/${id}`;
-    paths.push(base, `/v1/${protocol}/positions/${other}/${id}`, `${base}/lifecycle`, `/v1/${protocol}/positions/${other}/${id}/lifecycle`,
-      ...QUERIES.map((q) => `${base}/lifecycle${q}`));
+    paths.push(base, `/v1/${protocol}/positions/${other}/${id}`, `${base}/lifecycle`, `/v1/${protocol}/positions/${other}/${id}/lifecycle`, ...QUERIES.map((q) => `${base}/lifecycle${q}`));
   }
   ran.clear();
   const fromStore = await answersOf(viaStore, paths, init, 1);
@@ -137,10 +148,13 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     // a day later: lifecycles opened, filled and closed after the mark (the tail)
     day += DAY;
     for (const batch of sim.advance(day)) await t.service.append(batch);
-    const [tail] = await t.service.db.querySql(`SELECT count(*) FILTER (WHERE status <> 'open' AND first_seq <= $m)::DOUBLE AS closed_after,
+    const [tail] = await t.service.db.querySql(
+      `SELECT count(*) FILTER (WHERE status <> 'open' AND first_seq <= $m)::DOUBLE AS closed_after,
       count(*) FILTER (WHERE status = 'open' AND first_seq <= $m AND last_seq > $m)::DOUBLE AS open_filled,
       count(*) FILTER (WHERE first_seq > $m)::DOUBLE AS opened_after
-      FROM lifecycles WHERE protocol = 'alpha' AND last_seq > $m`, { m: first });
+      FROM lifecycles WHERE protocol = 'alpha' AND last_seq > $m`,
+      { m: first },
+    );
     expect(Number(tail!.closed_after)).toBeGreaterThan(5);
     expect(Number(tail!.open_filled)).toBeGreaterThan(0);
     expect(Number(tail!.opened_after)).toBeGreaterThan(5);
@@ -186,13 +200,13 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     // a manifest naming a file that is not a segment's is not followed outside the directory
     const current = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { segments: { file: string }[] };
     const outside = join(t.dir, 'keys.jsonl');
-    writeFileSync(outside, 'not the store\'s');
+    writeFileSync(outside, "not the store's");
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...current, segments: [{ ...current.segments[0], file: '../../keys.jsonl' }] }));
     const guarded = new LifecycleStore(t.service);
     await guarded.follow(history);
     expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([`seg-0-${await history.mark()}.jsonl`]);
     expect((await guarded.view().closed(closed[1]))?.record.address).toBe(closed[0]);
-    expect(readFileSync(outside, 'utf8')).toBe('not the store\'s');
+    expect(readFileSync(outside, 'utf8')).toBe("not the store's");
     await guarded.close();
   }, 60_000);
 
@@ -215,13 +229,16 @@ describe('endpoints 18 and 19 from the lifecycle store', () => {
     await held.close();
   }, 60_000);
 
-  it('answers beta as the SQL does from beta\'s own store and open-position set', async () => {
+  it("answers beta as the SQL does from beta's own store and open-position set", async () => {
     const beta = LifecycleStore.of(t.service, 'beta');
     await beta.follow(history); // the app's beta store followed the index's rebuilds above
     const mark = beta.view().mark;
     expect(mark).toBe(await history.mark());
-    const [counts] = await t.service.db.querySql(`SELECT count(*) FILTER (WHERE status = 'open' AND first_seq <= $m)::DOUBLE AS open
-      FROM lifecycles WHERE protocol = 'beta'`, { m: mark });
+    const [counts] = await t.service.db.querySql(
+      `SELECT count(*) FILTER (WHERE status = 'open' AND first_seq <= $m)::DOUBLE AS open
+      FROM lifecycles WHERE protocol = 'beta'`,
+      { m: mark },
+    );
     expect(beta.view().prefixes.size).toBe(Number(counts!.open));
     expect(Number(counts!.open)).toBeGreaterThan(20);
     // a day of beta fills after the mark: open lifecycles read their tail, later closes DuckDB

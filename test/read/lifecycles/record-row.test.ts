@@ -43,7 +43,10 @@ describe('record rows', () => {
       if (r < 0.6) return Math.round((rand() - 0.3) * 2e15);
       return String.fromCharCode(...Array.from({ length: Math.floor(rand() * 12) }, () => Math.floor(rand() * 0x2100)));
     };
-    same(COLUMNS, Array.from({ length: 300 }, () => COLUMNS.map(value)));
+    same(
+      COLUMNS,
+      Array.from({ length: 300 }, () => COLUMNS.map(value)),
+    );
   });
 
   it('refuse column names that are not plain identifiers (they would be written into code)', () => {

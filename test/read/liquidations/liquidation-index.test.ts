@@ -57,8 +57,15 @@ function searches(variants: string[], at: number[]): LiquidationSearch[] {
   const none = { market: null, market_variant: null, from: null, to: null, after_time: null, after_seq: null };
   const out: LiquidationSearch[] = [];
   const exact = [{ from: at[0]!, to: at[1]! }, { from: at[1]! }, { to: at[2]! }];
-  const scopes = [{}, { market: 'SOL-PERP' }, { market: 'BTC-PERP' }, { market_variant: variants[0]! }, { market: 'NOPE-PERP' },
-    { market: 'BTC-PERP', market_variant: variants[0]! }, { market: 'SOL-PERP', market_variant: variants[0]! }];
+  const scopes = [
+    {},
+    { market: 'SOL-PERP' },
+    { market: 'BTC-PERP' },
+    { market_variant: variants[0]! },
+    { market: 'NOPE-PERP' },
+    { market: 'BTC-PERP', market_variant: variants[0]! },
+    { market: 'SOL-PERP', market_variant: variants[0]! },
+  ];
   for (const scope of scopes) {
     for (const bounds of [{}, { to: NOW - 20 * DAY }, { from: NOW - 30 * DAY }, { from: NOW - 40 * DAY, to: NOW - 10 * DAY + 12_345 }, ...exact]) {
       for (const fetch of [2, 41, 501]) out.push({ ...none, ...scope, ...bounds, fetch });
@@ -71,11 +78,15 @@ function searches(variants: string[], at: number[]): LiquidationSearch[] {
 async function compareAll(protocol: Protocol): Promise<number> {
   const index = await loaded(protocol);
   // beta has no variants: its variant scopes are alpha's (no match)
-  const variants = (await t.service.db.querySql(`SELECT DISTINCT market_variant FROM liquidations WHERE protocol = 'alpha' ORDER BY 1`))
-    .map((r) => r.market_variant as string);
+  const variants = (await t.service.db.querySql(`SELECT DISTINCT market_variant FROM liquidations WHERE protocol = 'alpha' ORDER BY 1`)).map((r) => r.market_variant as string);
   // event times to bound on exactly (inclusive from, exclusive to): the oldest decile and two later ones
-  const at = (await t.service.db.querySql(`SELECT epoch_ms(time) AS t FROM liquidations WHERE protocol = $p AND market = 'SOL-PERP'
-    ORDER BY time, seq`, { p: protocol })).map((r) => Number(r.t));
+  const at = (
+    await t.service.db.querySql(
+      `SELECT epoch_ms(time) AS t FROM liquidations WHERE protocol = $p AND market = 'SOL-PERP'
+    ORDER BY time, seq`,
+      { p: protocol },
+    )
+  ).map((r) => Number(r.t));
   let rows = 0;
   for (const q of searches(variants, [at[Math.floor(at.length / 10)]!, at[Math.floor(at.length / 2)]!, at[Math.floor(at.length * 0.8)]!])) {
     rows += await chain(index, q);
@@ -88,7 +99,7 @@ describe('endpoint 5 from the liquidation events in memory', () => {
     expect(await compareAll('alpha')).toBeGreaterThan(2_000);
   }, 120_000);
 
-  it('equals the SQL for beta from beta\'s own index', async () => {
+  it("equals the SQL for beta from beta's own index", async () => {
     expect(await compareAll('beta')).toBeGreaterThan(2_000);
   }, 120_000);
 
@@ -99,6 +110,6 @@ describe('endpoint 5 from the liquidation events in memory', () => {
     for (const batch of sim.advance(NOW + 5 * DAY)) await t.service.append(batch);
     const after = await index.search(all);
     expect(after!.length).toBeGreaterThan(before);
-    expect(after).toEqual((await t.service.db.query('api/alpha-liquidations-search', { protocol: 'alpha',  ...all })).map(servedOf));
+    expect(after).toEqual((await t.service.db.query('api/alpha-liquidations-search', { protocol: 'alpha', ...all })).map(servedOf));
   }, 60_000);
 });

@@ -9,8 +9,18 @@ import { PositionSet, type OpenPositionSearch } from '../../../server/read/open-
  * liquidation price left out of a liq_proximity sort, and a NULL size below every minimum.
  */
 const row = (address: string, id: number, size: number | null, liq: number | null, updated: string | null, source: string): Row => ({
-  position_id: id, address, market: 'SOL-PERP', market_variant: 'v1', side: id % 2 ? 'long' : 'short',
-  current_size_usd: size, updated_at: updated, opened_us: id * 1000, liq_proximity: liq, source, last_seq: id, fill_count: 1,
+  position_id: id,
+  address,
+  market: 'SOL-PERP',
+  market_variant: 'v1',
+  side: id % 2 ? 'long' : 'short',
+  current_size_usd: size,
+  updated_at: updated,
+  opened_us: id * 1000,
+  liq_proximity: liq,
+  source,
+  last_seq: id,
+  fill_count: 1,
 });
 const set = new PositionSet([
   row('A', 1, 100, null, '2026-01-01T00:00:00.000Z', 'event'),
@@ -19,9 +29,19 @@ const set = new PositionSet([
   row('C', 4, 50, 0.2, '2025-12-31T00:00:00.000Z', 'poll'),
   row('0', 5, 50, 0.3, '2026-01-01T12:00:00.000Z', 'event'),
 ]);
-const search = (q: Partial<OpenPositionSearch>) => set.search({
-  market_variant: null, market: null, address: null, side: null, min_size_usd: null, sort_by: 'size', order: 'desc', offset: 0, limit: 50, ...q,
-});
+const search = (q: Partial<OpenPositionSearch>) =>
+  set.search({
+    market_variant: null,
+    market: null,
+    address: null,
+    side: null,
+    min_size_usd: null,
+    sort_by: 'size',
+    order: 'desc',
+    offset: 0,
+    limit: 50,
+    ...q,
+  });
 const ids = (q: Partial<OpenPositionSearch>) => search(q).data.map((r) => r.position_id);
 
 describe('open positions in memory', () => {

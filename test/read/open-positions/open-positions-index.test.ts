@@ -39,8 +39,11 @@ async function viaSql(q: OpenPositionSearch, protocol: Protocol = 'alpha') {
 
 /** Searches covering every sort and order with the filters alone and combined (beta's variant filter: an alpha variant, no match). */
 async function searches(protocol: Protocol = 'alpha'): Promise<OpenPositionSearch[]> {
-  const open = await t.service.db.querySql(`SELECT address, market, coalesce(market_variant, (SELECT max(market_variant) FROM lifecycles)) AS market_variant
-    FROM lifecycles WHERE protocol = $p AND status = 'open' ORDER BY position_id LIMIT 3`, { p: protocol });
+  const open = await t.service.db.querySql(
+    `SELECT address, market, coalesce(market_variant, (SELECT max(market_variant) FROM lifecycles)) AS market_variant
+    FROM lifecycles WHERE protocol = $p AND status = 'open' ORDER BY position_id LIMIT 3`,
+    { p: protocol },
+  );
   const none = { market_variant: null, market: null, address: null, side: null, min_size_usd: null };
   const filters = [
     none,
@@ -55,7 +58,12 @@ async function searches(protocol: Protocol = 'alpha'): Promise<OpenPositionSearc
   for (const f of filters) {
     for (const sort_by of OPEN_POSITION_SORTS as readonly OpenPositionSort[]) {
       for (const order of ['asc', 'desc'] as const) {
-        for (const [offset, limit] of [[0, 500], [7, 20], [100_000, 10]]) out.push({ ...f, sort_by, order, offset: offset!, limit: limit! });
+        for (const [offset, limit] of [
+          [0, 500],
+          [7, 20],
+          [100_000, 10],
+        ])
+          out.push({ ...f, sort_by, order, offset: offset!, limit: limit! });
       }
     }
   }
@@ -97,14 +105,14 @@ async function compareAll(index: OpenPositionsIndex): Promise<number> {
 describe('endpoint 16 from the open positions in memory', () => {
   it('equals the SQL for every sort, order, filter and page', async () => {
     const index = new OpenPositionsIndex(t.service);
-    const [{ n }] = await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM lifecycles WHERE protocol = 'alpha' AND status = 'open'`) as [{ n: number }];
+    const [{ n }] = (await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM lifecycles WHERE protocol = 'alpha' AND status = 'open'`)) as [{ n: number }];
     expect(n).toBeGreaterThan(50);
     expect(await compareAll(index)).toBeGreaterThan(5_000);
   }, 60_000);
 
-  it('equals the SQL for beta from beta\'s own set: searches, summaries, live fields', async () => {
+  it("equals the SQL for beta from beta's own set: searches, summaries, live fields", async () => {
     const index = new OpenPositionsIndex(t.service, 'beta');
-    const [{ n }] = await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM open_lifecycles WHERE protocol = 'beta'`) as [{ n: number }];
+    const [{ n }] = (await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM open_lifecycles WHERE protocol = 'beta'`)) as [{ n: number }];
     expect(n).toBeGreaterThan(50);
     expect(await compareAll(index)).toBeGreaterThan(5_000);
     // every beta position twice (protocol-wide, then in its market), and no alpha one
@@ -120,12 +128,22 @@ describe('endpoint 16 from the open positions in memory', () => {
 
   it("gives endpoint 17's summary exactly as its SQL: exact sums, the same mean leverage bits, the newest update", async () => {
     const index = new OpenPositionsIndex(t.service);
-    const [{ n }] = await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM open_lifecycles WHERE protocol = 'alpha'`) as [{ n: number }];
+    const [{ n }] = (await t.service.db.querySql(`SELECT count(*)::INTEGER AS n FROM open_lifecycles WHERE protocol = 'alpha'`)) as [{ n: number }];
     // every position twice: protocol-wide, then in its market
     expect(await compareSummaries(index)).toBe(2 * n);
     const none = index.summary('NOPE-PERP');
-    expect(none).toEqual({ market: 'NOPE-PERP', snapshot_ts: null, total_positions: 0, long_positions: 0, short_positions: 0,
-      long_notional_usd: 0, short_notional_usd: 0, long_upnl_usd: 0, short_upnl_usd: 0, avg_leverage: 0 });
+    expect(none).toEqual({
+      market: 'NOPE-PERP',
+      snapshot_ts: null,
+      total_positions: 0,
+      long_positions: 0,
+      short_positions: 0,
+      long_notional_usd: 0,
+      short_notional_usd: 0,
+      long_upnl_usd: 0,
+      short_upnl_usd: 0,
+      avg_leverage: 0,
+    });
   });
 
   it('answers endpoint 17 only from a set already loaded for the current generation, never a stale one', async () => {
@@ -133,12 +151,12 @@ describe('endpoint 16 from the open positions in memory', () => {
     expect(index.summary(null)).toBeNull(); // nothing loaded: the route runs the SQL
     await index.search(ALL);
     const before = index.summary(null);
-    expect(before).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha',  market: null }));
+    expect(before).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha', market: null }));
     for (const batch of sim.advance(NOW + 30 * 60_000)) await t.service.append(batch);
     expect(index.summary(null)).toBeNull(); // a newer generation, not loaded yet
     await index.search(ALL);
     const after = index.summary(null);
-    expect(after).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha',  market: null }));
+    expect(after).toEqual(await t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha', market: null }));
     expect(after).not.toEqual(before);
   }, 60_000);
 
@@ -149,7 +167,7 @@ describe('endpoint 16 from the open positions in memory', () => {
     expect(ids.filter((r) => r.status === 'open').length).toBeGreaterThan(40);
     for (const r of ids) {
       const id = r.position_id as number;
-      const sql = await t.service.db.queryOne('api/alpha-position-live', { protocol: 'alpha',  id });
+      const sql = await t.service.db.queryOne('api/alpha-position-live', { protocol: 'alpha', id });
       expect(await index.live(id), `position ${id}`).toEqual(sql ?? null);
     }
   });
@@ -175,7 +193,7 @@ describe('endpoint 16 from the open positions in memory', () => {
       return t.service.db.query(name, params);
     };
     const index = new OpenPositionsIndex({ ...t.service, db });
-    const stats = () => t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha',  market: null });
+    const stats = () => t.service.db.queryOne('api/alpha-open-positions-stats', { protocol: 'alpha', market: null });
     let appends = 0;
     const off = t.service.onAppend(() => void (appends += 1));
     const appendOne = async (until: number) => {

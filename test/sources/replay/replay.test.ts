@@ -31,9 +31,7 @@ afterAll(() => source.cleanup());
 
 /** Journal rows of a data directory, every column, in a canonical order. */
 async function journal(service: Service, kind: string, exclude = ''): Promise<unknown[]> {
-  return service.db.querySql(
-    `SELECT * EXCLUDE (day${exclude}) FROM read_parquet('${join(service.dataDir, 'journal', kind, '*/*/*.parquet')}', hive_partitioning = true) ORDER BY ALL`,
-  );
+  return service.db.querySql(`SELECT * EXCLUDE (day${exclude}) FROM read_parquet('${join(service.dataDir, 'journal', kind, '*/*/*.parquet')}', hive_partitioning = true) ORDER BY ALL`);
 }
 
 const URLS = [

@@ -35,17 +35,21 @@ describe('activity_24h', () => {
     const random = rng(5);
     const M5 = 300_000;
     const ends = [
-      NOW, START, START + 1, START + 86_400_000, NOW + 86_400_000, NOW + 3 * 86_400_000,
-      Math.floor(NOW / M5) * M5, Math.floor(NOW / M5) * M5 + 1, Math.floor(NOW / M5) * M5 - 1,
+      NOW,
+      START,
+      START + 1,
+      START + 86_400_000,
+      NOW + 86_400_000,
+      NOW + 3 * 86_400_000,
+      Math.floor(NOW / M5) * M5,
+      Math.floor(NOW / M5) * M5 + 1,
+      Math.floor(NOW / M5) * M5 - 1,
       ...Array.from({ length: 40 }, () => START + Math.floor(random() * (NOW - START + 86_400_000))),
       ...Array.from({ length: 10 }, () => START + Math.floor(random() * ((NOW - START) / M5)) * M5),
     ];
     let groups = 0;
     for (const now of ends) {
-      const [got, want] = await t.service.db.write(async (w) => [
-        await w.rows(asText('SELECT * FROM activity_24h($now::BIGINT)'), { now }),
-        await w.rows(asText(DEFINITION), { now }),
-      ]);
+      const [got, want] = await t.service.db.write(async (w) => [await w.rows(asText('SELECT * FROM activity_24h($now::BIGINT)'), { now }), await w.rows(asText(DEFINITION), { now })]);
       expect(got, new Date(now).toISOString()).toEqual(want);
       groups += want.length;
     }

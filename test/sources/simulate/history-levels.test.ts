@@ -45,7 +45,10 @@ async function checkRebucketed(label: string, fine: Row[], fields: string[], coa
     }
     const coarse = await coarseOf(interval);
     const where = `${label} ${interval} ${w}`;
-    expect(coarse.map((r) => ms(r.time!)), where).toEqual([...expected.keys()]);
+    expect(
+      coarse.map((r) => ms(r.time!)),
+      where,
+    ).toEqual([...expected.keys()]);
     for (const r of coarse) {
       const want = expected.get(ms(r.time!))!;
       for (const f of fields) {
@@ -67,55 +70,62 @@ const SCOPES = ['', '&market=SOL-PERP'];
 
 describe('history at 1h / 4h / 1d equals the 5-minute series re-bucketed', () => {
   it('9 volume: Σ of the 5-minute rows per bucket', async () => {
-    for (const w of WINDOWS) for (const scope of SCOPES) {
-      const fine = await rows(`/v1/alpha/volume/history?interval=5m&${w}${scope}`);
-      expect(fine.length, `${w}${scope}`).toBeGreaterThan(0);
-      await checkRebucketed('9', fine, ['volume_usd', 'fees_usd'], (i) => rows(`/v1/alpha/volume/history?interval=${i}&${w}${scope}`), `${w}${scope}`);
-    }
+    for (const w of WINDOWS)
+      for (const scope of SCOPES) {
+        const fine = await rows(`/v1/alpha/volume/history?interval=5m&${w}${scope}`);
+        expect(fine.length, `${w}${scope}`).toBeGreaterThan(0);
+        await checkRebucketed('9', fine, ['volume_usd', 'fees_usd'], (i) => rows(`/v1/alpha/volume/history?interval=${i}&${w}${scope}`), `${w}${scope}`);
+      }
   });
 
   it('6 liquidations: Σ of the liquidation events (endpoint 5) per bucket', async () => {
-    for (const w of WINDOWS) for (const scope of SCOPES) {
-      // the raw events of the window, as 5-minute pieces in the history's shape
-      const events: Row[] = [];
-      let cursor = '';
-      for (;;) {
-        const res = await t.get(`/v1/alpha/liquidations/search?limit=500&${w}${scope}${cursor}`, 'premium');
-        const body = (await res.json()) as { data: Row[]; next_cursor: string | null };
-        events.push(...body.data);
-        if (!body.next_cursor) break;
-        cursor = `&cursor=${body.next_cursor}`;
+    for (const w of WINDOWS)
+      for (const scope of SCOPES) {
+        // the raw events of the window, as 5-minute pieces in the history's shape
+        const events: Row[] = [];
+        let cursor = '';
+        for (;;) {
+          const res = await t.get(`/v1/alpha/liquidations/search?limit=500&${w}${scope}${cursor}`, 'premium');
+          const body = (await res.json()) as { data: Row[]; next_cursor: string | null };
+          events.push(...body.data);
+          if (!body.next_cursor) break;
+          cursor = `&cursor=${body.next_cursor}`;
+        }
+        expect(events.length, `${w}${scope}`).toBeGreaterThan(0);
+        const fine = events
+          .map((e) => ({
+            time: e.time!,
+            count: 1,
+            fees_usd: e.liquidation_fee_usd!,
+            long_usd: e.side === 'long' ? e.size_usd! : 0,
+            short_usd: e.side === 'short' ? e.size_usd! : 0,
+            total_usd: e.size_usd!,
+          }))
+          .sort((x, y) => ms(x.time) - ms(y.time));
+        await checkRebucketed('6', fine, ['count', 'long_usd', 'short_usd', 'total_usd', 'fees_usd'], (i) => rows(`/v1/alpha/liquidations/history?interval=${i}&${w}${scope}`), `${w}${scope}`);
       }
-      expect(events.length, `${w}${scope}`).toBeGreaterThan(0);
-      const fine = events.map((e) => ({
-        time: e.time!, count: 1, fees_usd: e.liquidation_fee_usd!,
-        long_usd: e.side === 'long' ? e.size_usd! : 0, short_usd: e.side === 'short' ? e.size_usd! : 0,
-        total_usd: e.size_usd!,
-      })).sort((x, y) => ms(x.time) - ms(y.time));
-      await checkRebucketed('6', fine, ['count', 'long_usd', 'short_usd', 'total_usd', 'fees_usd'],
-        (i) => rows(`/v1/alpha/liquidations/history?interval=${i}&${w}${scope}`), `${w}${scope}`);
-    }
   });
 
   it('8 open interest: each bucket is the 5-minute row that holds its end (or the window end)', async () => {
-    for (const w of WINDOWS.slice(1)) for (const scope of SCOPES) {
-      const fine = await rows(`/v1/alpha/open-interest/history?interval=5m&${w}${scope}`);
-      const at = new Map(fine.map((r) => [ms(r.time!), r]));
-      const to = w.includes('&to=') ? ms(w.split('&to=')[1]!) : NOW;
-      for (const interval of ['1h', '4h', '1d']) {
-        const step = STEP[interval]!;
-        const coarse = await rows(`/v1/alpha/open-interest/history?interval=${interval}&${w}${scope}`);
-        const label = `8 ${interval} ${w}${scope}`;
-        expect(coarse.length, label).toBeGreaterThan(0);
-        for (const r of coarse) {
-          const end = Math.min(ms(r.time!) + step, to);
-          const five = at.get(Math.floor((end - 1) / M5) * M5);
-          expect(five, `${label} ${r.time}`).toBeDefined();
-          for (const f of ['long_usd', 'short_usd', 'total_usd']) {
-            expect(micro(r[f]!), `${label} ${r.time} ${f}`).toBe(micro(five![f]!));
+    for (const w of WINDOWS.slice(1))
+      for (const scope of SCOPES) {
+        const fine = await rows(`/v1/alpha/open-interest/history?interval=5m&${w}${scope}`);
+        const at = new Map(fine.map((r) => [ms(r.time!), r]));
+        const to = w.includes('&to=') ? ms(w.split('&to=')[1]!) : NOW;
+        for (const interval of ['1h', '4h', '1d']) {
+          const step = STEP[interval]!;
+          const coarse = await rows(`/v1/alpha/open-interest/history?interval=${interval}&${w}${scope}`);
+          const label = `8 ${interval} ${w}${scope}`;
+          expect(coarse.length, label).toBeGreaterThan(0);
+          for (const r of coarse) {
+            const end = Math.min(ms(r.time!) + step, to);
+            const five = at.get(Math.floor((end - 1) / M5) * M5);
+            expect(five, `${label} ${r.time}`).toBeDefined();
+            for (const f of ['long_usd', 'short_usd', 'total_usd']) {
+              expect(micro(r[f]!), `${label} ${r.time} ${f}`).toBe(micro(five![f]!));
+            }
           }
         }
       }
-    }
   });
 });

@@ -114,7 +114,11 @@ describe('simulator above scale 1: tourists', () => {
     expect(ones).toBeGreaterThan(0.5);
     expect(ones).toBeLessThan(0.66);
     expect(Math.max(...visits)).toBeGreaterThan(50);
-    for (const [t, v, p] of [[0, 0, 'alpha'], [4_194_303, 399, 'beta'], [12_345, 7, 'beta']] as const) {
+    for (const [t, v, p] of [
+      [0, 0, 'alpha'],
+      [4_194_303, 399, 'beta'],
+      [12_345, 7, 'beta'],
+    ] as const) {
       expect(parseVisitRef(visitRef(t, v, p))).toEqual({ tourist: t, visit: v, protocol: p });
     }
   });

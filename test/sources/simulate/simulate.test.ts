@@ -152,7 +152,7 @@ describe('simulator: determinism', () => {
     expect(() => Simulator.restore({ version: 999 })).toThrow(/invalid state/);
   });
 
-  it('reads a version-2 state: an open position\'s increases start from its size and own entry', () => {
+  it("reads a version-2 state: an open position's increases start from its size and own entry", () => {
     const sim = new Simulator(OPTS);
     sim.advance(OPTS.start + DAY);
     const v3 = sim.saveState() as SimulatorState;
@@ -182,7 +182,10 @@ describe('simulator: determinism', () => {
       const cp = b.checkpoint as { simulatedTo: number };
       pr.check(cp.simulatedTo > prevEnd && Math.floor(prevEnd / DAY) === Math.floor((cp.simulatedTo - 1) / DAY), () => `batch ${prevEnd}..${cp.simulatedTo}`);
       const inside = (t: number) => t >= prevEnd && t < cp.simulatedTo;
-      pr.check(b.fills.every((f) => inside(f.time)), () => `fill outside batch ${prevEnd}`);
+      pr.check(
+        b.fills.every((f) => inside(f.time)),
+        () => `fill outside batch ${prevEnd}`,
+      );
       pr.check(b.marketSnapshots.every((x) => inside(x.time)) && b.positionSnapshots.every((x) => inside(x.time)), () => `snapshot outside batch ${prevEnd}`);
       for (let i = 1; i < b.fills.length; i++) pr.check(b.fills[i]!.time >= b.fills[i - 1]!.time, () => `fill order at ${b.fills[i]!.time}`);
       prevEnd = cp.simulatedTo;
@@ -318,7 +321,7 @@ describe('simulator: fills', () => {
         const x0 = o.L - o.S;
         const x1 = x0 + (f.side === 'long' ? micros(d) : -micros(d));
         const rate = Math.abs(x1) < Math.abs(x0) ? ALPHA.orderFeeImprove : ALPHA.orderFeeWorsen;
-        if (d !== 0) (rate === ALPHA.orderFeeImprove ? improving++ : worsening++);
+        if (d !== 0) rate === ALPHA.orderFeeImprove ? improving++ : worsening++;
         pr.near(f.fee_usd, Math.abs(d) * rate, 1e-6, () => `alpha order fee ${at()}`);
         pr.check(Math.abs(f.price / f.index_price - 1) <= ALPHA.priceImpactCap + 1e-12, () => `impact over the cap ${at()}`);
         if (f.type === 'liquidation') {
@@ -476,7 +479,12 @@ describe('simulator: liquidations', () => {
 
   it('leaves no open position past its liquidation condition at a snapshot minute', () => {
     const pr = new Problems();
-    interface Pos { f: IncomingFill; tokens: number; cumB: number; cumFP: number }
+    interface Pos {
+      f: IncomingFill;
+      tokens: number;
+      cumB: number;
+      cumFP: number;
+    }
     const open = new Map<string, Pos>();
     const liqTimes = new Map<string, number[]>();
     for (const f of run.fills) if (f.type === 'liquidation') liqTimes.set(f.position_key, [...(liqTimes.get(f.position_key) ?? []), f.time]);

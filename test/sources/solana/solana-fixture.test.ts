@@ -26,30 +26,54 @@ const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const mintAccount = (decimals: number) => concat(zeros(4), zeros(32), u64(0), u8(decimals), u8(1), zeros(4), zeros(32));
 
 describe('the real TradeEvent and Market account', () => {
-  it('the TradeEvent decodes to the fixture\'s values', () => {
+  it("the TradeEvent decodes to the fixture's values", () => {
     expect(tradeBytes.subarray(0, 8).toString('hex')).toBe('bddb7fd34ee661ee');
     const ev = decodeTradeEvent(tradeBytes.subarray(8));
     const d = fixture.trade_event.decoded;
     const state = (s: Record<string, string | number>) => ({
-      tradeId: BigInt(s.trade_id!), increasedAt: BigInt(s.increased_at!), updatedAtSlot: BigInt(s.updated_at_slot!), decreasedAt: BigInt(s.decreased_at!),
-      sizeInTokens: BigInt(s.size_in_tokens!), collateralAmount: BigInt(s.collateral_amount!), sizeInUsd: BigInt(s.size_in_usd!),
-      borrowingFactor: BigInt(s.borrowing_factor!), fundingFeeAmountPerSize: BigInt(s.funding_fee_amount_per_size!),
+      tradeId: BigInt(s.trade_id!),
+      increasedAt: BigInt(s.increased_at!),
+      updatedAtSlot: BigInt(s.updated_at_slot!),
+      decreasedAt: BigInt(s.decreased_at!),
+      sizeInTokens: BigInt(s.size_in_tokens!),
+      collateralAmount: BigInt(s.collateral_amount!),
+      sizeInUsd: BigInt(s.size_in_usd!),
+      borrowingFactor: BigInt(s.borrowing_factor!),
+      fundingFeeAmountPerSize: BigInt(s.funding_fee_amount_per_size!),
       longTokenClaimableFundingAmountPerSize: BigInt(s.long_token_claimable_funding_amount_per_size!),
       shortTokenClaimableFundingAmountPerSize: BigInt(s.short_token_claimable_funding_amount_per_size!),
     });
     const mm = (p: { min: string; max: string }) => ({ min: BigInt(p.min), max: BigInt(p.max) });
     expect(ev).toEqual({
-      flags: d.flags, tradeId: BigInt(d.trade_id), authority: d.authority, store: d.store, marketToken: d.market_token, user: d.user,
-      position: d.position, order: d.order, finalOutputToken: d.final_output_token, ts: BigInt(d.ts), slot: BigInt(d.slot),
-      before: state(d.before), after: state(d.after), transferOutExecuted: d.transfer_out_executed,
+      flags: d.flags,
+      tradeId: BigInt(d.trade_id),
+      authority: d.authority,
+      store: d.store,
+      marketToken: d.market_token,
+      user: d.user,
+      position: d.position,
+      order: d.order,
+      finalOutputToken: d.final_output_token,
+      ts: BigInt(d.ts),
+      slot: BigInt(d.slot),
+      before: state(d.before),
+      after: state(d.after),
+      transferOutExecuted: d.transfer_out_executed,
       prices: { index: mm(d.prices.index), long: mm(d.prices.long), short: mm(d.prices.short) },
-      executionPrice: BigInt(d.execution_price), priceImpactValue: BigInt(d.price_impact_value), priceImpactDiff: BigInt(d.price_impact_diff),
-      pnl: BigInt(d.pnl), uncappedPnl: BigInt(d.uncapped_pnl),
+      executionPrice: BigInt(d.execution_price),
+      priceImpactValue: BigInt(d.price_impact_value),
+      priceImpactDiff: BigInt(d.price_impact_diff),
+      pnl: BigInt(d.pnl),
+      uncappedPnl: BigInt(d.uncapped_pnl),
       fees: {
-        orderFeeForReceiver: BigInt(d.fees.order_fee_for_receiver), orderFeeForPool: BigInt(d.fees.order_fee_for_pool),
-        liquidationFee: BigInt(d.fees.liquidation_fee), liquidationFeeForReceiver: BigInt(d.fees.liquidation_fee_for_receiver),
-        totalBorrowingFee: BigInt(d.fees.total_borrowing_fee), borrowingFeeForReceiver: BigInt(d.fees.borrowing_fee_for_receiver),
-        fundingFee: BigInt(d.fees.funding_fee), claimableFundingLong: BigInt(d.fees.claimable_funding_long_token),
+        orderFeeForReceiver: BigInt(d.fees.order_fee_for_receiver),
+        orderFeeForPool: BigInt(d.fees.order_fee_for_pool),
+        liquidationFee: BigInt(d.fees.liquidation_fee),
+        liquidationFeeForReceiver: BigInt(d.fees.liquidation_fee_for_receiver),
+        totalBorrowingFee: BigInt(d.fees.total_borrowing_fee),
+        borrowingFeeForReceiver: BigInt(d.fees.borrowing_fee_for_receiver),
+        fundingFee: BigInt(d.fees.funding_fee),
+        claimableFundingLong: BigInt(d.fees.claimable_funding_long_token),
         claimableFundingShort: BigInt(d.fees.claimable_funding_short_token),
       },
       outputAmounts: d.output_amounts.map(BigInt),
@@ -59,7 +83,11 @@ describe('the real TradeEvent and Market account', () => {
   it('the Market account decodes to its name, market token and mints', () => {
     const d = fixture.market_account.decoded;
     expect(decodeMarketAccount(marketBytes)).toEqual({
-      name: d.name, marketToken: d.market_token_mint, indexMint: d.index_token_mint, longMint: d.long_token_mint, shortMint: d.short_token_mint,
+      name: d.name,
+      marketToken: d.market_token_mint,
+      indexMint: d.index_token_mint,
+      longMint: d.long_token_mint,
+      shortMint: d.short_token_mint,
     });
   });
 
@@ -82,8 +110,15 @@ describe('the real TradeEvent and Market account', () => {
       expect(rejected).toEqual([]);
       const f = fills[0]!;
       expect(f).toMatchObject({
-        protocol: e.protocol, type: e.type, side: e.side, market: e.market, market_variant: e.market_variant, address: e.address,
-        position_key: e.position_key, slot: e.slot, collateral_token: 'USDC',
+        protocol: e.protocol,
+        type: e.type,
+        side: e.side,
+        market: e.market,
+        market_variant: e.market_variant,
+        address: e.address,
+        position_key: e.position_key,
+        slot: e.slot,
+        collateral_token: 'USDC',
       });
       expect(new Date(f.time).toISOString()).toBe(e.time);
       expect(f.size_delta_usd).toBeCloseTo(e.size_delta_usd, 5);

@@ -92,7 +92,10 @@ describe('solana source end to end (mock RPC)', () => {
       chain.add(f.protocol === 'alpha' ? ALPHA_PROGRAM : BETA_PROGRAM, encoder.encode(f));
     });
     const last = fills[fills.length - 1]!;
-    for (const [program, f] of [[ALPHA_PROGRAM, fills.find((x) => x.protocol === 'alpha')!], [BETA_PROGRAM, fills.find((x) => x.protocol === 'beta')!]] as const) {
+    for (const [program, f] of [
+      [ALPHA_PROGRAM, fills.find((x) => x.protocol === 'alpha')!],
+      [BETA_PROGRAM, fills.find((x) => x.protocol === 'beta')!],
+    ] as const) {
       const failed = encoder.encode({ ...f, tx: `${f.tx.slice(0, 40)}Failed`, slot: last.slot });
       chain.add(program, failed, { InstructionError: [0, { Custom: 6000 }] });
     }
@@ -140,12 +143,35 @@ describe('solana source end to end (mock RPC)', () => {
     const byTx = new Map(rows.map((r) => [r.tx as string, r]));
     const contractEntry = entriesByContract(expected);
     const problems: string[] = [];
-    const exact = ['protocol', 'slot', 'event_index', 'position_key', 'address', 'market', 'market_variant', 'side', 'type',
-      'size_delta_usd', 'position_size_usd', 'collateral_delta_usd', 'position_collateral_usd', 'pnl_delta_usd', 'fee_usd',
-      'borrowing_fee_usd', 'funding_fee_usd', 'liquidation_fee_usd', 'funding_earned_usd', 'fee_total_usd', 'collateral_token'] as const;
+    const exact = [
+      'protocol',
+      'slot',
+      'event_index',
+      'position_key',
+      'address',
+      'market',
+      'market_variant',
+      'side',
+      'type',
+      'size_delta_usd',
+      'position_size_usd',
+      'collateral_delta_usd',
+      'position_collateral_usd',
+      'pnl_delta_usd',
+      'fee_usd',
+      'borrowing_fee_usd',
+      'funding_fee_usd',
+      'liquidation_fee_usd',
+      'funding_earned_usd',
+      'fee_total_usd',
+      'collateral_token',
+    ] as const;
     for (const f of expected) {
       const r = byTx.get(f.tx);
-      if (!r) { problems.push(`missing ${f.tx}`); continue; }
+      if (!r) {
+        problems.push(`missing ${f.tx}`);
+        continue;
+      }
       for (const k of exact) if (r[k] !== f[k]) problems.push(`${f.tx} ${f.type} ${k}: ${String(r[k])} vs ${String(f[k])}`);
       if (Date.parse(`${String(r.time)}Z`.replace('ZZ', 'Z')) !== f.time) problems.push(`${f.tx} time ${String(r.time)} vs ${f.time}`);
       // prices pass through integers: alpha unit prices × 1e20 (relative 1e-9), beta 6 decimals
@@ -169,12 +195,15 @@ describe('solana source end to end (mock RPC)', () => {
 
     // the same lifecycles (position ids differ only by the order of protocols within a slot)
     const lifecycles = async (s: Service) =>
-      (await s.db.querySql('SELECT * EXCLUDE (position_id, first_seq, last_seq, entry_price, exit_price, max_leverage) FROM lifecycles ORDER BY protocol, position_key, opened_at'));
+      await s.db.querySql('SELECT * EXCLUDE (position_id, first_seq, last_seq, entry_price, exit_price, max_leverage) FROM lifecycles ORDER BY protocol, position_key, opened_at');
     const [mine, theirs] = [await lifecycles(service), await lifecycles(reference)];
     expect(mine.length).toBe(theirs.length);
     expect(mine).toEqual(theirs);
     // the invalid fill: quarantined once (stop and restart included), counted, and nothing else
-    const quarantined = readFileSync(join(data.dir, 'quarantine', 'solana.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const quarantined = readFileSync(join(data.dir, 'quarantine', 'solana.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(quarantined).toEqual([expect.objectContaining({ event: expect.stringMatching(/IncreasePositionEvent/), reason: expect.stringMatching(/does not fit the journal's DECIMAL\(18,6\)/) })]);
     expect(service.source.get()).toMatchObject({ source: 'solana', quarantined: 1 });
     // the source went on: fills of both programs after the bad one are in

@@ -20,12 +20,28 @@ const WSOL = key(3);
 
 /** The market of test/sources/solana/solana-market-state.test.ts without its pools (the events bring them). */
 const account = decodeAlphaMarket({
-  pubkey: 'M', owner: ALPHA,
+  pubkey: 'M',
+  owner: ALPHA,
   data: laid(9176, [
-    [0, fromHex('dbbed53700e3c69a')], [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')], [88, key(1).bytes], [120, WSOL.bytes], [152, WSOL.bytes], [184, key(4).bytes],
-    [680, u128(5n * 10n ** 11n)], [712, u128(E20)], [728, u128(E20 / 2n)], [760, u128(10n ** 12n)], [792, u128(3n * 10n ** 12n)],
-    [824, u128(E20)], [840, u128(2n * 10n ** 12n)], [856, u128(5n * 10n ** 12n)], [968, u128(E20)], [1208, u128(500_000n * E20)], [1224, u128(500_000n * E20)],
-    [1992, u128(10_000n * 10n ** 9n)], [2008, u128(500_000n * 10n ** 6n)],
+    [0, fromHex('dbbed53700e3c69a')],
+    [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
+    [88, key(1).bytes],
+    [120, WSOL.bytes],
+    [152, WSOL.bytes],
+    [184, key(4).bytes],
+    [680, u128(5n * 10n ** 11n)],
+    [712, u128(E20)],
+    [728, u128(E20 / 2n)],
+    [760, u128(10n ** 12n)],
+    [792, u128(3n * 10n ** 12n)],
+    [824, u128(E20)],
+    [840, u128(2n * 10n ** 12n)],
+    [856, u128(5n * 10n ** 12n)],
+    [968, u128(E20)],
+    [1208, u128(500_000n * E20)],
+    [1224, u128(500_000n * E20)],
+    [1992, u128(10_000n * 10n ** 9n)],
+    [2008, u128(500_000n * 10n ** 6n)],
   ]),
 });
 const PRICES: AlphaPrices = { index: { min: 10n ** 13n, max: 10n ** 13n }, long: { min: 10n ** 13n, max: 10n ** 13n }, short: { min: 10n ** 14n, max: 10n ** 14n } };
@@ -34,9 +50,21 @@ const pool = (long: bigint, short: bigint) => concat(Uint8Array.of(0), new Uint8
 /** discriminator + body: rev, market token, pool kinds and pools, one Clocks (borrowing / funding clock), no OtherState */
 function event(token: Uint8Array, pools: [number, Uint8Array][], clock: number): Uint8Array {
   return concat(
-    fromHex('d5cd28f571e63a12'), le(1n, 8), token,
-    le(pools.length, 4), Uint8Array.from(pools.map(([k]) => k)), le(pools.length, 4), ...pools.map(([, p]) => p),
-    le(1, 4), new Uint8Array(8), le(1n, 8), le(clock, 8), le(clock, 8), le(clock, 8), new Uint8Array(16), new Uint8Array(24),
+    fromHex('d5cd28f571e63a12'),
+    le(1n, 8),
+    token,
+    le(pools.length, 4),
+    Uint8Array.from(pools.map(([k]) => k)),
+    le(pools.length, 4),
+    ...pools.map(([, p]) => p),
+    le(1, 4),
+    new Uint8Array(8),
+    le(1n, 8),
+    le(clock, 8),
+    le(clock, 8),
+    le(clock, 8),
+    new Uint8Array(16),
+    new Uint8Array(24),
     le(0, 4),
   );
 }
@@ -47,7 +75,16 @@ describe('alpha market state history from MarketStateUpdated', () => {
     const prices = () => PRICES;
     const s = M0 / 1000;
     // minute 0: open interest and borrowing factors arrive (longs 300k in 3,000 SOL, shorts 200k, then 100k)
-    const first = event(key(1).bytes, [[3, pool(300_000n * E20, 0n)], [4, pool(0n, 200_000n * E20)], [5, pool(3_000n * 10n ** 9n, 0n)], [8, pool(5n * 10n ** 18n, 0n)]], s);
+    const first = event(
+      key(1).bytes,
+      [
+        [3, pool(300_000n * E20, 0n)],
+        [4, pool(0n, 200_000n * E20)],
+        [5, pool(3_000n * 10n ** 9n, 0n)],
+        [8, pool(5n * 10n ** 18n, 0n)],
+      ],
+      s,
+    );
     expect(h.record(txOf(ALPHA, [first]), M0 + 10_000, prices)).toEqual([]);
     expect(h.record(txOf(ALPHA, [event(key(1).bytes, [[4, pool(0n, 100_000n * E20)]], s + 30)]), M0 + 30_000, prices)).toEqual([]);
     // an event of another market (not in the store's accounts) is ignored; a malformed one skipped
@@ -72,7 +109,16 @@ describe('alpha market state history from MarketStateUpdated', () => {
 
   it('writes nothing for a market whose index decimals or prices are unknown', () => {
     const h = new AlphaMarketHistory(new Map([[account.marketTokenMint, account]]), new Map());
-    const all = event(key(1).bytes, [[3, pool(1n, 0n)], [4, pool(0n, 1n)], [5, pool(1n, 0n)], [8, pool(1n, 1n)]], M0 / 1000);
+    const all = event(
+      key(1).bytes,
+      [
+        [3, pool(1n, 0n)],
+        [4, pool(0n, 1n)],
+        [5, pool(1n, 0n)],
+        [8, pool(1n, 1n)],
+      ],
+      M0 / 1000,
+    );
     h.record(txOf(ALPHA, [all]), M0, () => PRICES);
     expect(h.record(txOf(ALPHA, [all]), M0 + 60_000, () => PRICES)).toEqual([]);
   });

@@ -30,8 +30,19 @@ const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const SOL_CUSTODY = '7xS2gz2bTp3fwCC7knJvUWTEU9Tycczu6VhJYKgi1wdz';
 const USDC_CUSTODY = 'G18jKKXQwBbrHeiK3C9MRXhkHsLHf7XgCSisykV46EZa';
 const [MARKET, MARKET_TOKEN, TOKEN_MAP, FEED_SOL, AG_SOL, AG_USDC, PYTH_SOL, PYTH_USDC, P1, P2, TRADER, BROKEN_MARKET, P3] = [
-  'market', 'market-token', 'token-map', 'feed-sol', 'ag-sol', 'ag-usdc', 'pyth-sol', 'pyth-usdc', 'alpha-position', 'beta-position', 'trader',
-  'broken-market', 'unknown-position',
+  'market',
+  'market-token',
+  'token-map',
+  'feed-sol',
+  'ag-sol',
+  'ag-usdc',
+  'pyth-sol',
+  'pyth-usdc',
+  'alpha-position',
+  'beta-position',
+  'trader',
+  'broken-market',
+  'unknown-position',
 ].map(labelKey) as [string, string, string, string, string, string, string, string, string, string, string, string, string];
 
 /** USDC is priced by Pyth in this token map: its sponsored push feed (oracle-prices.md §3c), no store PriceFeed */
@@ -48,68 +59,238 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The accounts of both programs, as in test/sources/solana/solana-market-state.test.ts (its comments give the numbers). */
 function book(): AccountBook {
   const b = new AccountBook();
-  b.set(STORE, ALPHA, laid(4600, [[0, fromHex('8230f7f4b6bf1e1a')], [4568, k(TOKEN_MAP)]]));
-  b.set(TOKEN_MAP, ALPHA, laid(8564 + 2 * 328, [
-    [0, fromHex('6b2b1b18f53e917e')], [48, k(WSOL)], [80, Uint8Array.of(0)], [81, k(USDC)], [113, Uint8Array.of(1)], [8496, le(2, 4)],
-    [8564 + 33, Uint8Array.of(9)], [8564 + 328 + 33, Uint8Array.of(6)],
-    [8564 + 328 + 35, Uint8Array.of(1)], [8564 + 328 + 36 + 64, fromHex(USDC_FEED_ID)], // USDC: expected provider Pyth, feeds[1]
-  ]));
-  const feed = (token: string, price: bigint) => laid(488, [
-    [0, fromHex('bd67fc179823f39c')], [24, k(STORE)], [88, k(token)], [168, Uint8Array.of(8)], [176, le(C0S - 10, 8)], [184, u128(price)], [200, u128(price)], [216, u128(price)],
-  ]);
+  b.set(
+    STORE,
+    ALPHA,
+    laid(4600, [
+      [0, fromHex('8230f7f4b6bf1e1a')],
+      [4568, k(TOKEN_MAP)],
+    ]),
+  );
+  b.set(
+    TOKEN_MAP,
+    ALPHA,
+    laid(8564 + 2 * 328, [
+      [0, fromHex('6b2b1b18f53e917e')],
+      [48, k(WSOL)],
+      [80, Uint8Array.of(0)],
+      [81, k(USDC)],
+      [113, Uint8Array.of(1)],
+      [8496, le(2, 4)],
+      [8564 + 33, Uint8Array.of(9)],
+      [8564 + 328 + 33, Uint8Array.of(6)],
+      [8564 + 328 + 35, Uint8Array.of(1)],
+      [8564 + 328 + 36 + 64, fromHex(USDC_FEED_ID)], // USDC: expected provider Pyth, feeds[1]
+    ]),
+  );
+  const feed = (token: string, price: bigint) =>
+    laid(488, [
+      [0, fromHex('bd67fc179823f39c')],
+      [24, k(STORE)],
+      [88, k(token)],
+      [168, Uint8Array.of(8)],
+      [176, le(C0S - 10, 8)],
+      [184, u128(price)],
+      [200, u128(price)],
+      [216, u128(price)],
+    ]);
   b.set(FEED_SOL, ALPHA, feed(WSOL, 100n * 10n ** 8n));
   // USDC's push feed: Full PriceUpdateV2, $1.00000000 ± 0 (expo −8)
-  b.set(PUSH_USDC, PYTH, laid(134, [[0, fromHex('22f123639d7ef4cd')], [40, Uint8Array.of(1)], [41, fromHex(USDC_FEED_ID)], [73, le(10n ** 8n, 8)], [89, le(-8, 4)], [93, le(C0S - 10, 8)]]));
-  b.set(MARKET, ALPHA, laid(9176, [
-    [0, fromHex('dbbed53700e3c69a')], [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
-    [88, k(MARKET_TOKEN)], [120, k(WSOL)], [152, k(WSOL)], [184, k(USDC)], [216, k(STORE)],
-    [376, u128(E20)], [392, u128(E20 / 100n)], [552, u128(5n * E20 / 10_000n)], [568, u128(7n * E20 / 10_000n)],
-    [680, u128(5n * 10n ** 11n)], [712, u128(E20)], [728, u128(E20 / 2n)], [760, u128(10n ** 12n)], [792, u128(3n * 10n ** 12n)],
-    [824, u128(E20)], [840, u128(2n * 10n ** 12n)], [856, u128(5n * 10n ** 12n)],
-    [968, u128(E20)], [1208, u128(500_000n * E20)], [1224, u128(500_000n * E20)], [1256, u128(E20 / 100n)],
-    [1992, u128(10_000n * 10n ** 9n)], [2008, u128(500_000n * 10n ** 6n)],
-    [2184, u128(300_000n * E20)], [2264, u128(100_000n * E20)], [2312, u128(3_000n * 10n ** 9n)],
-    [2504, u128(5n * 10n ** 18n)], [2568, u128(2n * 10n ** 15n)], [2696, u128(3n * 10n ** 14n)], [2712, u128(2n * 10n ** 12n)],
-    [4032, le(C0S - 100, 8)], [4040, le(C0S - 100, 8)],
-  ]));
-  b.set(P1, ALPHA, laid(680, [
-    [0, fromHex('aabc8fe47a40f7d0')], [10, k(STORE)], [42, Uint8Array.of(1)], [56, k(TRADER)], [88, k(MARKET_TOKEN)], [120, k(WSOL)],
-    [184, u128(300n * 10n ** 9n)], [200, u128(50n * 10n ** 9n)], [216, u128(30_000n * E20)], [232, u128(4n * 10n ** 18n)],
-    [248, u128(10n ** 15n)], [264, u128(2n * 10n ** 14n)], [280, u128(10n ** 12n)],
-  ]));
+  b.set(
+    PUSH_USDC,
+    PYTH,
+    laid(134, [
+      [0, fromHex('22f123639d7ef4cd')],
+      [40, Uint8Array.of(1)],
+      [41, fromHex(USDC_FEED_ID)],
+      [73, le(10n ** 8n, 8)],
+      [89, le(-8, 4)],
+      [93, le(C0S - 10, 8)],
+    ]),
+  );
+  b.set(
+    MARKET,
+    ALPHA,
+    laid(9176, [
+      [0, fromHex('dbbed53700e3c69a')],
+      [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
+      [88, k(MARKET_TOKEN)],
+      [120, k(WSOL)],
+      [152, k(WSOL)],
+      [184, k(USDC)],
+      [216, k(STORE)],
+      [376, u128(E20)],
+      [392, u128(E20 / 100n)],
+      [552, u128((5n * E20) / 10_000n)],
+      [568, u128((7n * E20) / 10_000n)],
+      [680, u128(5n * 10n ** 11n)],
+      [712, u128(E20)],
+      [728, u128(E20 / 2n)],
+      [760, u128(10n ** 12n)],
+      [792, u128(3n * 10n ** 12n)],
+      [824, u128(E20)],
+      [840, u128(2n * 10n ** 12n)],
+      [856, u128(5n * 10n ** 12n)],
+      [968, u128(E20)],
+      [1208, u128(500_000n * E20)],
+      [1224, u128(500_000n * E20)],
+      [1256, u128(E20 / 100n)],
+      [1992, u128(10_000n * 10n ** 9n)],
+      [2008, u128(500_000n * 10n ** 6n)],
+      [2184, u128(300_000n * E20)],
+      [2264, u128(100_000n * E20)],
+      [2312, u128(3_000n * 10n ** 9n)],
+      [2504, u128(5n * 10n ** 18n)],
+      [2568, u128(2n * 10n ** 15n)],
+      [2696, u128(3n * 10n ** 14n)],
+      [2712, u128(2n * 10n ** 12n)],
+      [4032, le(C0S - 100, 8)],
+      [4040, le(C0S - 100, 8)],
+    ]),
+  );
+  b.set(
+    P1,
+    ALPHA,
+    laid(680, [
+      [0, fromHex('aabc8fe47a40f7d0')],
+      [10, k(STORE)],
+      [42, Uint8Array.of(1)],
+      [56, k(TRADER)],
+      [88, k(MARKET_TOKEN)],
+      [120, k(WSOL)],
+      [184, u128(300n * 10n ** 9n)],
+      [200, u128(50n * 10n ** 9n)],
+      [216, u128(30_000n * E20)],
+      [232, u128(4n * 10n ** 18n)],
+      [248, u128(10n ** 15n)],
+      [264, u128(2n * 10n ** 14n)],
+      [280, u128(10n ** 12n)],
+    ]),
+  );
   // a Market account cut short (a layout the decoder cannot trust) is skipped with a warning
   b.set(BROKEN_MARKET, ALPHA, b.accounts.get(MARKET)!.data.slice(0, 4000));
   // an open position on chain that the journal does not hold open gets no snapshot
   b.set(P3, ALPHA, b.accounts.get(P1)!.data.slice());
-  b.set(JLP, BETA, laid(100, [[0, fromHex('f19a6d0411b16dbc')], [8, le(4, 4)], [12, new TextEncoder().encode('Pool')], [16, le(2, 4)], [20, k(SOL_CUSTODY)], [52, k(USDC_CUSTODY)], [84, u128(1n)]]));
-  b.set(SOL_CUSTODY, BETA, laid(1060, [
-    [0, fromHex('01b830515d833f91')], [8, k(JLP)], [40, k(WSOL)], [104, Uint8Array.of(9)], [106, k(PYTH_SOL)], [138, Uint8Array.of(2)],
-    [151, le(1_250_000_000_000_000n, 8)], [175, le(5_000_000n, 8)], [222, le(1_000_000n, 8)], [230, le(400_000n, 8)],
-    [262, u128(123_456_789_012n)], [278, le(C0S, 8)], [304, le(7n, 8)],
-    [352, le(500n, 8)], [360, le(15_000n, 8)], [368, le(4_000n, 8)], [376, le(800_000_000n, 8)], [384, k(AG_SOL)],
-    [1004, u128(3_000_000_000n)], [1020, u128(1_000_000_000n)],
-  ]));
-  b.set(USDC_CUSTODY, BETA, laid(1060, [[0, fromHex('01b830515d833f91')], [8, k(JLP)], [40, k(USDC)], [104, Uint8Array.of(6)], [105, Uint8Array.of(1)], [106, k(PYTH_USDC)], [384, k(AG_USDC)]]));
-  const ag = (price: bigint, ts: number) => laid(202, [[0, fromHex('70f98bd9d7d0f936')], [168, le(price, 8)], [176, le(-8, 1)], [177, le(ts, 8)]]);
+  b.set(
+    JLP,
+    BETA,
+    laid(100, [
+      [0, fromHex('f19a6d0411b16dbc')],
+      [8, le(4, 4)],
+      [12, new TextEncoder().encode('Pool')],
+      [16, le(2, 4)],
+      [20, k(SOL_CUSTODY)],
+      [52, k(USDC_CUSTODY)],
+      [84, u128(1n)],
+    ]),
+  );
+  b.set(
+    SOL_CUSTODY,
+    BETA,
+    laid(1060, [
+      [0, fromHex('01b830515d833f91')],
+      [8, k(JLP)],
+      [40, k(WSOL)],
+      [104, Uint8Array.of(9)],
+      [106, k(PYTH_SOL)],
+      [138, Uint8Array.of(2)],
+      [151, le(1_250_000_000_000_000n, 8)],
+      [175, le(5_000_000n, 8)],
+      [222, le(1_000_000n, 8)],
+      [230, le(400_000n, 8)],
+      [262, u128(123_456_789_012n)],
+      [278, le(C0S, 8)],
+      [304, le(7n, 8)],
+      [352, le(500n, 8)],
+      [360, le(15_000n, 8)],
+      [368, le(4_000n, 8)],
+      [376, le(800_000_000n, 8)],
+      [384, k(AG_SOL)],
+      [1004, u128(3_000_000_000n)],
+      [1020, u128(1_000_000_000n)],
+    ]),
+  );
+  b.set(
+    USDC_CUSTODY,
+    BETA,
+    laid(1060, [
+      [0, fromHex('01b830515d833f91')],
+      [8, k(JLP)],
+      [40, k(USDC)],
+      [104, Uint8Array.of(6)],
+      [105, Uint8Array.of(1)],
+      [106, k(PYTH_USDC)],
+      [384, k(AG_USDC)],
+    ]),
+  );
+  const ag = (price: bigint, ts: number) =>
+    laid(202, [
+      [0, fromHex('70f98bd9d7d0f936')],
+      [168, le(price, 8)],
+      [176, le(-8, 1)],
+      [177, le(ts, 8)],
+    ]);
   b.set(AG_SOL, DOVES, ag(100n * 10n ** 8n, C0S - 5));
   b.set(AG_USDC, DOVES, ag(10n ** 8n, C0S - 10_000)); // stale
-  const pyth = (price: bigint) => laid(134, [[0, fromHex('22f123639d7ef4cd')], [40, Uint8Array.of(1)], [73, le(price, 8)], [89, le(-8, 4)], [93, le(C0S - 5, 8)]]);
+  const pyth = (price: bigint) =>
+    laid(134, [
+      [0, fromHex('22f123639d7ef4cd')],
+      [40, Uint8Array.of(1)],
+      [73, le(price, 8)],
+      [89, le(-8, 4)],
+      [93, le(C0S - 5, 8)],
+    ]);
   b.set(PYTH_SOL, PYTH, pyth(99n * 10n ** 8n));
   b.set(PYTH_USDC, PYTH, pyth(10n ** 8n));
-  b.set(P2, BETA, laid(210, [
-    [0, fromHex('aabc8fe47a40f7d0')], [8, k(TRADER)], [40, k(JLP)], [72, k(SOL_CUSTODY)], [104, k(SOL_CUSTODY)], [152, Uint8Array.of(1)],
-    [153, le(150_000_000n, 8)], [161, le(20_000_000_000n, 8)], [169, le(2_000_000_000n, 8)], [185, u128(123_455_789_012n)],
-  ]));
+  b.set(
+    P2,
+    BETA,
+    laid(210, [
+      [0, fromHex('aabc8fe47a40f7d0')],
+      [8, k(TRADER)],
+      [40, k(JLP)],
+      [72, k(SOL_CUSTODY)],
+      [104, k(SOL_CUSTODY)],
+      [152, Uint8Array.of(1)],
+      [153, le(150_000_000n, 8)],
+      [161, le(20_000_000_000n, 8)],
+      [169, le(2_000_000_000n, 8)],
+      [185, u128(123_455_789_012n)],
+    ]),
+  );
   return b;
 }
 
 function fill(protocol: 'alpha' | 'beta', over: Partial<IncomingFill>): IncomingFill {
   return {
-    protocol, time: T0, slot: 10, tx: `tx-${protocol}`, event_index: 0, position_key: '', address: TRADER,
-    market: 'SOL-PERP', market_variant: null, side: 'long', type: 'open', size_delta_usd: 0, position_size_usd: 0,
-    collateral_delta_usd: 0, position_collateral_usd: 0, price: 0, entry_price: 0, pnl_delta_usd: 0, fee_usd: 0,
-    borrowing_fee_usd: null, funding_fee_usd: null, liquidation_fee_usd: null, funding_earned_usd: null, fee_total_usd: 0, index_price: 0,
-    collateral_token: null, position_entry_price: null, ...over,
+    protocol,
+    time: T0,
+    slot: 10,
+    tx: `tx-${protocol}`,
+    event_index: 0,
+    position_key: '',
+    address: TRADER,
+    market: 'SOL-PERP',
+    market_variant: null,
+    side: 'long',
+    type: 'open',
+    size_delta_usd: 0,
+    position_size_usd: 0,
+    collateral_delta_usd: 0,
+    position_collateral_usd: 0,
+    price: 0,
+    entry_price: 0,
+    pnl_delta_usd: 0,
+    fee_usd: 0,
+    borrowing_fee_usd: null,
+    funding_fee_usd: null,
+    liquidation_fee_usd: null,
+    funding_earned_usd: null,
+    fee_total_usd: 0,
+    index_price: 0,
+    collateral_token: null,
+    position_entry_price: null,
+    ...over,
   };
 }
 
@@ -127,13 +308,40 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
     rpc = await startMockRpc(chain, { rateLimitEvery: 23, serverErrorEvery: 37 });
     // the journal already holds the two positions' opening fills (as a backfill would have left it)
     const service = await openService({ dataDir: data.dir });
-    await service.append({
-      fills: [
-        fill('alpha', { position_key: P1, market_variant: 'SOL/USD[WSOL-USDC]', size_delta_usd: 30_000, position_size_usd: 30_000, collateral_delta_usd: 5_000, position_collateral_usd: 5_000, price: 100, entry_price: 100, index_price: 100, collateral_token: 'WSOL' }),
-        fill('beta', { position_key: P2, size_delta_usd: 20_000, position_size_usd: 20_000, collateral_delta_usd: 2_000, position_collateral_usd: 2_000, price: 150, entry_price: 150, index_price: 150, collateral_token: 'SOL', event_index: 1 }),
-      ],
-      marketSnapshots: [], positionSnapshots: [], checkpoint: { slot: 10, done: ['tx-alpha', 'tx-beta'] },
-    }, { source: 'solana' });
+    await service.append(
+      {
+        fills: [
+          fill('alpha', {
+            position_key: P1,
+            market_variant: 'SOL/USD[WSOL-USDC]',
+            size_delta_usd: 30_000,
+            position_size_usd: 30_000,
+            collateral_delta_usd: 5_000,
+            position_collateral_usd: 5_000,
+            price: 100,
+            entry_price: 100,
+            index_price: 100,
+            collateral_token: 'WSOL',
+          }),
+          fill('beta', {
+            position_key: P2,
+            size_delta_usd: 20_000,
+            position_size_usd: 20_000,
+            collateral_delta_usd: 2_000,
+            position_collateral_usd: 2_000,
+            price: 150,
+            entry_price: 150,
+            index_price: 150,
+            collateral_token: 'SOL',
+            event_index: 1,
+          }),
+        ],
+        marketSnapshots: [],
+        positionSnapshots: [],
+        checkpoint: { slot: 10, done: ['tx-alpha', 'tx-beta'] },
+      },
+      { source: 'solana' },
+    );
     await service.close();
   });
 
@@ -178,7 +386,9 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
     const service = await openService({ dataDir: data.dir });
     try {
       const dir = join(data.dir, 'journal');
-      const markets = await service.db.querySql(`SELECT epoch_ms(time) AS t, epoch_ms(index_price_time) AS index_ms, * EXCLUDE (time, index_price_time) FROM read_parquet('${dir}/market_snapshots/**/*.parquet', hive_partitioning = true) ORDER BY protocol, t`);
+      const markets = await service.db.querySql(
+        `SELECT epoch_ms(time) AS t, epoch_ms(index_price_time) AS index_ms, * EXCLUDE (time, index_price_time) FROM read_parquet('${dir}/market_snapshots/**/*.parquet', hive_partitioning = true) ORDER BY protocol, t`,
+      );
       const alpha = markets.filter((r) => r.protocol === 'alpha');
       const beta = markets.filter((r) => r.protocol === 'beta');
       const minutes = [0, 1, 2, 3, 4, 5].map((i) => C0 + i * 60_000);
@@ -211,7 +421,9 @@ describe('solana market state from accounts, end to end (mock RPC)', () => {
         expect(r.cum_borrowing_long).toBeCloseTo((123_456_789_012 + Math.floor((25_696 * 60 * i) / 3600)) / 1e9, 12);
       });
 
-      const polls = await service.db.querySql(`SELECT epoch_ms(time) AS t, * EXCLUDE (time) FROM read_parquet('${dir}/position_snapshots/**/*.parquet', hive_partitioning = true) WHERE source = 'poll' ORDER BY protocol, t`);
+      const polls = await service.db.querySql(
+        `SELECT epoch_ms(time) AS t, * EXCLUDE (time) FROM read_parquet('${dir}/position_snapshots/**/*.parquet', hive_partitioning = true) WHERE source = 'poll' ORDER BY protocol, t`,
+      );
       const p1 = polls.filter((r) => r.position_key === P1);
       const p2 = polls.filter((r) => r.position_key === P2);
       expect(p1.map((r) => Number(r.t))).toEqual(minutes);

@@ -41,20 +41,44 @@ const u128 = (v: bigint) => le(v, 16);
  */
 function market(extra: [number, Uint8Array][] = []): AlphaMarketAccount {
   return decodeAlphaMarket({
-    pubkey: 'Market1111111111111111111111111111111111111', owner: ALPHA,
+    pubkey: 'Market1111111111111111111111111111111111111',
+    owner: ALPHA,
     data: laid(9176, [
-      [0, fromHex('dbbed53700e3c69a')], [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
-      [88, key(1).bytes], [120, WSOL.bytes], [152, WSOL.bytes], [184, USDC.bytes], [216, key(5).bytes],
-      [376, u128(E20)], [392, u128(E20 / 100n)], [552, u128(5n * E20 / 10_000n)], [568, u128(7n * E20 / 10_000n)],
-      [680, u128(5n * 10n ** 11n)], [712, u128(E20)],
-      [728, u128(E20 / 2n)], [760, u128(10n ** 12n)], [792, u128(3n * 10n ** 12n)],
-      [824, u128(E20)], [840, u128(2n * 10n ** 12n)], [856, u128(5n * 10n ** 12n)],
-      [968, u128(E20)], [1208, u128(500_000n * E20)], [1224, u128(500_000n * E20)], [1256, u128(E20 / 100n)],
-      [1960 + 32, u128(10_000n * 10n ** 9n)], [1960 + 48, u128(500_000n * 10n ** 6n)],
-      [2184, u128(300_000n * E20)], [2264, u128(100_000n * E20)], [2312, u128(3_000n * 10n ** 9n)],
-      [2504, u128(5n * 10n ** 18n)], [2520, u128(0n)],
-      [2568, u128(2n * 10n ** 15n)], [2696, u128(3n * 10n ** 14n)], [2712, u128(2n * 10n ** 12n)],
-      [4032, le(NOW - 100, 8)], [4040, le(NOW - 100, 8)],
+      [0, fromHex('dbbed53700e3c69a')],
+      [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
+      [88, key(1).bytes],
+      [120, WSOL.bytes],
+      [152, WSOL.bytes],
+      [184, USDC.bytes],
+      [216, key(5).bytes],
+      [376, u128(E20)],
+      [392, u128(E20 / 100n)],
+      [552, u128((5n * E20) / 10_000n)],
+      [568, u128((7n * E20) / 10_000n)],
+      [680, u128(5n * 10n ** 11n)],
+      [712, u128(E20)],
+      [728, u128(E20 / 2n)],
+      [760, u128(10n ** 12n)],
+      [792, u128(3n * 10n ** 12n)],
+      [824, u128(E20)],
+      [840, u128(2n * 10n ** 12n)],
+      [856, u128(5n * 10n ** 12n)],
+      [968, u128(E20)],
+      [1208, u128(500_000n * E20)],
+      [1224, u128(500_000n * E20)],
+      [1256, u128(E20 / 100n)],
+      [1960 + 32, u128(10_000n * 10n ** 9n)],
+      [1960 + 48, u128(500_000n * 10n ** 6n)],
+      [2184, u128(300_000n * E20)],
+      [2264, u128(100_000n * E20)],
+      [2312, u128(3_000n * 10n ** 9n)],
+      [2504, u128(5n * 10n ** 18n)],
+      [2520, u128(0n)],
+      [2568, u128(2n * 10n ** 15n)],
+      [2696, u128(3n * 10n ** 14n)],
+      [2712, u128(2n * 10n ** 12n)],
+      [4032, le(NOW - 100, 8)],
+      [4040, le(NOW - 100, 8)],
       ...extra,
     ]),
   });
@@ -93,13 +117,20 @@ describe('alpha rates from the Market account', () => {
   it('funding, adaptive: the stored factor moves by the configured steps over the elapsed time', () => {
     // increase 2e10/s, decrease 1e9/s, min 1e11, stored +1e12; diff factor = 0.5
     const adaptive = (stable: bigint, decrease: bigint) =>
-      market([[872, u128(10n ** 11n)], [888, u128(2n * 10n ** 10n)], [904, u128(10n ** 9n)], [920, u128(stable)], [936, u128(decrease)], [4136, u128(10n ** 12n)]]);
+      market([
+        [872, u128(10n ** 11n)],
+        [888, u128(2n * 10n ** 10n)],
+        [904, u128(10n ** 9n)],
+        [920, u128(stable)],
+        [936, u128(decrease)],
+        [4136, u128(10n ** 12n)],
+      ]);
     // 0.5 > stable 0.3 → increase by 0.5 × 2e10 × 100 s = 1e12 → 2e12
-    expect(fundingFactorPerSecond(adaptive(3n * E20 / 10n, E20 / 10n), 100)).toEqual({ perSecond: 2n * 10n ** 12n, longsPay: true });
+    expect(fundingFactorPerSecond(adaptive((3n * E20) / 10n, E20 / 10n), 100)).toEqual({ perSecond: 2n * 10n ** 12n, longsPay: true });
     // 0.5 < decrease threshold 0.6 → decrease by 1e9 × 100 = 1e11 → 9e11
-    expect(fundingFactorPerSecond(adaptive(7n * E20 / 10n, 6n * E20 / 10n), 100)).toEqual({ perSecond: 9n * 10n ** 11n, longsPay: true });
+    expect(fundingFactorPerSecond(adaptive((7n * E20) / 10n, (6n * E20) / 10n), 100)).toEqual({ perSecond: 9n * 10n ** 11n, longsPay: true });
     // in between → unchanged; then bounded to [min, max]
-    expect(fundingFactorPerSecond(adaptive(7n * E20 / 10n, E20 / 10n), 100)).toEqual({ perSecond: 10n ** 12n, longsPay: true });
+    expect(fundingFactorPerSecond(adaptive((7n * E20) / 10n, E20 / 10n), 100)).toEqual({ perSecond: 10n ** 12n, longsPay: true });
   });
 
   it('integrates funding paid and earned between snapshots at the rates in force', () => {
@@ -116,11 +147,22 @@ describe('alpha position state', () => {
     const m = market();
     // $30k long, 300 SOL, 50 WSOL collateral; snapshots: borrowing 0.04, funding 1e15, claimable long 2e14, short 1e12
     const p = decodeAlphaPosition({
-      pubkey: 'Pos1111111111111111111111111111111111111111', owner: ALPHA,
+      pubkey: 'Pos1111111111111111111111111111111111111111',
+      owner: ALPHA,
       data: laid(680, [
-        [0, fromHex('aabc8fe47a40f7d0')], [10, key(5).bytes], [42, Uint8Array.of(1)], [56, key(9).bytes], [88, key(1).bytes], [120, WSOL.bytes],
-        [184, u128(300n * 10n ** 9n)], [200, u128(50n * 10n ** 9n)], [216, u128(30_000n * E20)], [232, u128(4n * 10n ** 18n)],
-        [248, u128(10n ** 15n)], [264, u128(2n * 10n ** 14n)], [280, u128(10n ** 12n)],
+        [0, fromHex('aabc8fe47a40f7d0')],
+        [10, key(5).bytes],
+        [42, Uint8Array.of(1)],
+        [56, key(9).bytes],
+        [88, key(1).bytes],
+        [120, WSOL.bytes],
+        [184, u128(300n * 10n ** 9n)],
+        [200, u128(50n * 10n ** 9n)],
+        [216, u128(30_000n * E20)],
+        [232, u128(4n * 10n ** 18n)],
+        [248, u128(10n ** 15n)],
+        [264, u128(2n * 10n ** 14n)],
+        [280, u128(10n ** 12n)],
       ]),
     });
     const rates = alphaHourlyRates(m, PRICES, NOW);
@@ -140,15 +182,28 @@ describe('alpha position state', () => {
 });
 
 describe('beta rates and position state from the Custody and Position accounts', () => {
-  const custody = (dbps = 0n, lastUpdate = NOW) => decodeBetaCustody({
-    pubkey: 'Cust111111111111111111111111111111111111111', owner: BETA,
-    data: laid(1060, [
-      [0, fromHex('01b830515d833f91')], [151, le(1_250_000_000_000_000n, 8)], [175, le(5_000_000n, 8)],
-      [222, le(1_000_000n, 8)], [230, le(400_000n, 8)], [262, le(123_456_789_012n, 16)], [278, le(lastUpdate, 8)], [286, le(dbps, 8)],
-      [304, le(7n, 8)], [352, le(500n, 8)], [360, le(15_000n, 8)], [368, le(4_000n, 8)], [376, le(800_000_000n, 8)],
-      [1004, le(3_000_000_000n, 16)], [1020, le(1_000_000_000n, 16)],
-    ]),
-  });
+  const custody = (dbps = 0n, lastUpdate = NOW) =>
+    decodeBetaCustody({
+      pubkey: 'Cust111111111111111111111111111111111111111',
+      owner: BETA,
+      data: laid(1060, [
+        [0, fromHex('01b830515d833f91')],
+        [151, le(1_250_000_000_000_000n, 8)],
+        [175, le(5_000_000n, 8)],
+        [222, le(1_000_000n, 8)],
+        [230, le(400_000n, 8)],
+        [262, le(123_456_789_012n, 16)],
+        [278, le(lastUpdate, 8)],
+        [286, le(dbps, 8)],
+        [304, le(7n, 8)],
+        [352, le(500n, 8)],
+        [360, le(15_000n, 8)],
+        [368, le(4_000n, 8)],
+        [376, le(800_000_000n, 8)],
+        [1004, le(3_000_000_000n, 16)],
+        [1020, le(1_000_000_000n, 16)],
+      ]),
+    });
 
   it('jump model: utilisation with the debt, below target', () => {
     const c = custody();
@@ -168,8 +223,16 @@ describe('beta rates and position state from the Custody and Position accounts',
   it('borrow fee and liquidation price of a long', () => {
     const c = custody();
     const p = decodeBetaPosition({
-      pubkey: 'BPos111111111111111111111111111111111111111', owner: BETA,
-      data: laid(210, [[0, fromHex('aabc8fe47a40f7d0')], [152, Uint8Array.of(1)], [153, le(150_000_000n, 8)], [161, le(20_000_000_000n, 8)], [169, le(2_000_000_000n, 8)], [185, le(123_455_789_012n, 16)]]),
+      pubkey: 'BPos111111111111111111111111111111111111111',
+      owner: BETA,
+      data: laid(210, [
+        [0, fromHex('aabc8fe47a40f7d0')],
+        [152, Uint8Array.of(1)],
+        [153, le(150_000_000n, 8)],
+        [161, le(20_000_000_000n, 8)],
+        [169, le(2_000_000_000n, 8)],
+        [185, le(123_455_789_012n, 16)],
+      ]),
     });
     const s = betaPositionState(p, c, c, NOW);
     // Δ index 1,000,000 × $20,000 / 1e9 = $20
@@ -184,19 +247,44 @@ describe('alpha MarketStateUpdated (history of market state)', () => {
   /** rev 7, market token, kinds [3, 8] with their pools, one Clocks, one OtherState: laid out in Borsh order */
   const body = (kinds = [3, 8], pools = 2) => {
     const parts: Uint8Array[] = [
-      le(7n, 8), key(1).bytes,
-      le(kinds.length, 4), Uint8Array.from(kinds),
+      le(7n, 8),
+      key(1).bytes,
+      le(kinds.length, 4),
+      Uint8Array.from(kinds),
       le(pools, 4),
       // kind 3 (open interest for long): impure, long-collateral $400k, short-collateral $50k
-      Uint8Array.of(0), new Uint8Array(15), u128(400_000n * E20), u128(50_000n * E20),
+      Uint8Array.of(0),
+      new Uint8Array(15),
+      u128(400_000n * E20),
+      u128(50_000n * E20),
       // kind 8 (borrowing factor): long 0.07, short 0.002
-      Uint8Array.of(0), new Uint8Array(15), u128(7n * 10n ** 18n), u128(2n * 10n ** 17n),
-      le(1, 4), new Uint8Array(8), le(3n, 8), le(NOW - 10, 8), le(NOW - 20, 8), le(NOW - 30, 8), new Uint8Array(16), new Uint8Array(24),
-      le(1, 4), new Uint8Array(16), le(4n, 8), le(1234n, 8), le(1n, 8), le(2n, 8), u128(-(5n * 10n ** 11n)), new Uint8Array(256),
+      Uint8Array.of(0),
+      new Uint8Array(15),
+      u128(7n * 10n ** 18n),
+      u128(2n * 10n ** 17n),
+      le(1, 4),
+      new Uint8Array(8),
+      le(3n, 8),
+      le(NOW - 10, 8),
+      le(NOW - 20, 8),
+      le(NOW - 30, 8),
+      new Uint8Array(16),
+      new Uint8Array(24),
+      le(1, 4),
+      new Uint8Array(16),
+      le(4n, 8),
+      le(1234n, 8),
+      le(1n, 8),
+      le(2n, 8),
+      u128(-(5n * 10n ** 11n)),
+      new Uint8Array(256),
     ];
     const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
-    for (const p of parts) { out.set(p, at); at += p.length; }
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
     return out;
   };
 

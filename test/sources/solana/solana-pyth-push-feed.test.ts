@@ -23,7 +23,10 @@ const hex = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
 const le = (v: bigint | number, n: number) => {
   const out = new Uint8Array(n);
   let x = BigInt.asUintN(n * 8, BigInt(v));
-  for (let i = 0; i < n; i++) { out[i] = Number(x & 0xffn); x >>= 8n; }
+  for (let i = 0; i < n; i++) {
+    out[i] = Number(x & 0xffn);
+    x >>= 8n;
+  }
   return out;
 };
 
@@ -32,7 +35,11 @@ function priceUpdate(feedId: string, level: 'full' | 'partial' = 'full', publish
   const s = level === 'full' ? 0 : 1;
   const d = new Uint8Array(134);
   d.set(hex('22f123639d7ef4cd'), 0);
-  if (level === 'full') d[40] = 1; else { d[40] = 0; d[41] = 3; }
+  if (level === 'full') d[40] = 1;
+  else {
+    d[40] = 0;
+    d[41] = 3;
+  }
   d.set(hex(feedId), 41 + s);
   d.set(le(16_751_500_000n, 8), 73 + s);
   d.set(le(9_000_000n, 8), 81 + s);
@@ -69,9 +76,12 @@ describe('Pyth sponsored push feeds', () => {
   it('finds the push feed of every Pyth-priced token of the token map, and prefers it to a store PriceFeed while fresh', async () => {
     const [, sol, solAccount] = SHARD0[0]!;
     const zero = '0'.repeat(64);
-    const token = (mint: string, expectedProvider: number, pyth: string): AlphaTokenConfig =>
-      ({ mint, name: mint, decimals: 9, expectedProvider, feeds: [zero, pyth, zero, zero], heartbeat: 60 });
-    const tokens = new Map([['WSOL', token('WSOL', 1, sol)], ['USDC', token('USDC', 0, SHARD0[3]![1])], ['XYZ', token('XYZ', 1, zero)]]);
+    const token = (mint: string, expectedProvider: number, pyth: string): AlphaTokenConfig => ({ mint, name: mint, decimals: 9, expectedProvider, feeds: [zero, pyth, zero, zero], heartbeat: 60 });
+    const tokens = new Map([
+      ['WSOL', token('WSOL', 1, sol)],
+      ['USDC', token('USDC', 0, SHARD0[3]![1])],
+      ['XYZ', token('XYZ', 1, zero)],
+    ]);
     const feeds = await pythFeedsOf(tokens);
     // only a token whose expected provider is Pyth and whose feeds[1] is set
     expect([...feeds]).toEqual([['WSOL', { address: solAccount, feedId: sol }]]);
@@ -84,12 +94,16 @@ describe('Pyth sponsored push feeds', () => {
     store[168] = 8;
     store.set(le(now - 5, 8), 176);
     for (const at of [184, 200, 216]) store.set(le(17_000_000_000n, 16), at);
-    const accounts = (push: Uint8Array | null) => new Map<string, { pubkey: string; data: Uint8Array; owner: string } | null>([
-      [solAccount, push && { pubkey: solAccount, data: push, owner: PYTH_RECEIVER_ID }],
-      ['store-feed', { pubkey: 'store-feed', data: store, owner: 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo' }],
-    ]);
+    const accounts = (push: Uint8Array | null) =>
+      new Map<string, { pubkey: string; data: Uint8Array; owner: string } | null>([
+        [solAccount, push && { pubkey: solAccount, data: push, owner: PYTH_RECEIVER_ID }],
+        ['store-feed', { pubkey: 'store-feed', data: store, owner: 'Gmso1uvJnLbawvw7yezdfCDcPydwW2s2iqG3w6MDucLo' }],
+      ]);
     const d = { alphaFeeds: new Map([['WSOL', ['store-feed']]]), alphaPythFeeds: feeds };
-    const pick = (push: Uint8Array | null) => { const a = accounts(push); return alphaTokenFeed('WSOL', d, (k) => a.get(k) ?? null, now); };
+    const pick = (push: Uint8Array | null) => {
+      const a = accounts(push);
+      return alphaTokenFeed('WSOL', d, (k) => a.get(k) ?? null, now);
+    };
 
     // fresh push feed (30 s): $167.515 ± 0.09, min / max as the program makes them
     const fromPyth = pick(priceUpdate(sol));

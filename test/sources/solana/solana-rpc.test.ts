@@ -32,7 +32,11 @@ async function scripted(replies: ({ status: number; body?: unknown } | 'hang')[]
   return {
     url: `http://127.0.0.1:${port}/v1/SECRETKEY?api-key=SECRETKEY`,
     hits: () => hits,
-    close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 
@@ -103,7 +107,10 @@ describe('bad endpoints', () => {
     const service = await openService({ dataDir: data.dir });
     try {
       const feed = startSolanaSource(service, { url: 'http://127.0.0.1:9/rpc/SECRETKEY?api-key=SECRETKEY', backoffMs: 1 });
-      const err = await feed.backfilled.then(() => null, (e: Error) => e);
+      const err = await feed.backfilled.then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err?.message).toMatch(/the RPC at http:\/\/127\.0\.0\.1:9 is not usable: getGenesisHash: cannot reach/);
       expect(err?.message).not.toContain('SECRETKEY');
       await feed.stop();
@@ -132,7 +139,9 @@ describe('bad endpoints', () => {
     const run = promisify(execFile);
     const data = tempDataDir();
     const start = (...args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0', ...args], { env: { ...process.env, PERPS_LOG_LEVEL: '1' } }).then(
+      run(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0', ...args], {
+        env: { ...process.env, PERPS_LOG_LEVEL: '1' },
+      }).then(
         () => '',
         (e: { stderr: string; stdout: string }) => e.stderr + e.stdout,
       );
@@ -147,9 +156,12 @@ describe('bad endpoints', () => {
     const t0 = Date.now();
     try {
       return await new Promise((resolve) => {
-        execFile(process.execPath, ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0'],
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'server/main/cli.ts', 'start', '--source', 'solana', '--data', data.dir, '--port', '0'],
           { env: { ...process.env, SOLANA_RPC_URL: url, PERPS_LOG_LEVEL: '3' }, timeout: 90_000 },
-          (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout + stderr, ms: Date.now() - t0 }));
+          (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout + stderr, ms: Date.now() - t0 }),
+        );
       });
     } finally {
       data.cleanup();
@@ -191,8 +203,13 @@ describe('bad endpoints', () => {
 
   it('start --source solana stops with exit status 1 when the source cannot start after the check (no getProgramAccounts)', async () => {
     const genesis = ok('5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d');
-    const programs = ok({ context: { slot: 1 }, value: [{ owner: 'BPFLoaderUpgradeab1e11111111111111111111111', executable: true, data: ['', 'base64'] },
-      { owner: 'BPFLoaderUpgradeab1e11111111111111111111111', executable: true, data: ['', 'base64'] }] });
+    const programs = ok({
+      context: { slot: 1 },
+      value: [
+        { owner: 'BPFLoaderUpgradeab1e11111111111111111111111', executable: true, data: ['', 'base64'] },
+        { owner: 'BPFLoaderUpgradeab1e11111111111111111111111', executable: true, data: ['', 'base64'] },
+      ],
+    });
     // the check in `start`, the source's own check, then getProgramAccounts refused (as some free tiers do)
     const s = await scripted([genesis, programs, ok(5), genesis, programs, ok(5), rpcError(-32601, 'Method not found')]);
     try {
@@ -228,7 +245,7 @@ describe('--from and base58', () => {
   it('matches @solana/codecs on random data, leading zeros included', () => {
     const ref = getBase58Decoder();
     let seed = 1;
-    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let n = 0; n < 200; n++) {
       const bytes = Uint8Array.from({ length: n % 7 === 0 ? n * 5 : n }, () => (rand() < 0.1 ? 0 : Math.floor(rand() * 256)));
       if (n % 4 === 0 && bytes.length > 2) bytes[0] = bytes[1] = 0;

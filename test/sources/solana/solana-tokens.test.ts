@@ -45,8 +45,23 @@ const mint = (decimals: number, initialized = 1) => concat(zeros(36), u64(1), u8
 
 describe('token decimals', () => {
   it('decodes a token map and a store', () => {
-    const decimals = decodeTokenMap({ pubkey: mapKey.b58, owner: ALPHA, data: tokenMap([[gmx.bytes, 1], [xau.bytes, 0]], [8, 9]) });
-    expect(new Map([...decimals].map(([m, c]) => [m, c.decimals]))).toEqual(new Map([[gmx.b58, 9], [xau.b58, 8]]));
+    const decimals = decodeTokenMap({
+      pubkey: mapKey.b58,
+      owner: ALPHA,
+      data: tokenMap(
+        [
+          [gmx.bytes, 1],
+          [xau.bytes, 0],
+        ],
+        [8, 9],
+      ),
+    });
+    expect(new Map([...decimals].map(([m, c]) => [m, c.decimals]))).toEqual(
+      new Map([
+        [gmx.b58, 9],
+        [xau.b58, 8],
+      ]),
+    );
     // another discriminator, another owner
     expect(() => decodeTokenMap({ pubkey: mapKey.b58, owner: ALPHA, data: concat(fromHex('0000000000000000'), zeros(9000)) })).toThrow(AccountError);
     expect(() => decodeTokenMap({ pubkey: mapKey.b58, owner: TOKEN_PROGRAM, data: tokenMap([[gmx.bytes, 0]], [8]) })).toThrow(AccountError);
@@ -54,7 +69,7 @@ describe('token decimals', () => {
     expect(() => decodeStoreTokenMap({ pubkey: STORE, owner: ALPHA, data: zeros(5000) })).toThrow(AccountError);
   });
 
-  it('reads an SPL mint\'s decimals only from an initialized account of a token program', () => {
+  it("reads an SPL mint's decimals only from an initialized account of a token program", () => {
     expect(mintDecimals({ owner: TOKEN_PROGRAM, data: mint(6) })).toBe(6);
     expect(mintDecimals({ owner: 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb', data: concat(mint(9), zeros(100)) })).toBe(9);
     expect(mintDecimals({ owner: ALPHA, data: mint(6) })).toBeUndefined();
@@ -63,8 +78,23 @@ describe('token decimals', () => {
 
   it('takes the token map first, mint accounts for the rest, and nothing from a wrong owner', async () => {
     const chain = new MockChain();
-    chain.accounts.set(ALPHA, [{ pubkey: STORE, data: storeAccount() }, { pubkey: mapKey.b58, data: tokenMap([[gmx.bytes, 0], [xau.bytes, 1]], [9, 8]) }]);
-    chain.accounts.set(TOKEN_PROGRAM, [{ pubkey: usdc.b58, data: mint(6) }, { pubkey: gmx.b58, data: mint(5) }]);
+    chain.accounts.set(ALPHA, [
+      { pubkey: STORE, data: storeAccount() },
+      {
+        pubkey: mapKey.b58,
+        data: tokenMap(
+          [
+            [gmx.bytes, 0],
+            [xau.bytes, 1],
+          ],
+          [9, 8],
+        ),
+      },
+    ]);
+    chain.accounts.set(TOKEN_PROGRAM, [
+      { pubkey: usdc.b58, data: mint(6) },
+      { pubkey: gmx.b58, data: mint(5) },
+    ]);
     chain.accounts.set('SomeOtherProgram1111111111111111111111111111', [{ pubkey: key(0x35).b58, data: mint(4) }]);
     const rpc = await startMockRpc(chain);
     try {
@@ -95,7 +125,10 @@ describe('quarantine', () => {
       q.add({ ...entry, tx: 'Tx2' });
       expect(q.count).toBe(2);
       expect(status.get().quarantined).toBe(2);
-      const lines = readFileSync(q.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = readFileSync(q.file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatchObject({ tx: 'Tx1', slot: 5, event: 'TradeEvent', reason: entry.reason, fill: { size: '10' } });
       const again = new Quarantine(data.dir, 'solana', new SourceStatus('solana'));

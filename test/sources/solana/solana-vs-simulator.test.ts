@@ -57,24 +57,45 @@ describe('market state from accounts equals the simulator’s own after a simula
     const fundingWsol = (cum: number) => big((cum * 1e19) / sol);
     const fundingUsdc = (cum: number) => big(cum * 1e16);
     const m = decodeAlphaMarket({
-      pubkey: 'M', owner: ALPHA_ID,
+      pubkey: 'M',
+      owner: ALPHA_ID,
       data: laid(9176, [
-        [0, fromHex('dbbed53700e3c69a')], [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
-        [88, key(1).bytes], [120, WSOL.bytes], [152, WSOL.bytes], [184, USDC.bytes],
+        [0, fromHex('dbbed53700e3c69a')],
+        [24, new TextEncoder().encode('SOL/USD[WSOL-USDC]')],
+        [88, key(1).bytes],
+        [120, WSOL.bytes],
+        [152, WSOL.bytes],
+        [184, USDC.bytes],
         [248, u128(0b11n)], // skip the smaller side; usage from reserves only (the simulator's model)
         [376, u128(big(ALPHA.minCollateralUsd * 1e20))],
-        [552, u128(big(ALPHA.orderFeeImprove * 1e20))], [568, u128(big(ALPHA.orderFeeWorsen * 1e20))],
-        [728, u128(big(ALPHA.borrowOptimalUsage * 1e20))], [744, u128(big(ALPHA.borrowOptimalUsage * 1e20))],
-        [760, u128(perSecond(ALPHA.borrowBaseYearly / 8760))], [776, u128(perSecond(ALPHA.borrowBaseYearly / 8760))],
-        [792, u128(perSecond(ALPHA.borrowAboveOptimalYearly / 8760))], [808, u128(perSecond(ALPHA.borrowAboveOptimalYearly / 8760))],
-        [824, u128(E20)], [840, u128(perSecond(ALPHA.fundingFactorHourly))], [856, u128(perSecond(ALPHA.fundingCapHourly))],
-        [968, u128(E20)], [1256, u128(big(ALPHA.minCollateralFactorForLiquidation * 1e20))],
-        [1992, u128(big((rt.pool / sol) * 1e9))], [2008, u128(big(rt.pool * 1e6))],
-        [2184, u128(BigInt(rt.oiLong) * 10n ** 14n)], [2264, u128(BigInt(rt.oiShort) * 10n ** 14n)], [2312, u128(longTokens)],
-        [2504, u128(big(rt.cumBL * 1e20))], [2520, u128(big(rt.cumBS * 1e20))],
-        [2568, u128(fundingWsol(rt.cumFPL))], [2584, u128(fundingUsdc(rt.cumFPL))], [2632, u128(fundingWsol(rt.cumFPS))], [2648, u128(fundingUsdc(rt.cumFPS))],
-        [2712, u128(fundingUsdc(rt.cumFEL))], [2776, u128(fundingUsdc(rt.cumFES))],
-        [4032, le(nowSec, 8)], [4040, le(nowSec, 8)],
+        [552, u128(big(ALPHA.orderFeeImprove * 1e20))],
+        [568, u128(big(ALPHA.orderFeeWorsen * 1e20))],
+        [728, u128(big(ALPHA.borrowOptimalUsage * 1e20))],
+        [744, u128(big(ALPHA.borrowOptimalUsage * 1e20))],
+        [760, u128(perSecond(ALPHA.borrowBaseYearly / 8760))],
+        [776, u128(perSecond(ALPHA.borrowBaseYearly / 8760))],
+        [792, u128(perSecond(ALPHA.borrowAboveOptimalYearly / 8760))],
+        [808, u128(perSecond(ALPHA.borrowAboveOptimalYearly / 8760))],
+        [824, u128(E20)],
+        [840, u128(perSecond(ALPHA.fundingFactorHourly))],
+        [856, u128(perSecond(ALPHA.fundingCapHourly))],
+        [968, u128(E20)],
+        [1256, u128(big(ALPHA.minCollateralFactorForLiquidation * 1e20))],
+        [1992, u128(big((rt.pool / sol) * 1e9))],
+        [2008, u128(big(rt.pool * 1e6))],
+        [2184, u128(BigInt(rt.oiLong) * 10n ** 14n)],
+        [2264, u128(BigInt(rt.oiShort) * 10n ** 14n)],
+        [2312, u128(longTokens)],
+        [2504, u128(big(rt.cumBL * 1e20))],
+        [2520, u128(big(rt.cumBS * 1e20))],
+        [2568, u128(fundingWsol(rt.cumFPL))],
+        [2584, u128(fundingUsdc(rt.cumFPL))],
+        [2632, u128(fundingWsol(rt.cumFPS))],
+        [2648, u128(fundingUsdc(rt.cumFPS))],
+        [2712, u128(fundingUsdc(rt.cumFEL))],
+        [2776, u128(fundingUsdc(rt.cumFES))],
+        [4032, le(nowSec, 8)],
+        [4040, le(nowSec, 8)],
       ]),
     });
     const r = alphaMarketRow(m, prices, { usd: sol, source: 'oracle', publishTime: nowSec }, sim.time, nowSec)!;
@@ -97,11 +118,19 @@ describe('market state from accounts equals the simulator’s own after a simula
       const collToken = p.coll === 'WSOL';
       const fund = collToken ? fundingWsol : fundingUsdc;
       const acct = decodeAlphaPosition({
-        pubkey: 'P', owner: ALPHA_ID,
+        pubkey: 'P',
+        owner: ALPHA_ID,
         data: laid(680, [
-          [0, fromHex('aabc8fe47a40f7d0')], [42, Uint8Array.of(p.long ? 1 : 2)], [88, key(1).bytes], [120, (collToken ? WSOL : USDC).bytes],
-          [184, u128(tokensOf(p))], [200, u128(collToken ? big(p.amount * 1e9) : big(p.amount * 1e6))], [216, u128(BigInt(p.size) * 10n ** 14n)],
-          [232, u128(big(p.cumB * 1e20))], [248, u128(fund(p.cumFP))], [280, u128(fundingUsdc(p.cumFE))],
+          [0, fromHex('aabc8fe47a40f7d0')],
+          [42, Uint8Array.of(p.long ? 1 : 2)],
+          [88, key(1).bytes],
+          [120, (collToken ? WSOL : USDC).bytes],
+          [184, u128(tokensOf(p))],
+          [200, u128(collToken ? big(p.amount * 1e9) : big(p.amount * 1e6))],
+          [216, u128(BigInt(p.size) * 10n ** 14n)],
+          [232, u128(big(p.cumB * 1e20))],
+          [248, u128(fund(p.cumFP))],
+          [280, u128(fundingUsdc(p.cumFE))],
         ]),
       });
       const s = alphaPositionState(acct, m, prices, r.rates, nowSec, 9);
@@ -125,11 +154,21 @@ describe('market state from accounts equals the simulator’s own after a simula
     const model = BETA.custodies.SOL;
     const bps = (x: number) => le(big(x * 1e4), 8);
     const custody = decodeBetaCustody({
-      pubkey: 'C', owner: BETA_ID,
+      pubkey: 'C',
+      owner: BETA_ID,
       data: laid(1060, [
-        [0, fromHex('01b830515d833f91')], [151, le(big(BETA.impactFeeScalarUsd * 1e6), 8)], [175, le(big(BETA.maxLeverage * 1e4), 8)],
-        [222, le(big(c.owned * 1e9), 8)], [230, le(big((longOi / sol) * 1e9), 8)], [262, u128(big(c.cum * 1e9))], [278, le(nowSec, 8)],
-        [304, bps(BETA.baseFee)], [352, bps(model.minYearly)], [360, bps(model.maxYearly)], [368, bps(model.targetYearly)], [376, le(big(model.targetUtilization * 1e9), 8)],
+        [0, fromHex('01b830515d833f91')],
+        [151, le(big(BETA.impactFeeScalarUsd * 1e6), 8)],
+        [175, le(big(BETA.maxLeverage * 1e4), 8)],
+        [222, le(big(c.owned * 1e9), 8)],
+        [230, le(big((longOi / sol) * 1e9), 8)],
+        [262, u128(big(c.cum * 1e9))],
+        [278, le(nowSec, 8)],
+        [304, bps(BETA.baseFee)],
+        [352, bps(model.minYearly)],
+        [360, bps(model.maxYearly)],
+        [368, bps(model.targetYearly)],
+        [376, le(big(model.targetUtilization * 1e9), 8)],
       ]),
     });
     const row = betaMarketRow('SOL', custody, custody, { usd: sol, source: 'oracle', publishTime: nowSec }, { longMicros: 0n, shortMicros: 0n }, sim.time, nowSec);
@@ -141,8 +180,16 @@ describe('market state from accounts equals the simulator’s own after a simula
     expect(longs.length).toBeGreaterThan(3);
     for (const p of longs) {
       const acct = decodeBetaPosition({
-        pubkey: 'B', owner: BETA_ID,
-        data: laid(210, [[0, fromHex('aabc8fe47a40f7d0')], [152, Uint8Array.of(1)], [153, le(big(p.entry * 1e6), 8)], [161, le(BigInt(p.size), 8)], [169, le(big(p.amount * 1e6), 8)], [185, u128(big(p.cumB * 1e9))]]),
+        pubkey: 'B',
+        owner: BETA_ID,
+        data: laid(210, [
+          [0, fromHex('aabc8fe47a40f7d0')],
+          [152, Uint8Array.of(1)],
+          [153, le(big(p.entry * 1e6), 8)],
+          [161, le(BigInt(p.size), 8)],
+          [169, le(big(p.amount * 1e6), 8)],
+          [185, u128(big(p.cumB * 1e9))],
+        ]),
       });
       const s = betaPositionState(acct, custody, custody, nowSec);
       // the borrow index is an integer of 1e-9: a fee within size × 2e-9 + a micro-dollar

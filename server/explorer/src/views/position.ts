@@ -13,15 +13,39 @@ import { proximity, proximityCell } from './account.ts';
 import type { Fill } from './shared.ts';
 
 interface Detail {
-  position_id: number; market: string; market_variant: string | null; address: string; side: 'long' | 'short'; status: string;
-  current_size_usd: number | null; max_size_usd: number; current_collateral_usd: number | null; entry_price: number; exit_price: number | null;
-  mark_price: number | null; liquidation_price: number | null; unrealized_pnl_usd: number | null; opened_at: string; closed_at: string | null; updated_at: string | null;
-  max_leverage: number; realized_pnl_usd: number; net_pnl_usd: number; fees_usd: number; fill_count: number;
+  position_id: number;
+  market: string;
+  market_variant: string | null;
+  address: string;
+  side: 'long' | 'short';
+  status: string;
+  current_size_usd: number | null;
+  max_size_usd: number;
+  current_collateral_usd: number | null;
+  entry_price: number;
+  exit_price: number | null;
+  mark_price: number | null;
+  liquidation_price: number | null;
+  unrealized_pnl_usd: number | null;
+  opened_at: string;
+  closed_at: string | null;
+  updated_at: string | null;
+  max_leverage: number;
+  realized_pnl_usd: number;
+  net_pnl_usd: number;
+  fees_usd: number;
+  fill_count: number;
 }
 
 /** A candle interval giving at most a few hundred candles over `ms`. */
 function intervalFor(ms: number): { name: string; ms: number } {
-  const options = [['5m', 300_000], ['15m', 900_000], ['1h', 3_600_000], ['4h', 14_400_000], ['1d', 86_400_000]] as const;
+  const options = [
+    ['5m', 300_000],
+    ['15m', 900_000],
+    ['1h', 3_600_000],
+    ['4h', 14_400_000],
+    ['1d', 86_400_000],
+  ] as const;
   return options.map(([name, step]) => ({ name, ms: step })).find((o) => ms / o.ms <= 400) ?? { name: '1d', ms: 86_400_000 };
 }
 
@@ -37,7 +61,10 @@ export async function renderPosition(ctx: ViewContext): Promise<void> {
   const [address = '', id = ''] = ctx.args;
   const p = base(ctx.protocol);
   const figures = panel('Position', null, true);
-  ctx.root.append(h('div', { class: 'view-head' }, h('h1', {}, `Position ${id}`), h('p', { class: 'subtle' }, 'of ', h('a', { href: href(ctx.protocol, 'account', address), class: 'mono' }, address))), figures.el);
+  ctx.root.append(
+    h('div', { class: 'view-head' }, h('h1', {}, `Position ${id}`), h('p', { class: 'subtle' }, 'of ', h('a', { href: href(ctx.protocol, 'account', address), class: 'mono' }, address))),
+    figures.el,
+  );
   let detail: Detail;
   let fills: Fill[];
   try {
@@ -51,18 +78,21 @@ export async function renderPosition(ctx: ViewContext): Promise<void> {
   }
   if (!ctx.alive()) return;
   const open = detail.status === 'open';
-  fill(figures.body, stats([
-    ['Market', `${detail.market} ${detail.side}`, detail.side === 'long' ? 'up' : 'down'],
-    ['Status', detail.status],
-    [open ? 'Size' : 'Max size', usd(open ? detail.current_size_usd : detail.max_size_usd)],
-    ['Entry', price(detail.entry_price)],
-    [open ? 'Mark' : 'Exit', price(open ? detail.mark_price : detail.exit_price)],
-    ...(open ? [['Liquidation price', price(detail.liquidation_price)] as [string, string]] : []),
-    [open ? 'Unrealized PnL' : 'Net PnL', signedUsd(open ? detail.unrealized_pnl_usd : detail.net_pnl_usd), tone(open ? detail.unrealized_pnl_usd : detail.net_pnl_usd)],
-    ['Max leverage', leverage(detail.max_leverage)],
-    ['Opened', time(detail.opened_at)],
-    ['Closed', time(detail.closed_at)],
-  ]));
+  fill(
+    figures.body,
+    stats([
+      ['Market', `${detail.market} ${detail.side}`, detail.side === 'long' ? 'up' : 'down'],
+      ['Status', detail.status],
+      [open ? 'Size' : 'Max size', usd(open ? detail.current_size_usd : detail.max_size_usd)],
+      ['Entry', price(detail.entry_price)],
+      [open ? 'Mark' : 'Exit', price(open ? detail.mark_price : detail.exit_price)],
+      ...(open ? [['Liquidation price', price(detail.liquidation_price)] as [string, string]] : []),
+      [open ? 'Unrealized PnL' : 'Net PnL', signedUsd(open ? detail.unrealized_pnl_usd : detail.net_pnl_usd), tone(open ? detail.unrealized_pnl_usd : detail.net_pnl_usd)],
+      ['Max leverage', leverage(detail.max_leverage)],
+      ['Opened', time(detail.opened_at)],
+      ['Closed', time(detail.closed_at)],
+    ]),
+  );
   if (open) figures.body.append(h('div', { class: 'inline-stat' }, h('span', { class: 'label' }, 'Distance to liquidation'), proximityCell(proximity(detail))));
 
   const grid = h('div', { class: 'grid' });
@@ -73,16 +103,22 @@ export async function renderPosition(ctx: ViewContext): Promise<void> {
   grid.append(priceBox.el, sizeBox.el, fillsBox.el);
 
   drawSizes(sizeBox.body, fills, detail);
-  fill(fillsBox.body, table<Fill>([
-    { title: 'Time (UTC)', cell: (f) => time(f.time) },
-    { title: 'Type', cell: (f) => h('span', { class: `badge ${f.type}` }, f.type) },
-    { title: 'Size change', cell: (f) => signedUsd(f.size_delta_usd), numeric: true, tone: (f) => tone(f.size_delta_usd) },
-    { title: 'Size after', cell: (f) => usd(f.position_size_usd), numeric: true },
-    { title: 'Collateral change', cell: (f) => signedUsd(f.collateral_delta_usd), numeric: true },
-    { title: 'Price', cell: (f) => price(f.price), numeric: true },
-    { title: 'PnL', cell: (f) => signedUsd(f.pnl_delta_usd), numeric: true, tone: (f) => tone(f.pnl_delta_usd) },
-    { title: 'Fees', cell: (f) => usdFull(f.fee_total_usd ?? f.fee_usd), numeric: true },
-  ], fills));
+  fill(
+    fillsBox.body,
+    table<Fill>(
+      [
+        { title: 'Time (UTC)', cell: (f) => time(f.time) },
+        { title: 'Type', cell: (f) => h('span', { class: `badge ${f.type}` }, f.type) },
+        { title: 'Size change', cell: (f) => signedUsd(f.size_delta_usd), numeric: true, tone: (f) => tone(f.size_delta_usd) },
+        { title: 'Size after', cell: (f) => usd(f.position_size_usd), numeric: true },
+        { title: 'Collateral change', cell: (f) => signedUsd(f.collateral_delta_usd), numeric: true },
+        { title: 'Price', cell: (f) => price(f.price), numeric: true },
+        { title: 'PnL', cell: (f) => signedUsd(f.pnl_delta_usd), numeric: true, tone: (f) => tone(f.pnl_delta_usd) },
+        { title: 'Fees', cell: (f) => usdFull(f.fee_total_usd ?? f.fee_usd), numeric: true },
+      ],
+      fills,
+    ),
+  );
 
   const start = Date.parse(detail.opened_at);
   const end = detail.closed_at ? Date.parse(detail.closed_at) : Date.now();
@@ -99,7 +135,7 @@ export async function renderPosition(ctx: ViewContext): Promise<void> {
       if (ctx.alive()) showFailure(priceBox.body, err, 'Price candles');
       return;
     }
-    note = 'Price candles are not available on this server yet: the line joins the fills\' own prices.';
+    note = "Price candles are not available on this server yet: the line joins the fills' own prices.";
   }
   if (!ctx.alive()) return;
   drawPrice(priceBox.body, fills, detail, bars && bars.length > 0 ? bars : null, step.ms, note);
@@ -111,25 +147,36 @@ function drawPrice(body: HTMLElement, fills: Fill[], detail: Detail, bars: Candl
   const chart = timeChart(holder);
   const step = stepMs / 1000;
   // on candles a marker sits on the candle of its fill's bucket; on the fills' line, on its point
-  const at = (f: Fill): UTCTimestamp => (bars ? (Math.floor(toTime(f.time) / step) * step) as UTCTimestamp : toTime(f.time));
+  const at = (f: Fill): UTCTimestamp => (bars ? ((Math.floor(toTime(f.time) / step) * step) as UTCTimestamp) : toTime(f.time));
   const prices = fills.map((f) => ({ time: toTime(f.time), value: f.price }));
   // without candles an open position's line runs on to its latest mark
   if (!bars && detail.status === 'open' && detail.mark_price !== null && detail.updated_at) prices.push({ time: toTime(detail.updated_at), value: detail.mark_price });
   const series = bars ? candles(chart, bars) : line(chart, COLORS.accent, 'fill price', points(prices), { format: 'price' });
-  markers(series, fills.map((f) => ({ time: at(f), ...SHAPES[f.type], text: f.type === 'increase' || f.type === 'decrease' ? '' : f.type })));
+  markers(
+    series,
+    fills.map((f) => ({ time: at(f), ...SHAPES[f.type], text: f.type === 'increase' || f.type === 'decrease' ? '' : f.type })),
+  );
   series.createPriceLine({ price: detail.entry_price, color: COLORS.muted, lineStyle: LineStyle.Dashed, lineWidth: 1, title: 'entry', axisLabelVisible: true });
   if (detail.status === 'open' && detail.liquidation_price !== null) {
     series.createPriceLine({ price: detail.liquidation_price, color: COLORS.short, lineStyle: LineStyle.Dashed, lineWidth: 1, title: 'liquidation', axisLabelVisible: true });
     // the scale shows the liquidation price too, so the distance to it reads at a glance
-    series.applyOptions({ autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
-      const info = base();
-      if (!info?.priceRange) return info;
-      const { minValue, maxValue } = info.priceRange;
-      return { ...info, priceRange: { minValue: Math.min(minValue, detail.liquidation_price!), maxValue: Math.max(maxValue, detail.liquidation_price!) } };
-    } });
+    series.applyOptions({
+      autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
+        const info = base();
+        if (!info?.priceRange) return info;
+        const { minValue, maxValue } = info.priceRange;
+        return { ...info, priceRange: { minValue: Math.min(minValue, detail.liquidation_price!), maxValue: Math.max(maxValue, detail.liquidation_price!) } };
+      },
+    });
   }
   chart.timeScale().fitContent();
-  body.append(legend([...Object.entries(SHAPES).map(([type, s]) => [s.color, type] as [string, string]), [COLORS.muted, 'entry price'], ...(detail.status === 'open' ? [[COLORS.short, 'liquidation price'] as [string, string]] : [])]));
+  body.append(
+    legend([
+      ...Object.entries(SHAPES).map(([type, s]) => [s.color, type] as [string, string]),
+      [COLORS.muted, 'entry price'],
+      ...(detail.status === 'open' ? [[COLORS.short, 'liquidation price'] as [string, string]] : []),
+    ]),
+  );
   if (note) body.append(h('p', { class: 'note' }, note));
 }
 
@@ -160,5 +207,10 @@ function drawSizes(body: HTMLElement, fills: Fill[], detail: Detail): void {
   line(chart, COLORS.accent, 'size', points(size), { steps: true });
   line(chart, COLORS.amber, 'collateral', points(coll), { steps: true });
   chart.timeScale().fitContent();
-  body.append(legend([[COLORS.accent, 'size (USD)'], [COLORS.amber, 'collateral (USD, before unsettled charges)']]));
+  body.append(
+    legend([
+      [COLORS.accent, 'size (USD)'],
+      [COLORS.amber, 'collateral (USD, before unsettled charges)'],
+    ]),
+  );
 }

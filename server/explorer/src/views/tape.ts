@@ -12,7 +12,11 @@ import { marketRows, type Fill } from './shared.ts';
 /** Rows kept on screen; older ones scroll away. */
 const KEEP = 200;
 
-interface Ticket { ticket: string; expires_at: string; protocol: string }
+interface Ticket {
+  ticket: string;
+  expires_at: string;
+  protocol: string;
+}
 
 export async function renderTape(ctx: ViewContext): Promise<void> {
   const market = ctx.args[0] ?? '';
@@ -20,12 +24,22 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
   const head = h('div', { class: 'view-head' }, h('h1', {}, 'Live tape'));
   const p = panel(`${ctx.protocol} fills${market ? ` · ${market}` : ''}`, status, true);
   ctx.root.append(head, p.el);
-  marketRows(ctx.protocol).then((rows) => {
-    if (!ctx.alive()) return;
-    const markets = [...new Set(rows.map((r) => r.market))].sort();
-    head.append(h('div', { class: 'toolbar' }, select('Market', [{ value: '', text: 'All markets' }, ...markets.map((m) => ({ value: m, text: m }))], market,
-      (m) => { location.hash = m ? href(ctx.protocol, 'tape', m) : href(ctx.protocol, 'tape'); })));
-  }, () => undefined);
+  marketRows(ctx.protocol).then(
+    (rows) => {
+      if (!ctx.alive()) return;
+      const markets = [...new Set(rows.map((r) => r.market))].sort();
+      head.append(
+        h(
+          'div',
+          { class: 'toolbar' },
+          select('Market', [{ value: '', text: 'All markets' }, ...markets.map((m) => ({ value: m, text: m }))], market, (m) => {
+            location.hash = m ? href(ctx.protocol, 'tape', m) : href(ctx.protocol, 'tape');
+          }),
+        ),
+      );
+    },
+    () => undefined,
+  );
 
   let ticket: Ticket;
   try {
@@ -40,10 +54,24 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
 
   const body = h('tbody');
   const count = { fills: 0, liquidations: 0 };
-  fill(p.body, h('p', { class: 'note waiting' }, 'Waiting for the next fill…'),
-    h('div', { class: 'table-wrap tape' }, h('table', {},
-      h('thead', {}, h('tr', {}, ...['Time (UTC)', 'Market', 'Side', 'Type', 'Size change', 'Size after', 'Price', 'Fee', 'Account'].map((t, i) => h('th', { class: i >= 4 && i <= 7 ? 'num' : undefined }, t)))),
-      body)));
+  fill(
+    p.body,
+    h('p', { class: 'note waiting' }, 'Waiting for the next fill…'),
+    h(
+      'div',
+      { class: 'table-wrap tape' },
+      h(
+        'table',
+        {},
+        h(
+          'thead',
+          {},
+          h('tr', {}, ...['Time (UTC)', 'Market', 'Side', 'Type', 'Size change', 'Size after', 'Price', 'Fee', 'Account'].map((t, i) => h('th', { class: i >= 4 && i <= 7 ? 'num' : undefined }, t))),
+        ),
+        body,
+      ),
+    ),
+  );
 
   // the latest fills over REST first, where this server has that endpoint, so the tape starts with context
   const shown = new Set<number>();
@@ -58,15 +86,21 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
     else body.append(tr);
     while (body.children.length > KEEP) body.lastElementChild!.remove();
   };
-  get<{ data: Fill[] }>(`/v1/${ctx.protocol}/fills`, { market: market || undefined, limit: 50 }).then(({ data }) => {
-    if (ctx.alive()) for (const f of data) add(f, false);
-  }, () => undefined);
+  get<{ data: Fill[] }>(`/v1/${ctx.protocol}/fills`, { market: market || undefined, limit: 50 }).then(
+    ({ data }) => {
+      if (ctx.alive()) for (const f of data) add(f, false);
+    },
+    () => undefined,
+  );
 
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const query = market ? `?market=${encodeURIComponent(market)}` : '';
   const ws = new WebSocket(`${scheme}://${location.host}/v1/stream/${ctx.protocol}/fills${query}`, [ticket.protocol, `ticket.${ticket.ticket}`]);
   ctx.onLeave(() => ws.close(1000, 'view closed'));
-  ws.addEventListener('open', () => { status.textContent = 'Live'; status.className = 'status live'; });
+  ws.addEventListener('open', () => {
+    status.textContent = 'Live';
+    status.className = 'status live';
+  });
   ws.addEventListener('message', (msg) => {
     const frame = JSON.parse(String(msg.data)) as { data?: Fill; error?: { code: string; message: string } };
     if (frame.error) {
@@ -86,7 +120,24 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
     if (status.className.includes('live')) {
       status.className = 'status';
       status.textContent = `Disconnected (${ev.code})`;
-      p.body.prepend(h('p', { class: 'note' }, h('span', {}, 'The stream closed. '), h('a', { href: location.hash, onclick: (e: Event) => { e.preventDefault(); window.dispatchEvent(new HashChangeEvent('hashchange')); } }, 'Reconnect')));
+      p.body.prepend(
+        h(
+          'p',
+          { class: 'note' },
+          h('span', {}, 'The stream closed. '),
+          h(
+            'a',
+            {
+              href: location.hash,
+              onclick: (e: Event) => {
+                e.preventDefault();
+                window.dispatchEvent(new HashChangeEvent('hashchange'));
+              },
+            },
+            'Reconnect',
+          ),
+        ),
+      );
     } else if (!p.body.querySelector('.error')) {
       status.textContent = 'Not connected';
       p.body.prepend(h('p', { class: 'error', role: 'alert' }, 'The stream could not be opened.'));
@@ -96,10 +147,10 @@ export async function renderTape(ctx: ViewContext): Promise<void> {
 
 function row(ctx: ViewContext, f: Fill, live: boolean): HTMLElement {
   const liquidation = f.type === 'liquidation';
-  const account = f.address
-    ? h('a', { href: href(ctx.protocol, 'account', f.address), title: f.address }, shortAddress(f.address))
-    : '–';
-  return h('tr', { class: [liquidation ? 'liquidation' : '', live ? 'fresh' : ''].join(' ').trim() || undefined },
+  const account = f.address ? h('a', { href: href(ctx.protocol, 'account', f.address), title: f.address }, shortAddress(f.address)) : '–';
+  return h(
+    'tr',
+    { class: [liquidation ? 'liquidation' : '', live ? 'fresh' : ''].join(' ').trim() || undefined },
     h('td', {}, time(f.time)),
     h('td', {}, f.market ?? '–'),
     h('td', { class: f.side === 'long' ? 'up' : 'down' }, f.side ?? '–'),
@@ -108,7 +159,8 @@ function row(ctx: ViewContext, f: Fill, live: boolean): HTMLElement {
     h('td', { class: 'num' }, usd(f.position_size_usd)),
     h('td', { class: 'num' }, price(f.price)),
     h('td', { class: 'num' }, usd(f.fee_total_usd ?? f.fee_usd)),
-    h('td', {}, account));
+    h('td', {}, account),
+  );
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -74,7 +74,12 @@ export function decodeBetaCustody(a: RawAccount): BetaCustodyAccount {
     increasePositionBps: r.at(296).u64('increasePositionBps'),
     decreasePositionBps: r.at(304).u64('decreasePositionBps'),
     dovesOracle: r.at(320).pubkey('dovesOracle'),
-    jumpRate: { minRateBps: r.at(352).u64('minRateBps'), maxRateBps: r.at(360).u64('maxRateBps'), targetRateBps: r.at(368).u64('targetRateBps'), targetUtilizationRate: r.at(376).u64('targetUtilizationRate') },
+    jumpRate: {
+      minRateBps: r.at(352).u64('minRateBps'),
+      maxRateBps: r.at(360).u64('maxRateBps'),
+      targetRateBps: r.at(368).u64('targetRateBps'),
+      targetUtilizationRate: r.at(376).u64('targetUtilizationRate'),
+    },
     dovesAgOracle: r.at(384).pubkey('dovesAgOracle'),
     debt: r.at(1004).u128('debt'),
     borrowLendInterestsAccrued: r.at(1020).u128('borrowLendInterestsAccrued'),

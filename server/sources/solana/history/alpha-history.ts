@@ -22,7 +22,6 @@ import type { TokenDecimals } from '../tokens.ts';
 import type { AlphaPrices } from '../alpha-events.ts';
 import { MINUTE_MS } from '../../../lib/time.ts';
 
-
 /** The pools a snapshot reads: both sides' open interest (USD and tokens) and the borrowing factors. */
 const NEEDED = [POOL.openInterestForLong, POOL.openInterestForShort, POOL.openInterestInTokensForLong, POOL.borrowingFactor];
 

@@ -30,8 +30,16 @@ export function decodeGmsolPriceFeed(a: RawAccount): GmsolPriceFeed {
   if (decimals > 30) throw new AccountError(`alpha PriceFeed ${a.pubkey}: ${decimals} decimals`);
   const raw = r.at(184).u128('raw');
   return {
-    address: a.pubkey, store: r.at(24).pubkey('store'), token: r.at(88).pubkey('token'), provider: r.at(9).u8('provider'),
-    usd: scaled(raw, -decimals), raw, expo: -decimals, publishTime: Number(r.at(176).i64('publishTime')), kind: 'gmsol-feed',
-    min: r.at(200).u128('min'), max: r.at(216).u128('max'),
+    address: a.pubkey,
+    store: r.at(24).pubkey('store'),
+    token: r.at(88).pubkey('token'),
+    provider: r.at(9).u8('provider'),
+    usd: scaled(raw, -decimals),
+    raw,
+    expo: -decimals,
+    publishTime: Number(r.at(176).i64('publishTime')),
+    kind: 'gmsol-feed',
+    min: r.at(200).u128('min'),
+    max: r.at(216).u128('max'),
   };
 }

@@ -30,8 +30,14 @@ export function decodePythPriceUpdate(a: RawAccount): PythPrice {
   if (raw < 0n) throw new AccountError(`Pyth PriceUpdateV2 ${a.pubkey}: negative price`);
   const expo = r.at(89 + s).i32('expo');
   return {
-    usd: scaled(raw, expo), raw, expo, publishTime: Number(r.at(93 + s).i64('publishTime')), kind: 'pyth',
-    feedId: bytesToHex(a.data.subarray(41 + s, 73 + s)), full: tag === 1, conf: r.at(81 + s).u64('conf'),
+    usd: scaled(raw, expo),
+    raw,
+    expo,
+    publishTime: Number(r.at(93 + s).i64('publishTime')),
+    kind: 'pyth',
+    feedId: bytesToHex(a.data.subarray(41 + s, 73 + s)),
+    full: tag === 1,
+    conf: r.at(81 + s).u64('conf'),
   };
 }
 

@@ -37,14 +37,7 @@ export function liquidationFactor(m: AlphaMarketAccount): bigint {
   return m.config.minCollateralFactorForLiquidation !== 0n ? m.config.minCollateralFactorForLiquidation : m.config.minCollateralFactor;
 }
 
-export function alphaPositionState(
-  p: AlphaPositionAccount,
-  m: AlphaMarketAccount,
-  prices: AlphaPrices,
-  rates: AlphaHourlyRates,
-  nowSec: number,
-  indexDecimals: number,
-): AlphaPositionState {
+export function alphaPositionState(p: AlphaPositionAccount, m: AlphaMarketAccount, prices: AlphaPrices, rates: AlphaHourlyRates, nowSec: number, indexDecimals: number): AlphaPositionState {
   const size = p.sizeInUsd;
   const longColl = p.collateralToken === m.longTokenMint;
   const collPrice = mid(longColl ? prices.long : prices.short);
@@ -92,14 +85,7 @@ export function alphaPositionState(
  * is revalued with the price; any other collateral is held at its current value. Null when no
  * positive price satisfies it.
  */
-export function alphaLiquidationPrice(
-  p: AlphaPositionAccount,
-  m: AlphaMarketAccount,
-  indexDecimals: number,
-  longColl: boolean,
-  collateralUsd: number,
-  pendingUsd: number,
-): number | null {
+export function alphaLiquidationPrice(p: AlphaPositionAccount, m: AlphaMarketAccount, indexDecimals: number, longColl: boolean, collateralUsd: number, pendingUsd: number): number | null {
   const S = Number(p.sizeInUsd) / 1e20;
   const T = Number(p.sizeInTokens) / 10 ** indexDecimals;
   if (S <= 0 || T <= 0) return null;
@@ -114,8 +100,10 @@ export function alphaLiquidationPrice(
   const q = collIsIndex ? Number(p.collateralAmount) / 10 ** indexDecimals : 0; // tokens whose value moves with P
   const C = collIsIndex ? 0 : collateralUsd;
   let price: number;
-  if (p.isLong) price = (thr + S + F - C) / (q + T); // C + qP + TP − S − F = thr
-  else if (collIsIndex) price = T > q ? (S - F - thr) / (T - q) : NaN; // qP + S − TP − F = thr
+  if (p.isLong)
+    price = (thr + S + F - C) / (q + T); // C + qP + TP − S − F = thr
+  else if (collIsIndex)
+    price = T > q ? (S - F - thr) / (T - q) : NaN; // qP + S − TP − F = thr
   else price = (C + S - F - thr) / T; // C + S − TP − F = thr
   return Number.isFinite(price) && price > 0 ? price : null;
 }

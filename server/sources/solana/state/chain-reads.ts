@@ -17,15 +17,12 @@ import { pythPushFeedAddress } from '../oracles/pyth-push-feed.ts';
 import type { SolanaRpc } from '../rpc.ts';
 import { ALPHA_MARKET, ALPHA_PROGRAM, ALPHA_STORE, BETA_PROGRAM } from '../layout.ts';
 
-
 const b58OfHex = (h: string): string => bytesToBase58(Uint8Array.from(Buffer.from(h, 'hex')));
 
 /** Every alpha Market account of the store, decoded (1 getProgramAccounts). */
 export async function discoverAlphaMarkets(rpc: SolanaRpc): Promise<AlphaMarketAccount[]> {
   const markets = await rpc.getProgramAccounts(ALPHA_PROGRAM, b58OfHex(ALPHA_MARKET.disc), [{ memcmp: { offset: 216, bytes: ALPHA_STORE } }]);
-  return markets
-    .map((a) => tryDecode(decodeAlphaMarket, { ...a, owner: ALPHA_PROGRAM }, 'alpha Market'))
-    .filter((m): m is AlphaMarketAccount => m !== undefined && m.store === ALPHA_STORE);
+  return markets.map((a) => tryDecode(decodeAlphaMarket, { ...a, owner: ALPHA_PROGRAM }, 'alpha Market')).filter((m): m is AlphaMarketAccount => m !== undefined && m.store === ALPHA_STORE);
 }
 
 /** What discovery found: the addresses read at every snapshot, and the token configs. */
@@ -44,10 +41,7 @@ export interface Discovered {
 /** Reads the slow-changing addresses (hourly): 4 getProgramAccounts / getMultipleAccounts calls, plus 2 for the token map. */
 export async function discover(rpc: SolanaRpc): Promise<Discovered> {
   const alphaMarkets = (await discoverAlphaMarkets(rpc)).map((m) => m.address);
-  const feeds = await rpc.getProgramAccounts(ALPHA_PROGRAM, b58OfHex(GMSOL_PRICE_FEED_DISCRIMINATOR), [
-    { dataSize: GMSOL_PRICE_FEED_SIZE },
-    { memcmp: { offset: 24, bytes: ALPHA_STORE } },
-  ]);
+  const feeds = await rpc.getProgramAccounts(ALPHA_PROGRAM, b58OfHex(GMSOL_PRICE_FEED_DISCRIMINATOR), [{ dataSize: GMSOL_PRICE_FEED_SIZE }, { memcmp: { offset: 24, bytes: ALPHA_STORE } }]);
   const alphaFeeds = new Map<string, string[]>();
   for (const a of feeds) {
     const f = tryDecode(decodeGmsolPriceFeed, { ...a, owner: ALPHA_PROGRAM }, 'alpha PriceFeed');
@@ -69,7 +63,9 @@ export async function discover(rpc: SolanaRpc): Promise<Discovered> {
     const c = tryDecode(decodeBetaCustody, a, 'beta Custody');
     if (c) betaOracles.set(c.address, { ag: c.dovesAgOracle, pyth: c.oracleAccount });
   }
-  log.debug(`solana: market state of ${alphaMarkets.length} alpha markets (${alphaFeeds.size} price-feed tokens, ${alphaPythFeeds.size} Pyth push feeds, ${alphaTokens.size} token configs), ${betaCustodies.length} beta custodies`);
+  log.debug(
+    `solana: market state of ${alphaMarkets.length} alpha markets (${alphaFeeds.size} price-feed tokens, ${alphaPythFeeds.size} Pyth push feeds, ${alphaTokens.size} token configs), ${betaCustodies.length} beta custodies`,
+  );
   return { alphaMarkets, alphaFeeds, alphaTokens, alphaPythFeeds, betaCustodies, betaOracles };
 }
 
@@ -94,10 +90,7 @@ export async function pythFeedsOf(tokens: Map<string, AlphaTokenConfig>): Promis
 /** Every alpha Position account of the store and every beta Position account (2 getProgramAccounts). */
 export async function readPositions(rpc: SolanaRpc): Promise<{ alpha: AlphaPositionAccount[]; beta: BetaPositionAccount[] }> {
   const disc = b58OfHex(POSITION_DISCRIMINATOR);
-  const [a, b] = await Promise.all([
-    rpc.getProgramAccounts(ALPHA_PROGRAM, disc, [{ memcmp: { offset: 10, bytes: ALPHA_STORE } }]),
-    rpc.getProgramAccounts(BETA_PROGRAM, disc),
-  ]);
+  const [a, b] = await Promise.all([rpc.getProgramAccounts(ALPHA_PROGRAM, disc, [{ memcmp: { offset: 10, bytes: ALPHA_STORE } }]), rpc.getProgramAccounts(BETA_PROGRAM, disc)]);
   return {
     alpha: a.map((x) => tryDecode(decodeAlphaPosition, { ...x, owner: ALPHA_PROGRAM }, 'alpha Position')).filter((p): p is AlphaPositionAccount => p !== undefined),
     beta: b.map((x) => tryDecode(decodeBetaPosition, { ...x, owner: BETA_PROGRAM }, 'beta Position')).filter((p): p is BetaPositionAccount => p !== undefined),

@@ -24,7 +24,9 @@ export function advanceFunding(prev: FundingPoint | undefined, timeMs: number, f
   const paid = (r: number) => (r < 0 ? -r * hours : 0);
   const earned = (r: number) => (r > 0 ? r * hours : 0);
   return {
-    timeMs, fundingLong, fundingShort,
+    timeMs,
+    fundingLong,
+    fundingShort,
     paidLong: prev.paidLong + paid(prev.fundingLong),
     paidShort: prev.paidShort + paid(prev.fundingShort),
     earnedLong: prev.earnedLong + earned(prev.fundingLong),

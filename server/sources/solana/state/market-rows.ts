@@ -36,8 +36,7 @@ export function alphaMarketRow(m: AlphaMarketAccount, prices: AlphaPrices, index
   const rates = alphaHourlyRates(m, prices, nowSec);
   const funding = advanceFunding(prev, timeMs, rates.fundingLong, rates.fundingShort);
   const sinceBorrow = BigInt(Math.max(0, nowSec - m.borrowingClock));
-  const cum = (isLong: boolean) =>
-    Number(cumulativeBorrowingFactor(m, isLong) + (isLong ? rates.borrowingPerSecond.long : rates.borrowingPerSecond.short) * sinceBorrow) / 1e20;
+  const cum = (isLong: boolean) => Number(cumulativeBorrowingFactor(m, isLong) + (isLong ? rates.borrowingPerSecond.long : rates.borrowingPerSecond.short) * sinceBorrow) / 1e20;
   return {
     rates,
     funding,

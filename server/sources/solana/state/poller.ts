@@ -35,7 +35,6 @@ export interface PollerOptions {
   now?: () => number;
 }
 
-
 /** Latest TradeEvent prices of an alpha market token (latest-prices.ts). */
 export interface TradePrices {
   get(marketToken: string): AlphaPrices | undefined;
@@ -88,7 +87,10 @@ export class MarketStatePoller {
     const nowSec = Math.floor(nowMs / 1000);
     const d = this.discovered;
     const feedKeys = [...d.alphaFeeds.values()].flat().concat([...d.alphaPythFeeds.values()].map((f) => f.address));
-    const oracleKeys = d.betaCustodies.flatMap((c) => { const o = d.betaOracles.get(c); return o ? [o.ag, o.pyth] : []; });
+    const oracleKeys = d.betaCustodies.flatMap((c) => {
+      const o = d.betaOracles.get(c);
+      return o ? [o.ag, o.pyth] : [];
+    });
     const keys = [...d.alphaMarkets, ...feedKeys, ...d.betaCustodies, ...oracleKeys];
     const accounts = new Map<string, OwnedAccount | null>();
     (await this.rpc.getMultipleAccounts(keys)).forEach((a, i) => accounts.set(keys[i]!, a));
@@ -96,7 +98,10 @@ export class MarketStatePoller {
 
     const markets = d.alphaMarkets.map((k) => tryDecode(decodeAlphaMarket, get(k), 'alpha Market')).filter((m): m is AlphaMarketAccount => m !== undefined);
     const custodies = new Map<string, BetaCustodyAccount>();
-    for (const k of d.betaCustodies) { const c = tryDecode(decodeBetaCustody, get(k), 'beta Custody'); if (c) custodies.set(k, c); }
+    for (const k of d.betaCustodies) {
+      const c = tryDecode(decodeBetaCustody, get(k), 'beta Custody');
+      if (c) custodies.set(k, c);
+    }
     const feedOf = (mint: string) => alphaTokenFeed(mint, d, get, nowSec);
     let fills: Map<string, { price: number; timeMs: number }> | undefined;
     const fillPrices = async () => (fills ??= await this.latestFillPrices()); // read only when an oracle is missing
@@ -115,7 +120,8 @@ export class MarketStatePoller {
       const feed = feedOf(m.indexTokenMint);
       const decimals = d.alphaTokens.get(m.indexTokenMint)?.decimals;
       const index = await this.indexPrice('alpha', m.name, isFresh(feed, nowSec) ? feed : undefined, fillPrices, () =>
-        prices && decimals !== undefined ? alphaPrice((prices.index.min + prices.index.max) / 2n, decimals) : undefined);
+        prices && decimals !== undefined ? alphaPrice((prices.index.min + prices.index.max) / 2n, decimals) : undefined,
+      );
       if (!prices || !index) {
         log.debug(`solana: alpha ${m.name}: no prices yet; no snapshot`);
         continue;
@@ -193,9 +199,13 @@ export class MarketStatePoller {
     for (const r of await this.service.db.query('solana/market-latest')) {
       if (r.protocol !== 'alpha' || typeof r.market_variant !== 'string') continue;
       this.funding.set(r.market_variant, {
-        timeMs: Number(r.time_ms), fundingLong: Number(r.funding_long), fundingShort: Number(r.funding_short),
-        paidLong: Number(r.cum_funding_paid_long), paidShort: Number(r.cum_funding_paid_short),
-        earnedLong: Number(r.cum_funding_earned_long), earnedShort: Number(r.cum_funding_earned_short),
+        timeMs: Number(r.time_ms),
+        fundingLong: Number(r.funding_long),
+        fundingShort: Number(r.funding_short),
+        paidLong: Number(r.cum_funding_paid_long),
+        paidShort: Number(r.cum_funding_paid_short),
+        earnedLong: Number(r.cum_funding_earned_long),
+        earnedShort: Number(r.cum_funding_earned_short),
       });
     }
     this.fundingSeeded = true;
@@ -238,12 +248,30 @@ export class MarketStatePoller {
   }
 }
 
-function snapshot(protocol: Protocol, key: string, time: number, size: bigint, coll: bigint, borrow: bigint, funding: bigint, claimable: bigint, mark: number, liq: number | null): IncomingPositionSnapshot {
+function snapshot(
+  protocol: Protocol,
+  key: string,
+  time: number,
+  size: bigint,
+  coll: bigint,
+  borrow: bigint,
+  funding: bigint,
+  claimable: bigint,
+  mark: number,
+  liq: number | null,
+): IncomingPositionSnapshot {
   return {
-    time, protocol, position_key: key,
-    size_usd: microsToUsd(size), collateral_usd: microsToUsd(coll),
-    unsettled_borrowing_usd: microsToUsd(borrow), unsettled_funding_usd: microsToUsd(funding), claimable_funding_usd: microsToUsd(claimable),
-    mark_price: mark, liquidation_price: liq, source: 'poll',
+    time,
+    protocol,
+    position_key: key,
+    size_usd: microsToUsd(size),
+    collateral_usd: microsToUsd(coll),
+    unsettled_borrowing_usd: microsToUsd(borrow),
+    unsettled_funding_usd: microsToUsd(funding),
+    claimable_funding_usd: microsToUsd(claimable),
+    mark_price: mark,
+    liquidation_price: liq,
+    source: 'poll',
   };
 }
 
