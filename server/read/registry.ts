@@ -15,7 +15,7 @@ import { OpenPositionsIndex } from './open-positions/open-positions-index.ts';
 
 /** The read models the routes answer from. */
 export interface ReadModels {
-  /** the closed alpha lifecycles sorted by address, in DuckDB (`GET /v1/alpha/accounts/{address}/history`, positions) */
+  /** both protocols' closed lifecycles sorted by address, in DuckDB (`GET /v1/{protocol}/accounts/{address}/history`, positions) */
   history: HistoryIndex;
   /** alpha's 5-minute buckets of open interest, volume and liquidations (the history endpoints) */
   mirror: HistoryMirror;
