@@ -9,7 +9,7 @@ import ts from 'typescript';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FOLDERS = ['server', 'jobs', 'sql'];
-/** An issue number, an endpoint number (`endpoint 15`, `endpoints 18 and 19`), a calendar date. */
+/** A reference to an issue or to an endpoint by number (singular or plural), or a calendar date (year-month-day). */
 const FORBIDDEN = /issue [0-9]|endpoints? [0-9]|20[0-9]{2}-[0-9]{2}-[0-9]{2}/i;
 
 function filesUnder(dir: string): string[] {

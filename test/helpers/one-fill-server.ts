@@ -22,7 +22,7 @@ export interface OneFillServer {
   close(): Promise<void>;
 }
 
-/** Serves a service at 2026-06-02 with one fill of 2026-06-01 10:00 (`fillOver` changes it). */
+/** Serves a service whose clock stands the day after its one fill (`fillOver` changes the fill). */
 export async function openOneFillServer(opts: {
   plan: PlanName;
   fillOver?: Partial<IncomingFill>;

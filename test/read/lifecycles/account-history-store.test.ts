@@ -38,7 +38,7 @@ const plain = new Map<Protocol, H3>();
 let day = FIRST;
 let ran: Map<string, number>;
 
-/** An app whose endpoint 15 of `protocol` reads `lifecycles` and `tail` (the store's when they can answer). */
+/** An app whose `GET /v1/{protocol}/accounts/{address}/history` reads `lifecycles` and `tail` (the store's when they can answer). */
 function appOver(lifecycles: LifecycleStore, tail: ClosedTail, protocol: Protocol = 'alpha'): H3 {
   const app = new H3({ silent: true, onError: handleError });
   for (const route of positionRoutes(t.service, { history, lifecycles, closedTail: tail }, protocol)) mountRoute(app, route, t.keys);
